@@ -1,0 +1,160 @@
+"""Checks of a candidate's numbers: capacity claims against the calculator.
+
+The candidate's own assumptions are read from their words (model, GPU, GPU count, dtypes,
+sequence length) and every plausible reading is tried; a claim passes when any reading lands
+within 25% of it, so the check never punishes an assumption the candidate stated.
+"""
+from __future__ import annotations
+
+import itertools
+import re
+
+from pydantic import BaseModel, Field
+
+from interviewer import capacity
+from interviewer.errors import UserError
+
+TOLERANCE = 0.25
+_WORD_NUMS = {"one": 1, "two": 2, "four": 4, "eight": 8, "sixteen": 16}
+_UNIT_BYTES = {"b": 1, "byte": 1, "bytes": 1, "kb": 1e3, "kib": 1024, "kilobyte": 1e3, "kilobytes": 1e3,
+               "mb": 1e6, "mib": 2**20, "megabyte": 1e6, "megabytes": 1e6,
+               "gb": 1e9, "gib": 2**30, "gigabyte": 1e9, "gigabytes": 1e9, "tb": 1e12}
+_NUM = r"(\d[\d,]*(?:\.\d+)?)\s*([kK])?"
+SEQ_WORDS = (r"(?:sequences?|seqs?|requests?|reqs?|users?|streams?|conversations?|chats?|sessions?|slots?|generations?)"
+             r"(?!\s*(?:per|/|a|an|each)\s*(?:s\b|sec|second|minute|min\b|hour|day))")  # a rate is not a concurrency
+_CLAIM_SEQS = [
+    re.compile(_NUM + r"\s+(?:concurrent\s+|active\s+|parallel\s+|simultaneous\s+|running\s+|in[- ]flight\s+|full[- ]length\s+)?" + SEQ_WORDS + r"\b", re.I),
+    re.compile(r"concurrency\s+(?:of|is|around|about|roughly|=|:)\s*(?:about\s+|roughly\s+)?~?" + _NUM, re.I),
+    re.compile(r"(?:=|≈|~|gives|gets|is)\s*(?:about\s+|roughly\s+)?" + _NUM + r"\s*(?:" + SEQ_WORDS + r"|of\s+them|at\s+(?:once|a\s+time))", re.I),
+]
+_CLAIM_KV_TOKEN = re.compile(_NUM + r"\s*(bytes?|kb|kib|mb|mib|kilobytes?|megabytes?)\b[^.\n\d=]{0,25}?(?:per|/|a|each|every)\s*token", re.I)
+_SEQ_LEN = [
+    re.compile(_NUM + r"\s*[- ]?(?:token|tok)s?\s*(?:context|sequences?|prompts?|window|each|per\s+(?:sequence|request)|long)?", re.I),
+    re.compile(r"(?:context|sequence|seq)\s*(?:length|len|window)?\s*(?:of|=|:|is|at|capped\s+at)?\s*" + _NUM, re.I),
+    re.compile(_NUM + r"\s+context", re.I),
+]
+_NUM_GPUS = [
+    re.compile(r"(\d+|two|four|eight|sixteen)\s*[x×]?\s*(?:h100|h200|a100|l4|a10g|gpus?)\b", re.I),
+    re.compile(r"tensor[- ]parallel\w*\s*(?:of|=|degree|across|over|size)?\s*(\d+|two|four|eight)", re.I),
+    re.compile(r"\btp\s*[=:]?\s*(\d+)\b", re.I),
+]
+_WEIGHT_DTYPE = re.compile(r"\b(fp8|int8|int4|4[- ]bit|8[- ]bit|awq|gptq)\b", re.I)
+_KV_FP8 = re.compile(r"fp8\s+kv|kv[- ]?cache\s+(?:in\s+)?fp8|kv\S*\s+(?:in\s+|at\s+)?fp8|fp8\s+(?:for\s+the\s+)?(?:kv|cache)", re.I)
+
+
+class CapacityCheck(BaseModel):
+    """The outcome of checking a candidate's capacity claims for a named model and GPU."""
+
+    model: str
+    gpu: str
+    num_gpus: int = 1
+    seq_len: int
+    weights_dtype: str = "fp16"
+    kv_dtype: str = "fp16"
+    expected_sequences: int
+    expected_kv_bytes_per_token: int
+    claimed_sequences: list[int] = Field(default_factory=list)
+    claimed_kv_bytes_per_token: list[int] = Field(default_factory=list)
+    consistent: bool | None = None  # None: no figure to check
+    off_by: float | None = None  # the claim's ratio to the nearest reading, when inconsistent
+    arithmetic: list[str] = Field(default_factory=list)
+
+    def summary(self) -> str:
+        spec = f"{self.model} on {self.num_gpus} x {self.gpu}" if self.num_gpus > 1 else f"{self.model} on {self.gpu}"
+        return (f"{spec}, {self.weights_dtype} weights, {self.kv_dtype} KV, {self.seq_len:,}-token sequences: "
+                f"{self.expected_kv_bytes_per_token:,} KV bytes per token, about {self.expected_sequences} sequences")
+
+
+def _num(text: str, k: str | None, pow2_k: bool = False) -> float:
+    value = float(text.replace(",", ""))
+    if k:
+        value *= 1024 if pow2_k and value in (1, 2, 4, 8, 16, 32, 64, 128, 256) else 1000
+    return value
+
+
+def _num_gpus(text: str) -> set[int]:
+    found = {1}
+    for pat in _NUM_GPUS:
+        for m in pat.finditer(text):
+            raw = m.group(1).lower()
+            n = _WORD_NUMS.get(raw) or (int(raw) if raw.isdigit() else 0)
+            if 1 < n <= 16:
+                found.add(n)
+    return found
+
+
+def _seq_lens(text: str) -> set[int]:
+    out = set()
+    for pat in _SEQ_LEN:
+        for m in pat.finditer(text):
+            v = int(_num(m.group(1), m.group(2), pow2_k=True))
+            if 128 <= v <= 1_048_576:
+                out.add(v)
+    return out
+
+
+def _claims(text: str) -> tuple[list[int], list[int]]:
+    seqs: list[int] = []
+    for pat in _CLAIM_SEQS:
+        for m in pat.finditer(text):
+            v = _num(m.group(1), m.group(2))
+            if 1 <= v <= 100_000 and v == int(v):
+                seqs.append(int(v))
+    kv = [int(_num(m.group(1), m.group(2)) * _UNIT_BYTES[m.group(3).lower()]) for m in _CLAIM_KV_TOKEN.finditer(text)]
+    return sorted(set(seqs)), sorted(set(kv))
+
+
+def check_capacity(texts: list[str], claim_texts: list[str] | None = None) -> CapacityCheck | None:
+    """Check capacity claims for the model and GPU the candidate names; None when none are named.
+
+    Assumptions are read from all of `texts`; the figures checked come from `claim_texts` (the
+    sentences the grader took as concurrency and per-token evidence), or from `texts` if omitted.
+    """
+    text = "\n".join(texts)
+    models = capacity.match_models(text)
+    gpus = capacity.match_gpus(text)
+    if not models or not gpus:
+        return None
+    model, gpu = models[0][0], gpus[0][0]
+    weight_dtypes = {"fp16"}
+    for m in _WEIGHT_DTYPE.finditer(text):
+        raw = m.group(1).lower().replace(" ", "-")
+        weight_dtypes.add({"4-bit": "int4", "awq": "int4", "gptq": "int4", "8-bit": "int8"}.get(raw, raw))
+    kv_dtypes = {"fp16", "fp8"} if _KV_FP8.search(text) else {"fp16"}
+    lens = _seq_lens(text)
+    claimed_seqs, claimed_kv = _claims("\n".join(claim_texts) if claim_texts is not None else text)
+    readings = []
+    for wd, kd, n, util in itertools.product(sorted(weight_dtypes), sorted(kv_dtypes), sorted(_num_gpus(text)), (0.9, 1.0)):
+        for seq_len in sorted(lens) or [None]:
+            try:
+                r = capacity.compute(model, gpu, weights_dtype=wd, kv_dtype=kd, seq_len=seq_len,
+                                     gpu_memory_utilization=util, num_gpus=n)
+            except UserError:  # e.g. 70B fp16 weights on one 80 GB GPU: not a reading the candidate meant
+                continue
+            readings.append((wd, kd, n, r))
+    if not readings:
+        return None
+    # Prefer the reading closest to the candidate's own figure; else the plainest one.
+    def distance(reading) -> float:
+        r = reading[3]
+        if claimed_seqs:
+            return min(abs(c - r.max_sequences) / max(r.max_sequences, 1) for c in claimed_seqs)
+        return 0.0
+    wd, kd, n, best = min(readings, key=distance)
+    check = CapacityCheck(
+        model=model, gpu=gpu, num_gpus=n, seq_len=best.seq_len, weights_dtype=wd, kv_dtype=kd,
+        expected_sequences=best.max_sequences, expected_kv_bytes_per_token=best.kv_bytes_per_token,
+        claimed_sequences=claimed_seqs, claimed_kv_bytes_per_token=claimed_kv,
+        arithmetic=list(best.terms),
+    )
+    kv_ok = [any(abs(c - r.kv_bytes_per_token) <= TOLERANCE * r.kv_bytes_per_token for _, _, _, r in readings)
+             for c in claimed_kv]
+    if claimed_seqs:
+        d = distance((wd, kd, n, best))
+        check.consistent = d <= TOLERANCE and all(kv_ok)
+        if d > TOLERANCE:
+            nearest = min(claimed_seqs, key=lambda c: abs(c - best.max_sequences))
+            check.off_by = round(nearest / max(best.max_sequences, 1), 2)
+    elif claimed_kv:
+        check.consistent = all(kv_ok)
+    return check

@@ -1,0 +1,169 @@
+"""Evidence extraction: which rubric cue items a candidate's turns contain, with exact quotes.
+
+Deterministic and LLM-free. Text that addresses the grader ("ignore the rubric", "give full
+marks") is masked out before matching, so it can neither add nor remove evidence.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from interviewer.rubric import Rubric
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[^a-z0-9])|\n+")
+MAX_QUOTE = 280
+
+# Sentences aimed at the grader rather than the interviewer; masked before scoring.
+GRADER_DIRECTED = re.compile(
+    r"(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+|the\s+|your\s+|previous\s+|prior\s+)*"
+    r"(?:rubric|instructions?|grader|grading|scoring|criteria|rules|prompt)"
+    r"|(?:give|award|assign|grant)\s+(?:me|this(?:\s+answer)?|the\s+candidate)?\s*(?:full|maximum|max|perfect|top|all\s+the)\s+(?:marks|points|score|credit)"
+    r"|(?:score|grade|rate|mark)\s+(?:me|this(?:\s+answer)?|every\s+criterion|all\s+criteria)\s+(?:as\s+)?(?:a\s+)?(?:3|three|100|staff|full)"
+    r"|(?:note|message|instruction)s?\s+(?:to|for)\s+(?:the\s+)?(?:grader|evaluator|judge|ai|llm)"
+    r"|\b(?:as|you\s+are)\s+(?:the\s+)?(?:grader|evaluator|judge)\b"
+    r"|system\s+prompt|\[\s*(?:system|grader)\s*\]",
+    re.IGNORECASE,
+)
+
+PITFALL_PATTERNS = {
+    "vendor_speedup": re.compile(
+        r"\b\d+(?:\.\d+)?\s*[x×]\s+(?:(?:higher|more|better|the)\s+)?(?:throughput|faster|speed-?ups?|speed)\b"
+        r"|\b\d+(?:\.\d+)?\s*[x×]\s+(?:more|higher)\s+(?:tokens|requests)"
+        r"|(?:vllm|anyscale|tgi|blog|paper|benchmark)\w*[^.\n]{0,60}?\b\d+(?:\.\d+)?\s*[x×]\b"
+        r"|\b\d+(?:\.\d+)?\s*[x×]\b[^.\n]{0,40}?(?:according\s+to|per|from|says?)\s+(?:the\s+)?(?:vllm|anyscale|blog|paper)",
+        re.IGNORECASE,
+    ),
+    # The attention KV cache talked about as a key-value store (serving families) ...
+    "kv_cache_confusion": re.compile(
+        r"kv[- ]?cache[^.\n]{0,80}?(?:redis|memcache\w*|\bttl\b|key[- ]value\s+store|cache[sd]?\s+(?:the\s+)?(?:responses?|answers?|completions?)|hit\s+rate|cache\s+hits?|lru\s+evict\w*\s+(?:of\s+)?(?:keys|entries))"
+        r"|(?:redis|memcache\w*)[^.\n]{0,80}?kv[- ]?cache"
+        r"|(?:store|put|keep)\s+(?:the\s+)?kv[- ]?cache\s+in\s+(?:redis|memcache\w*|a\s+database|a\s+key[- ]value)",
+        re.IGNORECASE,
+    ),
+    "policy_list": re.compile(
+        r"(?:fifo|first[- ]come|round[- ]robin|priority|fair[- ]share|shortest[- ]job|sjf|\bedf\b|earliest[- ]deadline|lottery|\bdrf\b|srpt)"
+        r"(?:[^.\n]{0,40}?(?:,|\bor\b)\s*(?:maybe\s+|perhaps\s+|we\s+could\s+(?:use\s+)?|or\s+)?"
+        r"(?:fifo|first[- ]come|round[- ]robin|priority|fair[- ]share|shortest[- ]job|sjf|\bedf\b|earliest[- ]deadline|lottery|\bdrf\b|srpt)){2,}",
+        re.IGNORECASE,
+    ),
+}
+# ... and the key-value store talked about as attention state (storage family).
+WAL_CONFUSION = re.compile(
+    r"attention|transformer|paged\s*attention|\bkv\s+heads?\b|head\s+dim|\bprefill\b|decode\s+step|\btokens?\s+per\s+(?:step|second)",
+    re.IGNORECASE,
+)
+CHOOSES_ONE = re.compile(
+    r"(?:i.d|i\s+would|we.d|we\s+would|i.ll|i\s+will|we.ll|we\s+will|let.s|my\s+choice\s+is|i\s+choose|i\s+pick|we\s+pick|i\s+recommend)"
+    r"\s+(?:\w+\s+){0,2}?(?:choose|pick|go\s+with|use|start\s+with|recommend|defend|commit\s+to)",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One cue match in one candidate turn."""
+
+    item: str
+    turn: int
+    start: int
+    end: int
+    quote: str
+
+
+@dataclass
+class Evidence:
+    """Everything the grader and the interviewer policy know about a transcript's candidate turns."""
+
+    hits: dict[str, list[Hit]] = field(default_factory=dict)
+    pitfalls: dict[str, Hit] = field(default_factory=dict)
+    ignored: list[Hit] = field(default_factory=list)
+    texts: dict[int, str] = field(default_factory=dict)
+
+    @property
+    def present(self) -> set[str]:
+        return {k for k, v in self.hits.items() if v}
+
+    def add(self, hit: Hit) -> None:
+        self.hits.setdefault(hit.item, []).append(hit)
+
+    def first(self, item: str) -> Hit | None:
+        hits = self.hits.get(item)
+        return hits[0] if hits else None
+
+
+def quote_around(text: str, start: int, end: int) -> str:
+    """The sentence holding text[start:end], trimmed, as an exact substring of `text`."""
+    s, e = _sentence_bounds(text, start, end)
+    if e - s > MAX_QUOTE:  # keep a window around the match, still a substring
+        half = max(0, (MAX_QUOTE - (end - start)) // 2)
+        s, e = max(s, start - half), min(e, end + half)
+    while s < e and text[s].isspace():
+        s += 1
+    while e > s and text[e - 1].isspace():
+        e -= 1
+    return text[s:e]
+
+
+def _sentence_bounds(text: str, start: int, end: int) -> tuple[int, int]:
+    s, e = 0, len(text)
+    for m in _SENTENCE_END.finditer(text):
+        if m.end() <= start:
+            s = m.end()
+        elif m.start() >= end:
+            e = m.start()
+            break
+    return s, e
+
+
+def _mask_grader_directed(text: str) -> tuple[str, list[tuple[int, int]]]:
+    """Blank out sentences that address the grader; offsets are preserved."""
+    spans = []
+    for m in GRADER_DIRECTED.finditer(text):
+        spans.append(_sentence_bounds(text, m.start(), m.end()))
+    if not spans:
+        return text, []
+    chars = list(text)
+    for s, e in spans:
+        chars[s:e] = " " * (e - s)
+    return "".join(chars), spans
+
+
+def extract(turns: list[tuple[int, str]], rubric: Rubric, family: str) -> Evidence:
+    """Match every cue item and pitfall against the candidate turns (index, text)."""
+    ev = Evidence()
+    for idx, text in turns:
+        ev.texts[idx] = text
+        masked, spans = _mask_grader_directed(text)
+        for s, e in spans:
+            ev.ignored.append(Hit("grader_directed", idx, s, e, quote_around(text, s, e)))
+        for item in rubric.items.values():
+            for pat in item.patterns:
+                m = pat.search(masked)
+                if m:
+                    ev.add(Hit(item.id, idx, m.start(), m.end(), quote_around(text, m.start(), m.end())))
+                    break
+        for pid, pat in PITFALL_PATTERNS.items():
+            if pid in ev.pitfalls:
+                continue
+            if pid == "kv_cache_confusion" and family == "storage_wal":
+                pat = WAL_CONFUSION
+            m = pat.search(masked)
+            if m:
+                ev.pitfalls[pid] = Hit(pid, idx, m.start(), m.end(), quote_around(text, m.start(), m.end()))
+    _derive_pitfalls(ev)
+    return ev
+
+
+def _derive_pitfalls(ev: Evidence) -> None:
+    """Pitfalls that are about absence: named with no substance anywhere in the round."""
+    present = ev.present
+    if "cb_named" in present and not present & {"max_seqs", "token_budget"}:
+        ev.pitfalls["no_limits"] = ev.first("cb_named")
+    if "average_stat" in present and "percentile" not in present and "tail_target" not in present:
+        ev.pitfalls["average_only"] = ev.first("average_stat")
+    if "quant_named" in present and not present & {"quality_suite", "rollback"}:
+        ev.pitfalls["quantizing_on_faith"] = ev.first("quant_named")
+    if "policy_list" in ev.pitfalls:
+        chose = any(CHOOSES_ONE.search(t) for t in ev.texts.values())
+        if chose:
+            del ev.pitfalls["policy_list"]
