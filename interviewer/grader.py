@@ -82,6 +82,17 @@ def _capacity_items(ev: Evidence, check: CapacityCheck | None) -> None:
         ev.add(Hit("capacity_checked", where.turn, where.start, where.end, where.quote))
 
 
+def analyse(turns: list[tuple[int, str]], rubric: Rubric, family: str) -> tuple[Evidence, CapacityCheck | None]:
+    """Evidence from the candidate turns, plus the calculator's check of their capacity figures."""
+    ev = extract(turns, rubric, family)
+    check = None
+    if family in ("serving", "fundamentals"):
+        claim_hits = [h for i in ("concurrency", "kv_per_token") for h in ev.hits.get(i, [])]
+        check = check_capacity([t for _, t in turns], [h.quote for h in claim_hits])
+        _capacity_items(ev, check)
+    return ev, check
+
+
 def _level_verdict(scores: dict[str, int], rubric: Rubric) -> str:
     req = [scores[c] for c in REQUIRED]
     verdict = "below-mid"
@@ -114,12 +125,7 @@ def grade(transcript: Transcript, question: Question | None = None, rubric: Rubr
     if not turns:
         raise UserError("no candidate turns to grade")
     family = question.family
-    ev = extract(turns, rubric, family)
-    check = None
-    if family in ("serving", "fundamentals"):
-        claim_hits = [h for i in ("concurrency", "kv_per_token") for h in ev.hits.get(i, [])]
-        check = check_capacity([t for _, t in turns], [h.quote for h in claim_hits])
-        _capacity_items(ev, check)
+    ev, check = analyse(turns, rubric, family)
     present = ev.present
 
     results, scores = [], {}
@@ -164,7 +170,7 @@ def _assemble(transcript, question, rubric, results, scores, pitfalls, check, ev
         risk = (f"Below the {target} bar ({rubric.levels[target].bar})"
                 + (f"; weakest: {', '.join(gaps)}. " if gaps else ". ") + rubric.down_level_risk)
     ordered = sorted(results, key=lambda r: (not r.required, r.score))
-    next_steps = [rubric.criteria[r.id].next_step for r in ordered if r.score < 3 and (r.required or r.score > 0)][:4]
+    next_steps = [rubric.criteria[r.id].next_step for r in ordered if r.score < 3][:4]
     next_steps += [p.feedback for p in pitfalls][: max(0, 5 - len(next_steps))]
     return Report(
         question_id=question.id, question_title=question.title, company=transcript.company,

@@ -43,6 +43,7 @@ class Move(BaseModel):
     key: str | None = None                     # what was asked (item id, follow-up id): never asked twice
     acknowledgement: str | None = None         # what the last answer did well, if anything
     facts: list[str] = Field(default_factory=list)  # arithmetic or simulator lines to show
+    slots: dict[str, str] = Field(default_factory=dict)  # extra values for the wording (e.g. claimed/expected)
     phase_title: str | None = None             # for a phase change
     query: str = ""                            # what to retrieve to ground the move
     passages: list[Passage] = Field(default_factory=list)

@@ -1,0 +1,220 @@
+"""Running a round or a company drill: record an answer, plan the reply, ground it, end the round.
+
+The UI and the `replay` command both drive rounds through these functions, so a headless
+replay behaves exactly like the browser. Wording is separate: `voice.render` (built-in) or an
+LLM (interviewer.llm) turns the planned Move into text, and `add_reply` records it.
+"""
+from __future__ import annotations
+
+import logging
+import time
+
+from interviewer.bank import Company, Question, load_bank
+from interviewer.evidence import extract
+from interviewer.grader import Report, grade
+from interviewer.moves import Move, Passage
+from interviewer.policy import decide
+from interviewer.round import MAX_ANSWER_CHARS, DrillItem, DrillScore, RoundState, RoundTurn
+from interviewer.rubric import load_rubric
+from interviewer.transcript import Level
+from interviewer.voice import render
+
+log = logging.getLogger(__name__)
+DRILL_SIZE = 6
+
+
+def _company(name: str | None) -> Company | None:
+    return load_bank().company(name) if name else None
+
+
+def question_of(state: RoundState) -> Question:
+    return load_bank().question(state.question_id)
+
+
+def start_round(question_id: str, company: str | None = None, level: Level = "senior",
+                minutes: float = 45, now: float | None = None) -> RoundState:
+    """A new round with the question's opening prompt as the first interviewer turn."""
+    question = load_bank().question(question_id)
+    if company:
+        company = _company(company).name
+    state = RoundState(question_id=question.id, company=company, level=level,
+                       duration_s=int(minutes * 60), started_at=now if now is not None else time.time())
+    opening = Move(kind="opening", phase="requirements", ask=question.opening_prompt, key="opening",
+                   query=question.title)
+    add_reply(state, opening, render(opening, state.id), now=now)
+    return state
+
+
+def drill_items(company: str) -> list[DrillItem]:
+    """The company's own follow-ups first, then those of its design questions, capped at DRILL_SIZE."""
+    bank = load_bank()
+    comp = bank.company(company)
+    design = [q for q in bank.for_company(comp.name) if q.is_design]
+    if not design:
+        raise_no_design(comp.name)
+    home = design[0]
+    items = [DrillItem(follow_up_id=f.id, question_id=home.id, family=home.family, criterion=f.probes,
+                       text=f.text, answer_cues=f.answer_cues) for f in comp.follow_ups]
+    for q in design:
+        items += [DrillItem(follow_up_id=f.id, question_id=q.id, family=q.family, criterion=f.probes,
+                            text=f.text, answer_cues=f.answer_cues) for f in q.follow_ups if f.phase == "deep_dive"]
+    seen, out = set(), []
+    for it in items:
+        if it.text not in seen:
+            seen.add(it.text)
+            out.append(it)
+    return out[:DRILL_SIZE]
+
+
+def raise_no_design(company: str):
+    from interviewer.errors import UserError
+
+    raise UserError(f"{company} has no design questions in the bank; drills run design follow-ups")
+
+
+def start_drill(company: str, level: Level = "senior", now: float | None = None) -> RoundState:
+    items = drill_items(company)
+    state = RoundState(mode="drill", question_id=items[0].question_id, company=_company(company).name,
+                       level=level, duration_s=15 * 60, drill=items,
+                       started_at=now if now is not None else time.time())
+    first = _drill_move(state, 0)
+    add_reply(state, first, first.ask, now=now)
+    return state
+
+
+def _drill_move(state: RoundState, index: int) -> Move:
+    item = state.drill[index]
+    return Move(kind="follow_up", phase="deep_dive", ask=item.text, criterion=item.criterion,
+                key=f"drill:{index}", query=item.text)
+
+
+def clean_answer(text: str | None) -> tuple[str, str | None, str | None]:
+    """(text to keep, untruncated original if cut, notice). Never loses what was typed."""
+    raw = (text or "").replace("\x00", "")
+    if len(raw) > MAX_ANSWER_CHARS:
+        return (raw[:MAX_ANSWER_CHARS], raw,
+                f"Your answer was {len(raw):,} characters; the interviewer read the first {MAX_ANSWER_CHARS:,} "
+                "(the whole answer is kept and graded).")
+    return raw, None, None
+
+
+def record_answer(state: RoundState, text: str | None, now: float | None = None) -> str | None:
+    """Append the candidate's answer; returns a notice when it had to be shortened for the reply."""
+    kept, raw, notice = clean_answer(text)
+    state.turns.append(RoundTurn(role="candidate", text=kept, raw=raw, at_s=_at(state, now),
+                                 phase=state.phase_at(now)))
+    return notice
+
+
+def _at(state: RoundState, now: float | None) -> float:
+    return round(state.elapsed(now), 1)
+
+
+def plan_reply(state: RoundState, now: float | None = None, ground: bool = True) -> Move:
+    """Decide the interviewer's next move (and ground it in the vector store)."""
+    if state.mode == "drill":
+        move = _plan_drill(state, now)
+    else:
+        rubric = load_rubric()
+        move = decide(state, question_of(state), _company(state.company), rubric, now)
+    if ground and move.kind not in ("empty", "clarify", "close") and move.query:
+        move.passages = retrieve(move.query, move.criterion)
+    return move
+
+
+def retrieve(query: str, criterion: str | None, k: int = 2) -> list[Passage]:
+    """Passages for a move; retrieval trouble never blocks a turn (the reply goes out ungrounded)."""
+    try:
+        from interviewer.retrieval import search
+
+        hits = search(query, k=k, criterion=criterion)
+    except Exception as exc:  # a broken store must not cost the candidate their turn
+        log.warning("retrieval failed: %s", " ".join(str(exc).split())[:200])
+        return []
+    return [Passage(doc_id=h.doc_id, title=h.title, source=h.source, text=h.text, score=h.score) for h in hits]
+
+
+def add_reply(state: RoundState, move: Move, text: str, notice: str | None = None,
+              now: float | None = None) -> RoundTurn:
+    turn = RoundTurn(role="interviewer", text=text, kind=move.kind, key=move.key, criterion=move.criterion,
+                     phase=move.phase, passages=move.passages, notice=notice, at_s=_at(state, now))
+    state.turns.append(turn)
+    return turn
+
+
+def reply_offline(state: RoundState, text: str | None, now: float | None = None, ground: bool = True) -> RoundTurn:
+    """One whole built-in turn: record the answer, plan, render, record the reply."""
+    notice = record_answer(state, text, now)
+    move = plan_reply(state, now, ground=ground)
+    return add_reply(state, move, render(move, f"{state.id}:{len(state.turns)}"), notice=notice, now=now)
+
+
+def end_round(state: RoundState, now: float | None = None) -> Report | None:
+    """Close the round and grade it; None when the candidate never answered."""
+    if state.ended_at is None:
+        state.ended_at = now if now is not None else time.time()
+    if not any(t.role == "candidate" and t.text.strip() for t in state.turns):
+        return None
+    report = grade(state.transcript(), question_of(state) if state.mode == "round" else None)
+    report = _with_sources(report)
+    state.report = report.model_dump(mode="json")
+    return report
+
+
+def _with_sources(report: Report) -> Report:
+    """Next steps cite the passages that teach each missed criterion."""
+    rubric = load_rubric()
+    steps = []
+    for step, crit in zip(report.next_steps, _step_criteria(report)):
+        if crit is None:
+            steps.append(step)
+            continue
+        passages = retrieve(rubric.criteria[crit].title + " " + rubric.criteria[crit].summary, crit, k=2)
+        cites = "; ".join(f"{p.title.split(': ', 1)[-1]} ({p.source})" for p in passages)
+        steps.append(f"{step} Read: {cites}." if cites else step)
+    report.next_steps = steps
+    return report
+
+
+def _step_criteria(report: Report) -> list[str | None]:
+    rubric = load_rubric()
+    by_step = {rubric.criteria[c.id].next_step: c.id for c in report.criteria}
+    return [by_step.get(s) for s in report.next_steps]
+
+
+# --- company drill ------------------------------------------------------------------------
+
+def _plan_drill(state: RoundState, now: float | None) -> Move:
+    """Score the answer to the current drill follow-up on the spot, then ask the next one."""
+    index = len(state.drill_scores)
+    answer = next(t for t in reversed(state.turns) if t.role == "candidate")
+    if not (answer.raw or answer.text).strip():
+        return Move(kind="empty", phase="deep_dive", ask=state.drill[index].text, key=None)
+    state.drill_scores.append(score_drill_answer(state.drill[index], answer.raw or answer.text, len(state.turns) - 1))
+    s = state.drill_scores[-1]
+    verdict = f"Scored {s.score}/3 on {load_rubric().criteria[s.criterion].title.lower()}. {s.feedback}"
+    if index + 1 >= len(state.drill) or state.time_up(now):
+        return Move(kind="close", phase="wrap_up", ask="", key="close", facts=[verdict])
+    nxt = _drill_move(state, index + 1)
+    nxt.facts = [verdict]
+    return nxt
+
+
+def score_drill_answer(item: DrillItem, text: str, turn: int) -> DrillScore:
+    import re
+
+    rubric = load_rubric()
+    ev = extract([(turn, text)], rubric, item.family)
+    spec = rubric.spec(item.family, item.criterion)
+    score = spec.score(ev.present)
+    answered = any(re.search(c, text, re.IGNORECASE) for c in item.answer_cues)
+    if score < 3:
+        lacking = spec.lacking_for(score + 1, ev.present)
+        feedback = "Next level: " + "; ".join(rubric.items[i].missing or rubric.items[i].label for i in lacking) + "."
+    else:
+        feedback = "Full marks on this one."
+    if not answered:
+        feedback = "It didn't quite answer the question asked. " + feedback
+    hits = [h for i in spec.items for h in ev.hits.get(i, [])]
+    return DrillScore(follow_up_id=item.follow_up_id, criterion=item.criterion, score=score, answered=answered,
+                      feedback=feedback, quote=hits[0].quote if hits else None)

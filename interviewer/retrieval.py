@@ -1,0 +1,425 @@
+"""Grounding: the corpus in a Chroma vector store, and search over it.
+
+Store: embedded (chromadb.PersistentClient under $INTERVIEWER_DATA_DIR/chroma, default
+./.data/chroma) or a Chroma server (`chroma run`) when CHROMA_HOST (and CHROMA_PORT, default
+8000) are set. One collection holds every record of interviewer.corpus; its metadata names the
+embedder that built it, and a different embedder rebuilds it rather than mixing vectors.
+
+`ingest()` is idempotent: each chunk's content hash sits in its metadata, so a second run embeds
+nothing, an edited note re-embeds only its changed sections, and a deleted note's chunks go.
+`search()` embeds the query with the same embedder (LangChain's Chroma store is given the
+LangChain view of it), ingests on first use, refreshes when corpus files changed, and rebuilds a
+missing or unreadable embedded store with a one-line message instead of failing.
+
+chromadb and langchain are imported inside functions: importing this module is cheap.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+import threading
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Callable, TypeVar
+
+from interviewer.bank import CRITERIA
+from interviewer.corpus import Record, corpus_fingerprint, load_records
+from interviewer.embeddings import Embedder, EmbedderSpec, spec_from_env
+from interviewer.errors import UserError
+
+COLLECTION = "interviewer_corpus"
+STORE_SCHEMA = 1
+CRITERION_BOOST = 0.08  # added to the similarity of passages tagged with the asked criterion
+BATCH = 64
+
+T = TypeVar("T")
+_lock = threading.RLock()
+_clients: dict[str, Any] = {}
+
+
+@dataclass
+class Passage:
+    doc_id: str
+    title: str
+    source: str
+    score: float  # cosine similarity in 0..1 (plus the criterion boost, capped at 1); higher is better
+    text: str
+    topics: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        return {"doc_id": self.doc_id, "title": self.title, "source": self.source,
+                "score": round(self.score, 4), "text": self.text, "topics": list(self.topics)}
+
+
+@dataclass
+class IngestStats:
+    embedded: int = 0  # chunks embedded in this run (added + updated)
+    added: int = 0
+    updated: int = 0
+    unchanged: int = 0
+    deleted: int = 0
+    total: int = 0  # chunks in the store afterwards
+    seconds: float = 0.0
+    rebuilt: bool = False  # the store was (re)created from scratch in this run
+    embedder: str = ""
+    store: str = ""
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+    def summary(self) -> str:
+        return (f"{self.total} chunks in {self.store} ({self.embedder}): embedded {self.embedded} "
+                f"({self.added} new, {self.updated} changed), {self.unchanged} unchanged, "
+                f"{self.deleted} removed in {self.seconds:.2f}s")
+
+
+def _say(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+# ---------------------------------------------------------------------------------------------
+# Clients
+# ---------------------------------------------------------------------------------------------
+
+def collection_name() -> str:
+    """INTERVIEWER_COLLECTION (default interviewer_corpus): lets tests share one Chroma server."""
+    import re
+
+    name = (os.environ.get("INTERVIEWER_COLLECTION") or COLLECTION).strip()
+    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]{1,510}[A-Za-z0-9]", name):
+        raise UserError(f"INTERVIEWER_COLLECTION={name!r} is not a valid Chroma collection name "
+                        "(3-512 letters, digits, '.', '_' or '-')")
+    return name
+
+
+def data_dir() -> Path:
+    return Path(os.environ.get("INTERVIEWER_DATA_DIR") or ".data")
+
+
+def _server() -> tuple[str, int] | None:
+    host = (os.environ.get("CHROMA_HOST") or "").strip()
+    if not host:
+        return None
+    port_s = (os.environ.get("CHROMA_PORT") or "8000").strip()
+    try:
+        port = int(port_s)
+    except ValueError:
+        raise UserError(f"CHROMA_PORT must be a number, got {port_s!r}") from None
+    return host, port
+
+
+def _store_path(base: Path | str | None) -> Path:
+    return (Path(base) if base is not None else data_dir()).resolve() / "chroma"
+
+
+def _settings():
+    from chromadb.config import Settings
+
+    return Settings(anonymized_telemetry=False, allow_reset=False)
+
+
+def _is_store_error(exc: BaseException) -> bool:
+    """Errors that mean the store itself is broken (not our bug, not bad user input)."""
+    import sqlite3
+
+    from chromadb.errors import ChromaError
+
+    if isinstance(exc, UserError):
+        return False
+    if isinstance(exc, (ChromaError, sqlite3.Error, OSError)):
+        return True
+    name = type(exc).__name__
+    module = type(exc).__module__ or ""
+    return name == "PanicException" or module.startswith(("chromadb", "pyo3"))
+
+
+def _one_line(exc: BaseException) -> str:
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    return text[:200]
+
+
+def _forget_embedded(path: Path) -> None:
+    """Drop Chroma's in-process handle on an embedded store so it can be reopened fresh."""
+    from chromadb.api.shared_system_client import SharedSystemClient
+
+    _clients.pop(f"path:{path}", None)
+    system = SharedSystemClient._identifier_to_system.pop(str(path), None)
+    SharedSystemClient._identifier_to_refcount.pop(str(path), None)
+    if system is not None:
+        try:
+            system.stop()
+        except Exception:  # a broken system may fail to stop; it is discarded either way
+            pass
+
+
+def _wipe_embedded(path: Path, reason: str) -> None:
+    _say(f"vector store at {path} is unreadable ({reason}); rebuilding it")
+    _forget_embedded(path)
+    if path.is_dir() and not path.is_symlink():
+        shutil.rmtree(path)
+    elif path.exists() or path.is_symlink():
+        path.unlink()
+
+
+def get_client(data_dir: Path | str | None = None):
+    """A Chroma client: HttpClient when CHROMA_HOST is set, else a PersistentClient at
+    <data dir>/chroma (rebuilt with a one-line message if the files there are unreadable)."""
+    import chromadb
+
+    server = _server()
+    with _lock:
+        if server is not None:
+            key = f"http:{server[0]}:{server[1]}"
+            if key not in _clients:
+                try:
+                    _clients[key] = chromadb.HttpClient(host=server[0], port=server[1],
+                                                        settings=_settings())
+                except Exception as exc:
+                    raise UserError(f"cannot reach the Chroma server at {server[0]}:{server[1]} "
+                                    f"(CHROMA_HOST/CHROMA_PORT): {_one_line(exc)}") from None
+            return _clients[key]
+        path = _store_path(data_dir)
+        key = f"path:{path}"
+        if key in _clients:
+            return _clients[key]
+        for attempt in (1, 2):
+            try:
+                if path.exists() and not path.is_dir():
+                    raise OSError(f"{path} is a file, not a folder")
+                path.mkdir(parents=True, exist_ok=True)
+                client = chromadb.PersistentClient(path=str(path), settings=_settings())
+                client.heartbeat()
+                _clients[key] = client
+                return client
+            except Exception as exc:
+                if attempt == 2 or not _is_store_error(exc):
+                    raise UserError(f"cannot open the vector store at {path}: "
+                                    f"{_one_line(exc)}") from None
+                _wipe_embedded(path, _one_line(exc))
+    raise AssertionError("unreachable")
+
+
+# ---------------------------------------------------------------------------------------------
+# The collection
+# ---------------------------------------------------------------------------------------------
+
+@dataclass
+class _Store:
+    client: Any
+    collection: Any
+    embedder: Embedder
+    location: str
+    created: bool
+
+
+def _describe_location(data_dir: Path | str | None) -> str:
+    server = _server()
+    return f"chroma server {server[0]}:{server[1]}" if server else str(_store_path(data_dir))
+
+
+def _collection_metadata(embedder: Embedder, extra: dict | None = None) -> dict:
+    meta = {"embedder": embedder.key, "schema": STORE_SCHEMA, "built_by": "interviewer"}
+    meta.update(extra or {})
+    return meta
+
+
+def _create(client, embedder: Embedder):
+    return client.create_collection(
+        collection_name(), embedding_function=embedder.as_chroma(),
+        metadata=_collection_metadata(embedder),
+        configuration={"hnsw": {"space": "cosine"}})
+
+
+def _open_collection(client, embedder: Embedder) -> tuple[Any, bool]:
+    """(collection, created); a collection built by another embedder is dropped and rebuilt."""
+    from chromadb.errors import NotFoundError
+
+    try:
+        col = client.get_collection(collection_name(), embedding_function=embedder.as_chroma())
+    except NotFoundError:
+        return _create(client, embedder), True
+    except ValueError as exc:
+        if "conflict" not in str(exc).lower():
+            raise
+        old = "another embedder"
+        col = None
+    else:
+        meta = col.metadata or {}
+        if meta.get("embedder") == embedder.key and meta.get("schema") == STORE_SCHEMA:
+            return col, False
+        old = meta.get("embedder") or "an unknown embedder"
+    _say(f"vector store was built with {old}; rebuilding it with {embedder.key}")
+    client.delete_collection(collection_name())
+    return _create(client, embedder), True
+
+
+def _with_store(data_dir: Path | str | None, embedder: Embedder,
+                fn: Callable[[_Store], T]) -> T:
+    """Open the store and run fn; an unreadable embedded store is wiped and rebuilt once."""
+    location = _describe_location(data_dir)
+    for attempt in (1, 2):
+        client = get_client(data_dir)
+        try:
+            col, created = _open_collection(client, embedder)
+            col.count()
+            return fn(_Store(client, col, embedder, location, created))
+        except Exception as exc:
+            if not _is_store_error(exc):
+                raise
+            if _server() is not None:
+                raise UserError(f"the Chroma server at {location[len('chroma server '):]} "
+                                f"failed: {_one_line(exc)}") from None
+            if attempt == 2:
+                raise UserError(f"vector store at {location} is unusable even after a rebuild: "
+                                f"{_one_line(exc)}") from None
+            _wipe_embedded(_store_path(data_dir), _one_line(exc))
+    raise AssertionError("unreachable")
+
+
+# ---------------------------------------------------------------------------------------------
+# Ingest
+# ---------------------------------------------------------------------------------------------
+
+def _embedder(embedder: Embedder | EmbedderSpec | None) -> Embedder:
+    if isinstance(embedder, Embedder):
+        return embedder
+    return Embedder(embedder or spec_from_env())
+
+
+def _sync(store: _Store, records: list[Record], progress: bool, fingerprint: str) -> IngestStats:
+    from tqdm import tqdm
+
+    col = store.collection
+    stats = IngestStats(embedder=store.embedder.key, store=store.location, rebuilt=store.created)
+    got = col.get(include=["metadatas"])
+    have = {i: (m or {}).get("content_hash") for i, m in zip(got["ids"], got["metadatas"])}
+    want = {r.doc_id for r in records}
+    stale = [i for i in have if i not in want]
+    todo = [r for r in records if have.get(r.doc_id) != r.content_hash]
+    stats.added = sum(1 for r in todo if r.doc_id not in have)
+    stats.updated = len(todo) - stats.added
+    stats.unchanged = len(records) - len(todo)
+    if stale:
+        col.delete(ids=stale)
+        stats.deleted = len(stale)
+    lc = store.embedder.as_langchain()
+    with tqdm(total=len(todo), desc="embedding corpus", unit="chunk", disable=not progress,
+              file=sys.stderr, leave=False) as bar:
+        for start in range(0, len(todo), BATCH):
+            batch = todo[start:start + BATCH]
+            vectors = lc.embed_documents([r.embed_text for r in batch])
+            col.upsert(ids=[r.doc_id for r in batch], embeddings=vectors,
+                       documents=[r.text for r in batch], metadatas=[r.metadata() for r in batch])
+            bar.update(len(batch))
+    stats.embedded = len(todo)
+    meta = dict(col.metadata or {})
+    if meta.get("corpus_fingerprint") != fingerprint or todo or stale:
+        col.modify(metadata=_collection_metadata(store.embedder,
+                                                 {"corpus_fingerprint": fingerprint}))
+    stats.total = col.count()
+    return stats
+
+
+def ingest(progress: bool = True, *, corpus_dir: Path | str | None = None,
+           data_dir: Path | str | None = None,
+           embedder: Embedder | EmbedderSpec | None = None) -> IngestStats:
+    """Build or refresh the vector store from corpus/; returns what was (re-)embedded."""
+    t0 = time.perf_counter()
+    emb = _embedder(embedder)
+    fingerprint = corpus_fingerprint(Path(corpus_dir) if corpus_dir is not None else None)
+    records = load_records(Path(corpus_dir) if corpus_dir is not None else None)
+    with _lock:
+        stats = _with_store(data_dir, emb, lambda s: _sync(s, records, progress, fingerprint))
+    stats.seconds = time.perf_counter() - t0
+    return stats
+
+
+# ---------------------------------------------------------------------------------------------
+# Search
+# ---------------------------------------------------------------------------------------------
+
+def _query(store: _Store, query: str, n: int, where: dict | None) -> list[Passage]:
+    from langchain_chroma import Chroma
+
+    vs = Chroma(client=store.client, collection_name=store.collection.name,
+                embedding_function=store.embedder.as_langchain(),
+                create_collection_if_not_exists=False)
+    hits = vs.similarity_search_with_score(query, k=n, filter=where)
+    out = []
+    for doc, distance in hits:
+        meta = doc.metadata or {}
+        sim = max(0.0, min(1.0, 1.0 - float(distance)))  # cosine distance -> similarity
+        out.append(Passage(doc_id=doc.id or "", title=str(meta.get("title", "")),
+                           source=str(meta.get("source", "")), score=sim,
+                           text=doc.page_content, topics=list(meta.get("topics") or [])))
+    return out
+
+
+def _search_store(store: _Store, query: str, k: int, criterion: str | None,
+                  strict: bool) -> list[Passage]:
+    total = store.collection.count()
+    if total == 0:
+        return []
+    if criterion is None:
+        return _query(store, query, min(k, total), None)
+    where = {"topics": {"$contains": criterion}}
+    tagged = _query(store, query, min(k, total), where)
+    if strict:
+        return tagged
+    pool = {p.doc_id: p for p in _query(store, query, min(max(3 * k, 10), total), None)}
+    for p in tagged:
+        pool.setdefault(p.doc_id, p)
+    for p in pool.values():
+        if criterion in p.topics:
+            p.score = min(1.0, p.score + CRITERION_BOOST)
+    return sorted(pool.values(), key=lambda p: -p.score)[:k]
+
+
+def search(query: str, k: int = 3, criterion: str | None = None, *, strict: bool = False,
+           refresh: bool = True, corpus_dir: Path | str | None = None,
+           data_dir: Path | str | None = None,
+           embedder: Embedder | EmbedderSpec | None = None) -> list[Passage]:
+    """Top-k passages for a query, best first.
+
+    criterion: a rubric criterion id; passages tagged with it are boosted (strict=True keeps
+    only those). The store is built on first use; with refresh, a changed corpus folder is
+    re-ingested (only its changed chunks are embedded) before searching.
+    """
+    q = " ".join((query or "").split())
+    if not q:
+        raise UserError("empty query: give a few words to search for, e.g. "
+                        "'kv cache bytes per token'")
+    if not isinstance(k, int) or k < 1:
+        raise UserError(f"k must be a positive whole number, got {k!r}")
+    if criterion is not None and criterion not in CRITERIA:
+        raise UserError(f"unknown criterion {criterion!r}; known: {', '.join(CRITERIA)}")
+    emb = _embedder(embedder)
+    cdir = Path(corpus_dir) if corpus_dir is not None else None
+
+    def run(store: _Store) -> list[Passage]:
+        count = store.collection.count()
+        if count == 0:
+            if store.created:
+                _say(f"building the vector store at {store.location} from the corpus (first use)")
+            else:
+                _say(f"vector store at {store.location} is empty; building it from the corpus")
+            _sync(store, load_records(cdir), False, corpus_fingerprint(cdir))
+        elif refresh:
+            fingerprint = corpus_fingerprint(cdir)
+            if (store.collection.metadata or {}).get("corpus_fingerprint") != fingerprint:
+                _sync(store, load_records(cdir), False, fingerprint)
+        return _search_store(store, q, k, criterion, strict)
+
+    with _lock:
+        return _with_store(data_dir, emb, run)
+
+
+def reset_clients() -> None:
+    """Forget cached clients (tests switch data dirs and servers between cases)."""
+    with _lock:
+        for key in list(_clients):
+            if key.startswith("path:"):
+                _forget_embedded(Path(key[len("path:"):]))
+        _clients.clear()

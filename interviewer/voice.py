@@ -1,0 +1,69 @@
+"""The built-in interviewer's voice: a Move rendered with the wording in prompts/offline.yaml."""
+from __future__ import annotations
+
+import functools
+import random
+from pathlib import Path
+
+from interviewer.bank import load_yaml
+from interviewer.moves import Move
+
+WORDING = Path(__file__).resolve().parent / "prompts" / "offline.yaml"
+
+
+@functools.cache
+def wording() -> dict:
+    return load_yaml(WORDING)
+
+
+def _pick(options: list[str], rng: random.Random) -> str:
+    return options[rng.randrange(len(options))]
+
+
+def _question(move: Move, rng: random.Random) -> str:
+    """The core question: the item's own variants, else the move's plain ask."""
+    w = wording()
+    if move.kind == "probe" and move.key and move.key.startswith("item:"):
+        options = w["ask"].get(move.key[5:])
+        if options:
+            return _pick(options, rng)
+        ask = move.ask.rstrip(".")
+        return ask[0].upper() + ask[1:] + "?"
+    return move.ask
+
+
+def render(move: Move, seed: str = "") -> str:
+    """Turn a move into the interviewer's words; `seed` makes the wording stable for a turn."""
+    w = wording()
+    rng = random.Random(f"{seed}:{move.kind}:{move.key}")
+    parts: list[str] = []
+    if move.facts and move.kind in ("follow_up", "close"):  # a drill's on-the-spot score
+        parts.extend(move.facts)
+    if move.acknowledgement and move.kind not in ("empty", "clarify"):
+        label = move.acknowledgement
+        parts.append(_pick(w["acknowledge"], rng).format(label=label, label_cap=label[0].upper() + label[1:]))
+    elif move.kind in ("probe", "follow_up", "simulate"):
+        parts.append(_pick(w["acknowledge_plain"], rng))
+    if move.phase_title and move.kind != "close":
+        parts.append(_pick(w["phase"][move.phase], rng))
+
+    if move.kind == "opening":
+        parts.append(move.ask)
+    elif move.kind == "probe" or move.kind == "follow_up":
+        parts.append(_question(move, rng))
+    elif move.kind == "pitfall":
+        pid = (move.key or "").removeprefix("pitfall:")
+        parts.append(_pick(w["pitfall"].get(pid) or [move.ask], rng))
+    elif move.kind == "challenge":
+        facts = " ".join(f.rstrip(".") + "." for f in move.facts)
+        parts.append(_pick(w["challenge"], rng).format(facts=facts, **move.slots))
+    elif move.kind == "simulate":
+        parts.append(_pick(w["simulate"], rng).format(facts=" ".join(move.facts), ask=move.ask))
+    elif move.kind == "wrap_up":
+        key = "exhausted" if (move.key or "").startswith("exhausted") else "wrap_up"
+        parts.append(_pick(w[key], rng))
+    elif move.kind == "close":
+        parts.append(_pick(w["close"], rng))
+    elif move.kind in ("empty", "clarify"):
+        parts.append(_pick(w[move.kind], rng).format(ask=move.ask).strip())
+    return " ".join(p.strip() for p in parts if p.strip())
