@@ -312,7 +312,7 @@ def compute(
     wb = _dtype_bytes(weights_dtype, WEIGHT_DTYPES, "weights")
     kb = _dtype_bytes(kv_dtype, KV_DTYPES, "KV")
     _positive(kv_bytes_per_token, "--kv-bytes-per-token")
-    _positive(weights_gb, "--weights-gb", allow_zero=True)
+    _positive(weights_gb, "--weights-gb")
     _positive(gpu_gb, "--gpu-gb")
     _positive(seq_len, "--seq-len")
     try:

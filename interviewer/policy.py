@@ -159,12 +159,12 @@ def decide(state: RoundState, question: Question, company: Company | None, rubri
     ack = _acknowledgement(ctx, rubric)
     new_substance = bool(ctx.evidence.present - ctx.before.present)
     thin = not _LETTERS.search(answer) or len(_WORD.findall(answer)) < 3  # e.g. "ok", or another script
-    if thin and not new_substance and not (last_iv is not None and last_iv.kind in ("clarify", "empty")):
+    if thin and not new_substance and not (last_iv is not None and last_iv.kind == "clarify"):
         return Move(kind="clarify", phase=phase, ask=_core_question(last_iv) or last_ask,
                     criterion=last_iv.criterion if last_iv else None)
 
     move = _next_move(state, question, company, rubric, ctx, phase)
-    move.acknowledgement = ack
+    move.acknowledgement = ack if move.kind != "challenge" else None
     if last_iv is not None and last_iv.phase and last_iv.phase != phase and move.kind not in ("close",):
         move.phase_title = PHASE_TITLES[phase]
     return move

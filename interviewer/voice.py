@@ -42,7 +42,7 @@ def render(move: Move, seed: str = "") -> str:
     if move.acknowledgement and move.kind not in ("empty", "clarify"):
         label = move.acknowledgement
         parts.append(_pick(w["acknowledge"], rng).format(label=label, label_cap=label[0].upper() + label[1:]))
-    elif move.kind in ("probe", "follow_up", "simulate"):
+    elif move.kind in ("probe", "follow_up", "simulate") and not move.phase_title:
         parts.append(_pick(w["acknowledge_plain"], rng))
     if move.phase_title and move.kind != "close":
         parts.append(_pick(w["phase"][move.phase], rng))

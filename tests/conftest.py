@@ -1,0 +1,38 @@
+"""Shared fixtures. Every test runs with its own data directory, so no test sees another's store."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(autouse=True)
+def _isolated_data_dir(tmp_path_factory, monkeypatch):
+    monkeypatch.setenv("INTERVIEWER_DATA_DIR", str(tmp_path_factory.mktemp("data")))
+
+
+@pytest.fixture(scope="session")
+def shared_data_dir(tmp_path_factory):
+    """A data dir whose vector store is built once and reused by read-only tests."""
+    return tmp_path_factory.mktemp("shared-data")
+
+
+def run_cli(*args: str, env: dict | None = None, timeout: float = 120) -> subprocess.CompletedProcess:
+    """Run `python -m interviewer ARGS` from the repository root, as a user would."""
+    import os
+
+    return subprocess.run([sys.executable, "-m", "interviewer", *args], cwd=ROOT, capture_output=True, text=True,
+                          timeout=timeout, env={**os.environ, **(env or {})})
+
+
+def write_transcript(path: Path, question_id: str, answers: list[str], **extra) -> Path:
+    turns = []
+    for a in answers:
+        turns += [{"role": "interviewer", "text": "Go on."}, {"role": "candidate", "text": a}]
+    path.write_text(json.dumps({"question_id": question_id, "turns": turns, **extra}))
+    return path
