@@ -121,14 +121,14 @@ def check_capacity(texts: list[str], claim_texts: list[str] | None = None) -> Ca
         raw = m.group(1).lower().replace(" ", "-")
         weight_dtypes.add({"4-bit": "int4", "awq": "int4", "gptq": "int4", "8-bit": "int8"}.get(raw, raw))
     kv_dtypes = {"fp16", "fp8"} if _KV_FP8.search(text) else {"fp16"}
-    lens = _seq_lens(text)
+    lens = set(sorted(_seq_lens(text))[:8])  # a long round names many token counts; the first few suffice
     claimed_seqs, claimed_kv = _claims("\n".join(claim_texts) if claim_texts is not None else text)
     readings = []
     for wd, kd, n, util in itertools.product(sorted(weight_dtypes), sorted(kv_dtypes), sorted(_num_gpus(text)), (0.9, 1.0)):
         for seq_len in sorted(lens) or [None]:
             try:
                 r = capacity.compute(model, gpu, weights_dtype=wd, kv_dtype=kd, seq_len=seq_len,
-                                     gpu_memory_utilization=util, num_gpus=n)
+                                     gpu_memory_utilization=util, num_gpus=n, levers=False)
             except UserError:  # e.g. 70B fp16 weights on one 80 GB GPU: not a reading the candidate meant
                 continue
             readings.append((wd, kd, n, r))

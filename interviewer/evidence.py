@@ -5,6 +5,8 @@ marks") is masked out before matching, so it can neither add nor remove evidence
 """
 from __future__ import annotations
 
+import bisect
+import functools
 import re
 from dataclasses import dataclass, field
 
@@ -104,14 +106,19 @@ def quote_around(text: str, start: int, end: int) -> str:
     return text[s:e]
 
 
+@functools.lru_cache(maxsize=256)
+def _breaks(text: str) -> tuple[list[int], list[int]]:
+    """Sentence breaks of a turn as (starts, ends) of the separators, computed once per text."""
+    ms = list(_SENTENCE_END.finditer(text))
+    return [m.start() for m in ms], [m.end() for m in ms]
+
+
 def _sentence_bounds(text: str, start: int, end: int) -> tuple[int, int]:
-    s, e = 0, len(text)
-    for m in _SENTENCE_END.finditer(text):
-        if m.end() <= start:
-            s = m.end()
-        elif m.start() >= end:
-            e = m.start()
-            break
+    starts, ends = _breaks(text)
+    i = bisect.bisect_right(ends, start)  # separators that end at or before the match
+    s = ends[i - 1] if i else 0
+    j = bisect.bisect_left(starts, end)   # the first separator at or after the match's end
+    e = starts[j] if j < len(starts) else len(text)
     return s, e
 
 
@@ -128,6 +135,14 @@ def _mask_grader_directed(text: str) -> tuple[str, list[tuple[int, int]]]:
     return "".join(chars), spans
 
 
+def lowered(text: str) -> str:
+    """Lower-cased text with the same offsets (a few characters, like 'İ', grow when lowered)."""
+    low = text.lower()
+    if len(low) == len(text):
+        return low
+    return "".join(c if len(c.lower()) != 1 else c.lower() for c in text)
+
+
 def extract(turns: list[tuple[int, str]], rubric: Rubric, family: str) -> Evidence:
     """Match every cue item and pitfall against the candidate turns (index, text)."""
     ev = Evidence()
@@ -136,9 +151,10 @@ def extract(turns: list[tuple[int, str]], rubric: Rubric, family: str) -> Eviden
         masked, spans = _mask_grader_directed(text)
         for s, e in spans:
             ev.ignored.append(Hit("grader_directed", idx, s, e, quote_around(text, s, e)))
+        low = lowered(masked)
         for item in rubric.items.values():
             for pat in item.patterns:
-                m = pat.search(masked)
+                m = pat.search(low)
                 if m:
                     ev.add(Hit(item.id, idx, m.start(), m.end(), quote_around(text, m.start(), m.end())))
                     break

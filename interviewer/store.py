@@ -1,0 +1,510 @@
+"""Past rounds, kept: SQLite (through SQLAlchemy 2) in $INTERVIEWER_DATA_DIR/rounds.db (default ./.data).
+
+One row per round or drill, keyed by (owner, id). `owner` is an opaque per-browser token: every
+read, list and delete is filtered by it, so one browser never sees another's rounds. The row holds
+the whole RoundState as JSON (the source of truth) plus summary columns for lists and charts.
+
+Durability: WAL journal with synchronous=FULL and one committed transaction per `save`, so a
+process killed right after `save` returns loses nothing. Writes take the lock up front
+(BEGIN IMMEDIATE) and wait up to BUSY_TIMEOUT_S for another process to let go.
+
+Schema versions, in the style of simonw/llm: `_migrations` names the migrations applied, and
+MIGRATIONS lists them in order; each runs once, in its own transaction, so a database written by
+an older release opens after an upgrade. Add new ones at the end; never edit a released one.
+
+`open_store()` is what the app calls: a database that is not SQLite, fails its integrity check,
+or cannot be migrated is moved aside to rounds.db.corrupt-<timestamp> (never deleted) and a fresh
+one is started, with a one-line notice; a database locked by another process is a UserError.
+
+SQLAlchemy is imported inside functions: importing this module is cheap.
+"""
+from __future__ import annotations
+
+import json
+import logging
+import os
+import sqlite3
+import time
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable
+
+from pydantic import BaseModel, Field
+
+from interviewer.errors import UserError
+from interviewer.round import RoundState
+
+if TYPE_CHECKING:
+    from sqlalchemy.engine import Connection, Engine
+
+log = logging.getLogger(__name__)
+
+DB_NAME = "rounds.db"
+BUSY_TIMEOUT_S = 5.0   # how long a write waits for another process's lock before giving up
+FAIL_BELOW = 2         # a criterion scored under this ("derived") counts as failing
+_SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+class RoundSummary(BaseModel):
+    """One line of the history list."""
+
+    id: str
+    mode: str
+    question_id: str
+    question_title: str
+    company: str | None = None
+    level: str | None = None
+    started_at: float
+    ended_at: float | None = None
+    overall: int | None = None          # None until graded
+    level_verdict: str | None = None
+    scores: dict[str, int] = Field(default_factory=dict)  # criterion id -> 0..3
+
+
+class StoreCorrupt(UserError):
+    """The database file is not a readable, migratable SQLite database (open_store moves it aside)."""
+
+    def __init__(self, path: Path, reason: str):
+        super().__init__(f"the history database {path} is damaged: {reason}")
+        self.reason = " ".join(reason.split())
+
+
+def data_dir() -> Path:
+    return Path(os.environ.get("INTERVIEWER_DATA_DIR") or ".data")
+
+
+def default_path() -> Path:
+    return data_dir() / DB_NAME
+
+
+def _resolve(path: str | Path | None) -> Path:
+    if path is None:
+        return default_path()
+    p = Path(path).expanduser()
+    return p / DB_NAME if p.is_dir() else p
+
+
+# --- summary columns, derived from a state ------------------------------------------------
+
+def _summary_of(state_dict: dict) -> dict[str, Any]:
+    """The summary columns for a RoundState given as a dict (also used by the backfill migration)."""
+    report = state_dict.get("report") or None
+    if not isinstance(report, dict):
+        return {"overall": None, "level_verdict": None, "criteria_json": None, "question_title": None}
+    scores = {c["id"]: int(c["score"]) for c in report.get("criteria") or []
+              if isinstance(c, dict) and "id" in c and isinstance(c.get("score"), (int, float))}
+    overall = report.get("overall")
+    return {
+        "overall": int(overall) if isinstance(overall, (int, float)) else None,
+        "level_verdict": report.get("level_verdict"),
+        "criteria_json": json.dumps(scores),
+        "question_title": report.get("question_title") or None,
+    }
+
+
+def _question_title(question_id: str) -> str:
+    try:
+        from interviewer.bank import load_bank
+
+        return load_bank().question(question_id).title
+    except Exception:  # a question since removed from the bank still lists, by its id
+        return question_id
+
+
+# --- migrations ---------------------------------------------------------------------------
+
+def m001_rounds(conn: Connection) -> None:
+    conn.exec_driver_sql("""
+        CREATE TABLE rounds (
+            owner TEXT NOT NULL,
+            id TEXT NOT NULL,
+            mode TEXT NOT NULL,
+            question_id TEXT NOT NULL,
+            company TEXT,
+            level TEXT,
+            started_at REAL NOT NULL,
+            ended_at REAL,
+            updated_at REAL NOT NULL,
+            state_json TEXT NOT NULL,
+            PRIMARY KEY (owner, id)
+        )""")
+    conn.exec_driver_sql("CREATE INDEX ix_rounds_owner_started ON rounds (owner, started_at)")
+
+
+def m002_summary_columns(conn: Connection) -> None:
+    """Graded summary columns, backfilled from each row's state_json."""
+    for col, kind in (("overall", "INTEGER"), ("level_verdict", "TEXT"), ("criteria_json", "TEXT"),
+                      ("question_title", "TEXT")):
+        conn.exec_driver_sql(f"ALTER TABLE rounds ADD COLUMN {col} {kind}")
+    rows = conn.exec_driver_sql("SELECT owner, id, state_json FROM rounds").fetchall()
+    for owner, rid, state_json in rows:
+        try:
+            summary = _summary_of(json.loads(state_json))
+        except (ValueError, TypeError, AttributeError, KeyError):
+            log.warning("round %s: state_json unreadable; summary left empty", rid)
+            continue
+        conn.exec_driver_sql(
+            "UPDATE rounds SET overall = ?, level_verdict = ?, criteria_json = ?, question_title = ? "
+            "WHERE owner = ? AND id = ?",
+            (summary["overall"], summary["level_verdict"], summary["criteria_json"], summary["question_title"],
+             owner, rid))
+
+
+def m003_open_rounds_index(conn: Connection) -> None:
+    """Resume looks for an owner's most recently updated open round on every page load."""
+    conn.exec_driver_sql("CREATE INDEX ix_rounds_owner_open ON rounds (owner, updated_at) WHERE ended_at IS NULL")
+
+
+MIGRATIONS: list[Callable[[Connection], None]] = [m001_rounds, m002_summary_columns, m003_open_rounds_index]
+
+
+# --- errors -------------------------------------------------------------------------------
+
+def _is_locked(exc: BaseException) -> bool:
+    msg = str(getattr(exc, "orig", None) or exc).lower()
+    return "database is locked" in msg or "database is busy" in msg or "database table is locked" in msg
+
+
+def _locked_error(path: Path, exc: BaseException) -> UserError:
+    return UserError(
+        f"the history database is locked by another process: {path} stayed busy for {BUSY_TIMEOUT_S:g} s "
+        f"({getattr(exc, 'orig', None) or exc}). Close the other copy of the app that is using it, or set "
+        "INTERVIEWER_DATA_DIR to a different folder, and try again.")
+
+
+def _is_corrupt(exc: BaseException) -> bool:
+    """A DatabaseError that says the file itself is bad (not a lock, a full disk or a permission)."""
+    orig = getattr(exc, "orig", None) or exc
+    msg = str(orig).lower()
+    if _is_locked(exc):
+        return False
+    return isinstance(orig, sqlite3.DatabaseError) and any(s in msg for s in (
+        "file is not a database", "malformed", "file is encrypted", "corrupt", "not a database"))
+
+
+# --- the store ----------------------------------------------------------------------------
+
+class Store:
+    """Rounds per owner in one SQLite file. Opening it migrates the schema and checks integrity."""
+
+    def __init__(self, path: str | Path | None = None):
+        self.path = _resolve(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._engine: Engine | None = None
+        self._check_header()
+        try:
+            self._engine = self._make_engine()
+            self._check_integrity()
+            self._migrate()
+        except BaseException:
+            self.close()
+            raise
+
+    # -- opening --
+
+    def _check_header(self) -> None:
+        if not self.path.exists() or self.path.stat().st_size == 0:
+            return
+        with open(self.path, "rb") as f:
+            head = f.read(len(_SQLITE_HEADER))
+        if head != _SQLITE_HEADER:
+            raise StoreCorrupt(self.path, "not a SQLite database file")
+
+    def _make_engine(self) -> Engine:
+        from sqlalchemy import create_engine, event
+
+        engine = create_engine(f"sqlite:///{self.path}",
+                               connect_args={"timeout": BUSY_TIMEOUT_S, "check_same_thread": False})
+
+        @event.listens_for(engine, "connect")
+        def _on_connect(dbapi_conn, _record):
+            dbapi_conn.isolation_level = None  # SQLAlchemy, not the driver, says when a transaction begins
+            cur = dbapi_conn.cursor()
+            try:
+                cur.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
+                mode = cur.execute("PRAGMA journal_mode = WAL").fetchone()
+                if mode and str(mode[0]).lower() != "wal":
+                    log.warning("%s: journal mode is %s, not WAL", self.path, mode[0])
+                cur.execute("PRAGMA synchronous = FULL")
+            finally:
+                cur.close()
+
+        @event.listens_for(engine, "begin")
+        def _on_begin(conn):
+            # Writers take the write lock now (waiting up to the busy timeout), not halfway through.
+            conn.exec_driver_sql("BEGIN IMMEDIATE" if conn.get_execution_options().get("write") else "BEGIN")
+
+        return engine
+
+    def _write(self):
+        """A write transaction: BEGIN IMMEDIATE ... COMMIT (or ROLLBACK on error)."""
+        return self._engine.execution_options(write=True).begin()
+
+    def _read(self):
+        return self._engine.begin()
+
+    def _run(self, fn: Callable[[], Any]) -> Any:
+        """Run a store operation; lock timeouts and corruption become one-line errors."""
+        from sqlalchemy.exc import DBAPIError
+
+        try:
+            return fn()
+        except DBAPIError as exc:
+            if _is_locked(exc):
+                raise _locked_error(self.path, exc) from exc
+            if _is_corrupt(exc):
+                raise StoreCorrupt(self.path, str(exc.orig)) from exc
+            raise
+
+    def _check_integrity(self) -> None:
+        def check():
+            with self._read() as conn:
+                rows = [r[0] for r in conn.exec_driver_sql("PRAGMA quick_check").fetchall()]
+            if rows != ["ok"]:
+                raise StoreCorrupt(self.path, f"integrity check failed: {'; '.join(map(str, rows[:3]))}")
+
+        self._run(check)
+
+    def _migrate(self) -> None:
+        def migrate():
+            # Take (and drop) the write lock first: a database another process holds locked is
+            # reported now, at open, rather than on the candidate's first save.
+            with self._write() as conn:
+                has_table = conn.exec_driver_sql(
+                    "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '_migrations'").first()
+                done = ({r[0] for r in conn.exec_driver_sql("SELECT name FROM _migrations")}
+                        if has_table else set())
+            for fn in MIGRATIONS:
+                if fn.__name__ in done:
+                    continue
+                try:
+                    with self._write() as conn:  # one transaction per migration (SQLite DDL is transactional)
+                        conn.exec_driver_sql("CREATE TABLE IF NOT EXISTS _migrations "
+                                             "(name TEXT PRIMARY KEY, applied_at REAL NOT NULL)")
+                        if conn.exec_driver_sql("SELECT 1 FROM _migrations WHERE name = ?",
+                                                (fn.__name__,)).first():
+                            continue  # another process applied it meanwhile
+                        fn(conn)
+                        conn.exec_driver_sql("INSERT INTO _migrations (name, applied_at) VALUES (?, ?)",
+                                             (fn.__name__, time.time()))
+                except Exception as exc:
+                    if _is_locked(exc):
+                        raise
+                    raise StoreCorrupt(self.path, f"migration {fn.__name__} failed: {getattr(exc, 'orig', None) or exc}") from exc
+
+        self._run(migrate)
+
+    def migrations_applied(self) -> list[str]:
+        with self._read() as conn:
+            return [r[0] for r in conn.exec_driver_sql("SELECT name FROM _migrations ORDER BY rowid")]
+
+    def close(self) -> None:
+        if self._engine is not None:
+            self._engine.dispose()
+            self._engine = None
+
+    # -- the API --
+
+    @staticmethod
+    def _owner(owner: str) -> str:
+        if not isinstance(owner, str) or not owner:
+            raise ValueError("an owner token is required")
+        return owner
+
+    def save(self, state: RoundState, owner: str) -> None:
+        """Insert or update the round; committed (and fsynced) when this returns."""
+        owner = self._owner(owner)
+        state_json = state.model_dump_json()
+        summary = _summary_of(json.loads(state_json))
+        title = summary["question_title"] or _question_title(state.question_id)
+        row = (owner, state.id, state.mode, state.question_id, state.company, state.level, state.started_at,
+               state.ended_at, time.time(), state_json, summary["overall"], summary["level_verdict"],
+               summary["criteria_json"], title)
+
+        def save():
+            with self._write() as conn:
+                conn.exec_driver_sql(
+                    "INSERT INTO rounds (owner, id, mode, question_id, company, level, started_at, ended_at, "
+                    "updated_at, state_json, overall, level_verdict, criteria_json, question_title) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                    "ON CONFLICT (owner, id) DO UPDATE SET mode = excluded.mode, "
+                    "question_id = excluded.question_id, company = excluded.company, level = excluded.level, "
+                    "started_at = excluded.started_at, ended_at = excluded.ended_at, "
+                    "updated_at = excluded.updated_at, state_json = excluded.state_json, "
+                    "overall = excluded.overall, level_verdict = excluded.level_verdict, "
+                    "criteria_json = excluded.criteria_json, question_title = excluded.question_title",
+                    row)
+
+        self._run(save)
+
+    def _state(self, rid: str, state_json: str) -> RoundState:
+        try:
+            return RoundState.model_validate_json(state_json)
+        except ValueError as exc:
+            raise UserError(f"round {rid} in {self.path} could not be read: {str(exc).splitlines()[0]}") from exc
+
+    def load(self, round_id: str, owner: str) -> RoundState | None:
+        """The round, or None when there is none with this id for this owner."""
+        owner = self._owner(owner)
+
+        def load():
+            with self._read() as conn:
+                return conn.exec_driver_sql("SELECT state_json FROM rounds WHERE owner = ? AND id = ?",
+                                            (owner, round_id)).first()
+
+        row = self._run(load)
+        return self._state(round_id, row[0]) if row else None
+
+    def latest_open(self, owner: str) -> RoundState | None:
+        """The owner's most recently saved round that has not ended (to resume after a refresh or restart)."""
+        owner = self._owner(owner)
+
+        def rows():
+            with self._read() as conn:
+                return conn.exec_driver_sql(
+                    "SELECT id, state_json FROM rounds WHERE owner = ? AND ended_at IS NULL "
+                    "ORDER BY updated_at DESC, rowid DESC LIMIT 5", (owner,)).fetchall()
+
+        for rid, state_json in self._run(rows):
+            try:
+                return self._state(rid, state_json)
+            except UserError as exc:  # an unreadable row stays in the file; resume the next one
+                log.warning("%s", exc)
+        return None
+
+    def list(self, owner: str) -> list[RoundSummary]:
+        """The owner's rounds and drills, newest first."""
+        owner = self._owner(owner)
+
+        def rows():
+            with self._read() as conn:
+                return conn.exec_driver_sql(
+                    "SELECT id, mode, question_id, question_title, company, level, started_at, ended_at, "
+                    "overall, level_verdict, criteria_json FROM rounds WHERE owner = ? "
+                    "ORDER BY started_at DESC, rowid DESC", (owner,)).fetchall()
+
+        out = []
+        for (rid, mode, qid, title, company, level, started, ended, overall, verdict, crit) in self._run(rows):
+            out.append(RoundSummary(id=rid, mode=mode, question_id=qid, question_title=title or _question_title(qid),
+                                    company=company, level=level, started_at=started, ended_at=ended,
+                                    overall=overall, level_verdict=verdict, scores=_scores(crit)))
+        return out
+
+    def delete(self, round_id: str, owner: str) -> bool:
+        """Delete the owner's round; False when there was none (or it is another owner's)."""
+        owner = self._owner(owner)
+
+        def delete():
+            with self._write() as conn:
+                return conn.exec_driver_sql("DELETE FROM rounds WHERE owner = ? AND id = ?",
+                                            (owner, round_id)).rowcount
+
+        return bool(self._run(delete))
+
+    def _graded(self, owner: str) -> list[tuple]:
+        owner = self._owner(owner)
+
+        def rows():
+            with self._read() as conn:
+                return conn.exec_driver_sql(
+                    "SELECT id, mode, question_id, started_at, ended_at, overall, level_verdict, criteria_json "
+                    "FROM rounds WHERE owner = ? AND overall IS NOT NULL "
+                    "ORDER BY COALESCE(ended_at, started_at), rowid", (owner,)).fetchall()
+
+        return self._run(rows)
+
+    def progress(self, owner: str) -> list[dict]:
+        """Graded rounds oldest first, one row each, for charts.
+
+        Keys: date (datetime, local time the round ended), round_id, mode, question_id, overall,
+        level_verdict, then one key per criterion id seen in any graded round (None where that
+        round's question family did not grade it), so the rows make a rectangular table.
+        """
+        rows = self._graded(owner)
+        scores = [_scores(r[7]) for r in rows]
+        criteria: list[str] = []
+        for s in scores:
+            criteria += [c for c in s if c not in criteria]
+        out = []
+        for (rid, mode, qid, started, ended, overall, verdict, _), s in zip(rows, scores):
+            row = {"date": datetime.fromtimestamp(ended if ended is not None else started), "round_id": rid,
+                   "mode": mode, "question_id": qid, "overall": overall, "level_verdict": verdict}
+            row.update({c: s.get(c) for c in criteria})
+            out.append(row)
+        return out
+
+    def failing_criteria(self, owner: str) -> list[tuple[str, int, int]]:
+        """(criterion id, graded rounds where it scored under 2, graded rounds that scored it),
+        most-failing first (then by failure rate, then id). Criteria never failed come last with 0."""
+        failed: dict[str, int] = {}
+        graded: dict[str, int] = {}
+        for row in self._graded(owner):
+            for cid, score in _scores(row[7]).items():
+                graded[cid] = graded.get(cid, 0) + 1
+                failed[cid] = failed.get(cid, 0) + (score < FAIL_BELOW)
+        return sorted(((c, failed[c], graded[c]) for c in graded),
+                      key=lambda t: (-t[1], -t[1] / t[2], t[0]))
+
+
+def _scores(criteria_json: str | None) -> dict[str, int]:
+    if not criteria_json:
+        return {}
+    try:
+        data = json.loads(criteria_json)
+    except ValueError:
+        return {}
+    return {str(k): int(v) for k, v in data.items() if isinstance(v, (int, float))} if isinstance(data, dict) else {}
+
+
+# --- opening with recovery ----------------------------------------------------------------
+
+def _move_aside(path: Path) -> Path:
+    """Rename the database (and its -wal/-shm files, which may hold committed rounds) out of the way."""
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    dest = path.with_name(f"{path.name}.corrupt-{stamp}")
+    n = 1
+    while dest.exists():
+        n += 1
+        dest = path.with_name(f"{path.name}.corrupt-{stamp}-{n}")
+    os.replace(path, dest)
+    for suffix in ("-wal", "-shm"):
+        side = path.with_name(path.name + suffix)
+        if side.exists():
+            os.replace(side, dest.with_name(dest.name + suffix))
+    return dest
+
+
+def open_store(path: str | Path | None = None) -> tuple[Store, str | None]:
+    """Open the history store: (store, notice). The notice is a one-line message when a damaged
+    database had to be moved aside and a fresh one started; None otherwise.
+
+    Raises UserError when the database is locked by another process past the busy timeout, or
+    when the file cannot be opened at all (permissions, a full disk)."""
+    from sqlalchemy.exc import DBAPIError
+
+    target = _resolve(path)
+
+    def attempt() -> Store:
+        try:
+            return Store(target)
+        except DBAPIError as exc:
+            if _is_locked(exc):
+                raise _locked_error(target, exc) from exc
+            raise UserError(f"cannot open the history database {target}: {exc.orig}") from exc
+        except OSError as exc:
+            raise UserError(f"cannot open the history database {target}: {exc}") from exc
+
+    try:
+        return attempt(), None
+    except StoreCorrupt as exc:
+        reason = exc.reason
+    try:
+        moved = _move_aside(target)
+    except OSError as exc:
+        raise UserError(f"the history database {target} is damaged ({reason}) and could not be moved aside: "
+                        f"{exc}") from exc
+    log.warning("history database moved aside: %s (%s)", moved, reason)
+    store = attempt()  # a fresh file; a second failure is an error, never another move
+    notice = (f"The history database could not be read ({reason[:200]}), so it was moved to {moved} "
+              "and a fresh one was started; nothing was deleted, but earlier rounds are not shown.")
+    return store, " ".join(notice.split())
