@@ -38,7 +38,8 @@ class Passage(BaseModel):
 class Move(BaseModel):
     kind: MoveKind
     phase: str
-    ask: str                                   # the question at the core of the turn, plain
+    ask: str
+    family: str | None = None                  # the question's family (wording differs per family)                                   # the question at the core of the turn, plain
     criterion: str | None = None               # rubric criterion the move probes
     key: str | None = None                     # what was asked (item id, follow-up id): never asked twice
     acknowledgement: str | None = None         # what the last answer did well, if anything

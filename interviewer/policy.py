@@ -74,11 +74,10 @@ def _acknowledgement(ctx: Context, rubric: Rubric) -> str | None:
 def _probe_candidates(state: RoundState, question: Question, rubric: Rubric, ctx: Context, phase: str):
     """(criterion, item) gaps in phase-priority order, weakest criterion first within a phase."""
     present, asked = ctx.evidence.present, state.asked()
-    focus = PHASE_FOCUS[phase]
-    if state.level == "staff" and phase in ("deep_dive", "wrap_up"):
-        focus = focus + ["operating_model"]
-    fam = rubric.families[question.family]
-    focus = focus + [c for c in fam.supporting if c not in focus]
+    focus = list(PHASE_FOCUS[phase])
+    if phase in ("high_level", "deep_dive", "wrap_up"):  # supporting criteria once the core is drawn
+        fam = rubric.families[question.family]
+        focus += [c for c in fam.supporting if c != "operating_model" or state.level == "staff"]
     scored = []
     for rank, cid in enumerate(focus):
         spec = rubric.spec(question.family, cid)
@@ -87,7 +86,7 @@ def _probe_candidates(state: RoundState, question: Question, rubric: Rubric, ctx
             continue
         required = cid in REQUIRED
         for item in spec.lacking_for(score + 1, present):
-            if f"item:{item}" in asked or not _askable(rubric, item):
+            if f"item:{item}" in asked or not _askable(rubric, item, question.family):
                 continue
             # Required criteria first; within them phase order, and a 0 beats a 2.
             scored.append(((not required, rank if phase != "deep_dive" else score, rank), cid, item))
@@ -96,13 +95,13 @@ def _probe_candidates(state: RoundState, question: Question, rubric: Rubric, ctx
     return [(cid, item) for _, cid, item in scored]
 
 
-def _askable(rubric: Rubric, item: str) -> bool:
-    """An item the interviewer can put as a question: it has wording, and it is not the checker's verdict."""
-    from interviewer.voice import wording
+def _askable(rubric: Rubric, item: str, family: str) -> bool:
+    """An item the interviewer can put as a question for this family; not the checker's verdict."""
+    from interviewer.voice import ask_variants
 
     if item == "capacity_checked":
         return False  # a wrong figure is challenged with the arithmetic instead
-    return bool(rubric.items[item].missing or item in wording()["ask"])
+    return bool(ask_variants(item, family) or rubric.items[item].missing)
 
 
 def _follow_ups(state: RoundState, question: Question, company: Company | None, ctx: Context, phase: str):
@@ -164,6 +163,7 @@ def decide(state: RoundState, question: Question, company: Company | None, rubri
                     criterion=last_iv.criterion if last_iv else None)
 
     move = _next_move(state, question, company, rubric, ctx, phase)
+    move.family = question.family
     move.acknowledgement = ack if move.kind != "challenge" else None
     if last_iv is not None and last_iv.phase and last_iv.phase != phase and move.kind not in ("close",):
         move.phase_title = PHASE_TITLES[phase]
@@ -203,9 +203,9 @@ def _next_move(state, question, company, rubric, ctx: Context, phase: str) -> Mo
     probes = _probe_candidates(state, question, rubric, ctx, phase)
     follow_ups = _follow_ups(state, question, company, ctx, phase)
     last_kind = state.last_interviewer().kind if state.last_interviewer() else None
-    # In the deep dive, alternate bank follow-ups with rubric probes so the round follows the
+    # Alternate bank follow-ups with rubric probes so the round follows the question's and the
     # company's reported style rather than reading like a checklist.
-    prefer_follow_up = phase in ("deep_dive", "wrap_up") and last_kind != "follow_up"
+    prefer_follow_up = last_kind != "follow_up"
     if probes and (not prefer_follow_up or not follow_ups):
         cid, item = probes[0]
         return Move(kind="probe", phase=phase, criterion=cid, key=f"item:{item}",

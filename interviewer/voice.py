@@ -20,11 +20,17 @@ def _pick(options: list[str], rng: random.Random) -> str:
     return options[rng.randrange(len(options))]
 
 
+def ask_variants(item: str, family: str | None = None) -> list[str]:
+    """The wordings for probing `item`; a family's own wording wins (a WAL store has no GPUs)."""
+    w = wording()
+    return (w.get("ask_by_family", {}).get(family or "", {}).get(item)
+            or ([] if item in w.get("not_asked_in", {}).get(family or "", []) else w["ask"].get(item, [])))
+
+
 def _question(move: Move, rng: random.Random) -> str:
     """The core question: the item's own variants, else the move's plain ask."""
-    w = wording()
     if move.kind == "probe" and move.key and move.key.startswith("item:"):
-        options = w["ask"].get(move.key[5:])
+        options = ask_variants(move.key[5:], move.family)
         if options:
             return _pick(options, rng)
         ask = move.ask.rstrip(".")

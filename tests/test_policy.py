@@ -18,7 +18,7 @@ def test_no_memory_budget_gets_asked_for_one_first():
     state = _round()
     turn = _answer(state, "I'd put a load balancer in front of a pool of GPU workers with a request queue.", 1)
     assert turn.criterion == "capacity_number"
-    assert turn.kind == "probe"
+    assert turn.kind in ("probe", "follow_up")
 
 
 def test_continuous_batching_with_no_limits_is_pushed_for_limits():
