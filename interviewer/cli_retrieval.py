@@ -37,13 +37,14 @@ def run_ingest(args: argparse.Namespace) -> int:
 def add_search_parser(subparsers) -> argparse.ArgumentParser:
     from interviewer.bank import CRITERIA
 
+    topics = (*CRITERIA, "pitfalls")
     p = subparsers.add_parser(
         "search", help="search the corpus vector store",
         description="Print the top passages for a query (builds the store on first use).")
     p.add_argument("query", help="what to look for, in your own words")
     p.add_argument("--k", type=int, default=3, help="how many passages (default 3)")
-    p.add_argument("--criterion", choices=CRITERIA, default=None,
-                   help="boost passages tagged with this rubric criterion")
+    p.add_argument("--criterion", choices=topics, default=None,
+                   help="boost passages tagged with this rubric criterion (or 'pitfalls')")
     p.add_argument("--strict", action="store_true",
                    help="with --criterion: only passages tagged with it")
     p.add_argument("--json", action="store_true",

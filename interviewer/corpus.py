@@ -86,7 +86,8 @@ def _front_matter(path: Path, text: str) -> tuple[dict, list[str], int]:
     try:
         end = next(i for i in range(1, len(lines)) if lines[i].strip() == "---")
     except StopIteration:
-        raise UserError(f"{path}: line 1: YAML front matter is not closed by a '---' line") from None
+        raise UserError(f"{path}: line 1: YAML front matter is not closed by a '---' line"
+                        ) from None
     try:
         meta = yaml.safe_load("\n".join(lines[1:end]))
     except yaml.YAMLError as exc:

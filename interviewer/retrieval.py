@@ -31,8 +31,9 @@ from interviewer.errors import UserError
 
 COLLECTION = "interviewer_corpus"
 STORE_SCHEMA = 1
-CRITERION_BOOST = 0.08  # added to the similarity of passages tagged with the asked criterion
+CRITERION_BOOST = 0.1  # added to the similarity of passages tagged with the asked criterion
 BATCH = 64
+TOPICS = (*CRITERIA, "pitfalls")  # what notes' `topics` may name, and so what search can boost
 
 T = TypeVar("T")
 _lock = threading.RLock()
@@ -44,7 +45,7 @@ class Passage:
     doc_id: str
     title: str
     source: str
-    score: float  # cosine similarity in 0..1 (plus the criterion boost, capped at 1); higher is better
+    score: float  # cosine similarity in 0..1, higher is better (+ criterion boost, capped at 1)
     text: str
     topics: list[str] = field(default_factory=list)
 
@@ -157,10 +158,14 @@ def _forget_embedded(path: Path) -> None:
 def _wipe_embedded(path: Path, reason: str) -> None:
     _say(f"vector store at {path} is unreadable ({reason}); rebuilding it")
     _forget_embedded(path)
-    if path.is_dir() and not path.is_symlink():
-        shutil.rmtree(path)
-    elif path.exists() or path.is_symlink():
-        path.unlink()
+    try:
+        if path.is_dir() and not path.is_symlink():
+            shutil.rmtree(path)
+        elif path.exists() or path.is_symlink():
+            path.unlink()
+    except OSError as exc:
+        raise UserError(f"cannot remove the broken vector store at {path}: "
+                        f"{exc.strerror or exc}") from None
 
 
 def get_client(data_dir: Path | str | None = None):
@@ -184,11 +189,19 @@ def get_client(data_dir: Path | str | None = None):
         key = f"path:{path}"
         if key in _clients:
             return _clients[key]
+        if path.parent.exists() and not path.parent.is_dir():
+            raise UserError(f"the data dir {path.parent} (INTERVIEWER_DATA_DIR) is a file, "
+                            "not a folder")
         for attempt in (1, 2):
+            if not path.is_dir() and not path.exists():
+                try:
+                    path.mkdir(parents=True, exist_ok=True)
+                except OSError as exc:
+                    raise UserError(f"cannot create the vector store folder {path}: "
+                                    f"{exc.strerror or exc}") from None
             try:
-                if path.exists() and not path.is_dir():
+                if not path.is_dir():
                     raise OSError(f"{path} is a file, not a folder")
-                path.mkdir(parents=True, exist_ok=True)
                 client = chromadb.PersistentClient(path=str(path), settings=_settings())
                 client.heartbeat()
                 _clients[key] = client
@@ -305,7 +318,8 @@ def _sync(store: _Store, records: list[Record], progress: bool, fingerprint: str
         col.delete(ids=stale)
         stats.deleted = len(stale)
     lc = store.embedder.as_langchain()
-    with tqdm(total=len(todo), desc="embedding corpus", unit="chunk", disable=not progress,
+    show = bool(progress and todo)
+    with tqdm(total=len(todo), desc="embedding corpus", unit="chunk", disable=not show,
               file=sys.stderr, leave=False) as bar:
         for start in range(0, len(todo), BATCH):
             batch = todo[start:start + BATCH]
@@ -393,8 +407,8 @@ def search(query: str, k: int = 3, criterion: str | None = None, *, strict: bool
                         "'kv cache bytes per token'")
     if not isinstance(k, int) or k < 1:
         raise UserError(f"k must be a positive whole number, got {k!r}")
-    if criterion is not None and criterion not in CRITERIA:
-        raise UserError(f"unknown criterion {criterion!r}; known: {', '.join(CRITERIA)}")
+    if criterion is not None and criterion not in TOPICS:
+        raise UserError(f"unknown criterion {criterion!r}; known: {', '.join(TOPICS)}")
     emb = _embedder(embedder)
     cdir = Path(corpus_dir) if corpus_dir is not None else None
 

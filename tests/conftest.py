@@ -13,7 +13,10 @@ ROOT = Path(__file__).resolve().parent.parent
 
 @pytest.fixture(autouse=True)
 def _isolated_data_dir(tmp_path_factory, monkeypatch):
+    """Each test its own data dir and the embedded store; server tests opt in via chroma_server_env."""
     monkeypatch.setenv("INTERVIEWER_DATA_DIR", str(tmp_path_factory.mktemp("data")))
+    monkeypatch.delenv("CHROMA_HOST", raising=False)
+    monkeypatch.delenv("CHROMA_PORT", raising=False)
 
 
 @pytest.fixture(scope="session")
@@ -36,3 +39,11 @@ def write_transcript(path: Path, question_id: str, answers: list[str], **extra) 
         turns += [{"role": "interviewer", "text": "Go on."}, {"role": "candidate", "text": a}]
     path.write_text(json.dumps({"question_id": question_id, "turns": turns, **extra}))
     return path
+
+
+from conftest_servers import (  # noqa: E402,F401  (real servers on 127.0.0.1 for integration tests)
+    chroma_server,
+    chroma_server_env,
+    embedded_store_env,
+    openai_embeddings_server,
+)
