@@ -85,7 +85,7 @@ def _probe_candidates(state: RoundState, question: Question, rubric: Rubric, ctx
         if score >= 3:
             continue
         required = cid in REQUIRED
-        for item in spec.lacking_for(score + 1, present):
+        for item in _gaps(spec, score, present):
             if f"item:{item}" in asked or not _askable(rubric, item, question.family):
                 continue
             # Required criteria first; within them phase order, and a 0 beats a 2.
@@ -93,6 +93,20 @@ def _probe_candidates(state: RoundState, question: Question, rubric: Rubric, ctx
             break
     scored.sort(key=lambda s: s[0])
     return [(cid, item) for _, cid, item in scored]
+
+
+def _gaps(spec, score: int, present: set[str]) -> list[str]:
+    """Missing items that would lift the criterion: the next level's first, then the levels above.
+
+    When the next level's item was already asked and still not answered, the round moves on to
+    another way up rather than repeating itself or running out of questions.
+    """
+    out: list[str] = []
+    for level in range(score + 1, 4):
+        for alt in sorted(spec.levels.get(level, []), key=lambda a: len(a.lacking(present))):
+            out += [i for i in alt.lacking(present) if i not in out]
+        out += [i for alt in spec.levels.get(level, []) for i in alt.any if i not in present and i not in out]
+    return out
 
 
 def _askable(rubric: Rubric, item: str, family: str) -> bool:
@@ -115,13 +129,16 @@ def _follow_ups(state: RoundState, question: Question, company: Company | None, 
     for key, fu in pool:
         if key in asked or _answered(fu, texts):
             continue
-        if order[fu.phase] > order[phase]:
-            continue
         if fu.probes == "operating_model" and state.level != "staff":
             continue
         out.append((key, fu))
-    # Prefer the current phase's follow-ups, then earlier ones; company follow-ups first within a tie.
-    out.sort(key=lambda kf: (kf[1].phase != phase, not kf[0].startswith(f"fu:{company.name}") if company else 0))
+    # This phase's follow-ups first, then earlier phases', then later ones (a fast candidate gets
+    # there early); company follow-ups first within a tie.
+    def rank(kf):
+        gap = order[kf[1].phase] - order[phase]
+        return (0 if gap == 0 else 1 if gap < 0 else 2 + gap,
+                not kf[0].startswith(f"fu:{company.name}") if company else 0)
+    out.sort(key=rank)
     return out
 
 

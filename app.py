@@ -1,0 +1,36 @@
+"""Streamlit entry point: `streamlit run app.py`.
+
+Pages live in interviewer/ui/; this file only sets the page up, gives the browser its owner
+token (kept in the URL as ?u=...) and runs the chosen page with errors turned into one line.
+"""
+from __future__ import annotations
+
+import logging
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+if str(ROOT) not in sys.path:  # `streamlit run` from another folder, or AppTest
+    sys.path.insert(0, str(ROOT))
+
+import streamlit as st  # noqa: E402
+
+from interviewer.ui import common  # noqa: E402
+
+if not logging.getLogger().handlers:
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+
+st.set_page_config(page_title="Mock design round", page_icon=":material/record_voice_over:", layout="wide")
+
+PAGES = [
+    st.Page(common.ROUND_PAGE, title="Mock round", icon=":material/forum:", url_path="round", default=True),
+    st.Page(common.REPORT_PAGE, title="Report", icon=":material/grading:", url_path="report"),
+    st.Page(common.HISTORY_PAGE, title="History", icon=":material/history:", url_path="history"),
+    st.Page(common.BANK_PAGE, title="Question bank", icon=":material/menu_book:", url_path="bank"),
+    st.Page(common.WHITEBOARD_PAGE, title="Whiteboard", icon=":material/calculate:", url_path="whiteboard"),
+    st.Page(common.SETTINGS_PAGE, title="Settings", icon=":material/settings:", url_path="settings"),
+]
+
+page = st.navigation(PAGES)
+common.guard(common.owner)
+common.guard(page.run)

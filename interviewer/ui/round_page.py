@@ -1,0 +1,338 @@
+"""Mock round page: set up a round or a company drill, hold it in the chat, end it.
+
+Each answer: record_answer -> save -> plan_reply -> voice (built-in, or an LLM streamed with a
+fallback) -> add_reply -> save. A refreshed page, or a restarted server, resumes the browser's
+open round from the store.
+"""
+from __future__ import annotations
+
+import logging
+
+import streamlit as st
+
+from interviewer.bank import load_bank
+from interviewer.interview import (add_reply, drill_items, end_round, plan_reply, question_of, record_answer,
+                                   start_drill, start_round)
+from interviewer.round import DEFAULT_MINUTES, PHASE_TITLES, PHASES
+from interviewer.rubric import REQUIRED, load_rubric
+from interviewer.ui import chat, common
+from interviewer.voice import render
+
+log = logging.getLogger("interviewer.ui.round")
+ANY = "Any company"
+LEVELS = ["mid", "senior", "staff"]
+MODES = ["Mock round", "Company drill"]
+
+
+# --------------------------------------------------------------------------- which round
+
+
+def current_round(store):
+    """This session's round, else the browser's open round in the store (a refresh resumes it)."""
+    state = st.session_state.get("round")
+    if state is None and store is not None:
+        state = store.latest_open(common.owner())
+        if state is not None:
+            st.session_state["round"] = state
+            st.toast("Resumed your open round.", icon=":material/restore:")
+    return state
+
+
+def finish(state, store) -> None:
+    """End the round (or drill), grade it, save it, and show the report (a drill shows its summary)."""
+    report = end_round(state)
+    common.save(state, store)
+    if report is not None:
+        judged(state, report, store)
+    if state.mode == "drill":
+        st.session_state["round"] = state  # kept to show the summary table
+        st.rerun()
+    st.session_state.pop("round", None)
+    st.session_state["report_id"] = state.id
+    common.goto(common.REPORT_PAGE, **{common.REPORT_PARAM: state.id})
+
+
+def judged(state, report, store) -> None:
+    """With an LLM backend configured, its judge reads the round; its view is recorded beside the grade."""
+    settings = common.llm_settings()
+    if not common.uses_llm(settings):
+        return
+    try:
+        from interviewer.judge import judge_round
+
+        with st.spinner("The LLM judge is reading the transcript..."):
+            report, notice = judge_round(settings, report, state.transcript())
+    except Exception as exc:  # the deterministic report stands on its own
+        log.warning("LLM judge failed (%s)", type(exc).__name__)
+        notice = "The LLM judge failed; the report is the built-in grade alone."
+    state.report = report.model_dump(mode="json")
+    common.save(state, store)
+    if notice:
+        st.session_state["report_notice"] = (state.id, notice)
+
+
+# --------------------------------------------------------------------------- setup
+
+
+def design_questions(company: str | None):
+    bank = load_bank()
+    return [q for q in bank.questions if q.is_design and (company is None or company in q.companies)]
+
+
+def phase_plan(minutes: float) -> str:
+    return " · ".join(f"{title} {share * minutes:.0f} min" for _, title, share in PHASES)
+
+
+def setup(store) -> None:
+    st.title("Mock design round")
+    st.caption("An LLM-inference / GPU-serving design round with an interviewer who pushes on what is "
+               "missing, then a graded rubric report that quotes your own words.")
+    mode = st.segmented_control("Mode", MODES, default=MODES[0], required=True, key="setup_mode")
+    if mode == MODES[1]:
+        drill_setup(store)
+    else:
+        round_setup(store)
+
+
+def _company_label(name: str) -> str:
+    if name == ANY:
+        return name
+    n = len(design_questions(name))
+    return f"{name} ({n} design question{'s' if n != 1 else ''})"
+
+
+def round_setup(store) -> None:
+    bank = load_bank()
+    names = [ANY] + [c.name for c in bank.companies]
+    company = st.selectbox("Company", names, format_func=_company_label, key="setup_company")
+    questions = design_questions(None if company == ANY else company)
+    if not questions:
+        st.info(f"No design rounds are reported for {company}: its questions are coding rounds (see the "
+                "Question bank). Pick another company, or try a company drill.")
+        return
+    ids = [q.id for q in questions]
+    qid = st.selectbox("Question", ids, format_func=lambda i: bank.question(i).title, key="setup_question")
+    q = bank.question(qid)
+    rounds = ", ".join(q.rounds) if q.rounds else "round not reported"
+    st.caption(f"Format: {q.format} · Rounds: {rounds} · Reported at: {', '.join(q.companies) or 'no company named'}")
+    st.markdown(common.md(q.summary))
+    cols = st.columns(2)
+    with cols[0]:
+        level = st.segmented_control("Level", LEVELS, default="senior", required=True, key="setup_level")
+    with cols[1]:
+        minutes = st.number_input("Duration (minutes)", min_value=10, max_value=120, value=DEFAULT_MINUTES, step=5,
+                                  key="setup_minutes")
+    st.caption("Phases: " + phase_plan(minutes))
+    if st.button("Start the round", type="primary", key="start_round", icon=":material/play_arrow:"):
+        state = start_round(qid, None if company == ANY else company, level, minutes)
+        common.save(state, store)
+        st.session_state["round"] = state
+        st.rerun()
+
+
+def drill_setup(store) -> None:
+    bank = load_bank()
+    names = [c.name for c in bank.companies if design_questions(c.name)]
+    st.caption("A company drill asks that company's reported follow-ups one at a time and scores each "
+               "answer on the spot (0-3 on the criterion it probes), then moves on. About 15 minutes.")
+    company = st.selectbox("Company", names, key="drill_company")
+    n = len(drill_items(company))
+    st.caption(f"{n} follow-up{'s' if n != 1 else ''} from {company}'s reported rounds.")
+    level = st.segmented_control("Level", LEVELS, default="senior", required=True, key="drill_level")
+    if st.button("Start the drill", type="primary", key="start_drill", icon=":material/play_arrow:"):
+        state = start_drill(company, level)
+        common.save(state, store)
+        st.session_state["round"] = state
+        st.rerun()
+
+
+# --------------------------------------------------------------------------- during the round
+
+
+def sidebar(state, store) -> None:
+    rubric = load_rubric()
+    family = question_of(state).family
+    with st.sidebar:
+        label = "End drill" if state.mode == "drill" else "End round"
+        if st.button(label, type="primary", key="end_round", icon=":material/stop_circle:", width="stretch"):
+            finish(state, store)
+        st.subheader("The bar")
+        level_bar = rubric.levels.get(state.level)
+        if level_bar:
+            st.caption(f"{state.level.capitalize()} bar: {common.md(level_bar.bar)}")
+        for cid in REQUIRED:
+            crit = rubric.criteria[cid]
+            reads_as = rubric.spec(family, cid).reads_as or crit.summary
+            with st.container(border=True):
+                st.markdown(f"**{common.md(crit.title)}**")
+                st.caption(common.md(reads_as))
+                st.caption(f"**Full marks:** {common.md(crit.anchors[3])}")
+        if state.mode == "round":
+            st.subheader("Phases")
+            now = state.phase_at()
+            for pid, title, share in PHASES:
+                mins = share * state.duration_s / 60
+                line = f"{title} · {mins:.0f} min"
+                st.markdown(f"**▸ {line}**" if pid == now else f"{line}")
+
+
+@st.fragment(run_every=10)
+def clock_panel() -> None:
+    """Elapsed / remaining and the phase with its budget; ticks every 10 s, ends the round at zero."""
+    common.guard(_clock)
+
+
+def _clock() -> None:
+    state = st.session_state.get("round")
+    if state is None or state.ended:
+        return
+    if state.time_up():
+        st.rerun(scope="app")
+    elapsed, remaining = state.elapsed(), state.remaining()
+    cols = st.columns([1, 1, 2])
+    cols[0].metric("Elapsed", common.clock(elapsed))
+    cols[1].metric("Remaining", common.clock(remaining))
+    if state.mode == "drill":
+        done = len(state.drill_scores)
+        cols[2].metric("Follow-up", f"{min(done + 1, len(state.drill))} of {len(state.drill)}")
+        st.progress(min(1.0, done / max(1, len(state.drill))))
+        return
+    phase = state.phase_at()
+    share = next(s for p, _, s in PHASES if p == phase)
+    left = state.phase_deadline(phase) - elapsed
+    cols[2].metric("Phase", PHASE_TITLES[phase])
+    st.progress(min(1.0, elapsed / max(1, state.duration_s)),
+                text=f"{PHASE_TITLES[phase]}: {share * state.duration_s / 60:.0f} min budget, "
+                     f"{common.clock(max(0, left))} left in this phase")
+
+
+def header(state) -> None:
+    if state.mode == "drill":
+        st.title(f"{state.company} drill")
+        st.caption(f"Level: {state.level} · each answer is scored on the spot")
+        return
+    q = question_of(state)
+    st.title(q.title)
+    bits = [state.company or "no company", f"level: {state.level}", f"{state.duration_s // 60} minutes", q.format]
+    st.caption(" · ".join(bits))
+
+
+def speak(state, move) -> tuple[str, str | None]:
+    """Put the move into words in the open chat bubble: built-in, or an LLM streamed with fallback.
+
+    The LLM's Speech may restart a reply (a retry, or the built-in fallback), so the bubble shows
+    `speech.text` as it grows rather than appending chunks; the turn kept is `outcome.text`.
+    """
+    fallback = render(move, f"{state.id}:{len(state.turns)}")
+    settings = common.llm_settings()
+    if not common.uses_llm(settings):
+        st.markdown(common.interviewer_markdown(fallback))
+        return fallback, None
+    box = st.empty()
+    try:
+        from interviewer import llm
+
+        speech = llm.speak(settings, move, state.turns, question_of(state).title, state.company, fallback)
+        with st.spinner("The interviewer is speaking..."):
+            for _ in speech.chunks():
+                box.markdown(common.interviewer_markdown(speech.text) + " ▌")
+        outcome = speech.outcome
+        text, notice = outcome.text, outcome.notice
+    except Exception as exc:  # speak never raises for backend faults; this is the last line of defence
+        log.warning("LLM voice failed (%s); built-in reply used", type(exc).__name__)
+        text, notice = fallback, "The LLM backend failed, so the built-in interviewer answered."
+    if not (text or "").strip():
+        text = fallback
+    box.markdown(common.interviewer_markdown(text))
+    return text, notice
+
+
+def take_turn(state, store, answer: str) -> None:
+    notice = record_answer(state, answer)
+    common.save(state, store)  # the answer is saved before any reply is shown
+    with st.chat_message("user"):
+        chat.candidate_turn(state.turns[-1])
+    with st.spinner("The interviewer is thinking..."):
+        move = plan_reply(state)
+    if state.mode == "drill" and move.kind != "empty" and state.drill_scores:
+        chat.score_card(state.drill_scores[-1])
+    with st.chat_message("assistant"):
+        text, voice_notice = speak(state, move)
+        turn = add_reply(state, move, text, notice=" ".join(n for n in (notice, voice_notice) if n) or None)
+        chat.notices(turn.notice)
+        chat.passages(turn.passages)
+    common.save(state, store)
+    if move.kind == "close":
+        finish(state, store)
+
+
+def run_round(state, store) -> None:
+    placeholder = "Your answer (Enter to send)" if state.mode == "round" else "Your answer to this follow-up"
+    answer = st.chat_input(placeholder, key="answer")
+    if answer is not None and not isinstance(answer, str):  # a ChatInputValue (files are not accepted)
+        answer = getattr(answer, "text", "") or ""
+    if answer is None and state.time_up():
+        finish(state, store)
+    sidebar(state, store)
+    header(state)
+    clock_panel()
+    chat.render_turns(state)
+    if answer is not None:
+        take_turn(state, store, answer)
+
+
+# --------------------------------------------------------------------------- drill summary
+
+
+def drill_summary(state) -> None:
+    import pandas as pd
+
+    rubric = load_rubric()
+    st.title(f"{state.company} drill: summary")
+    rows = []
+    for i, item in enumerate(state.drill):
+        s = state.drill_scores[i] if i < len(state.drill_scores) else None
+        crit = rubric.criteria.get(item.criterion)
+        rows.append({
+            "#": i + 1,
+            "Follow-up": item.text,
+            "Criterion": crit.title if crit else item.criterion,
+            "Score": f"{s.score}/3" if s else "not reached",
+            "Answered the question": ("yes" if s.answered else "no") if s else "",
+            "Feedback": s.feedback if s else "",
+        })
+    scored = state.drill_scores
+    cols = st.columns(3)
+    cols[0].metric("Average score", f"{sum(s.score for s in scored) / len(scored):.1f}/3" if scored else "-")
+    cols[1].metric("Answered", f"{sum(s.answered for s in scored)} of {len(state.drill)}")
+    cols[2].metric("Full marks", f"{sum(s.score == 3 for s in scored)}")
+    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+    cols = st.columns([1, 1, 3])
+    if cols[0].button("Start another", type="primary", key="drill_again"):
+        st.session_state.pop("round", None)
+        st.rerun()
+    if state.report and cols[1].button("Graded report", key="drill_report"):
+        st.session_state.pop("round", None)
+        st.session_state["report_id"] = state.id
+        common.goto(common.REPORT_PAGE, **{common.REPORT_PARAM: state.id})
+    with st.expander("Transcript"):
+        chat.render_turns(state)
+
+
+# --------------------------------------------------------------------------- page
+
+
+def main() -> None:
+    store = common.get_store(allow_unsaved=True)
+    if store is None and not st.session_state.get("nosave"):
+        return
+    state = current_round(store)
+    if state is None:
+        setup(store)
+    elif state.ended:
+        drill_summary(state)
+    else:
+        run_round(state, store)
+
+
+common.guard(main)
