@@ -172,7 +172,7 @@ def _patterns(kind: str) -> list[tuple[str, re.Pattern, re.Pattern, str]]:
                 text_re = rf"(?:(?<![a-z0-9])|(?<=\dx)){body}s?(?![a-z0-9])"
             else:
                 text_re = rf"(?<![a-z0-9.]){body}(?![a-z0-9])"
-            key = re.match(r"[a-z]+|\d+", alias.lower().strip()).group()
+            key = tuple(dict.fromkeys(re.findall(r"[a-z]+|\d+", alias.lower())))
             # body is built from the lower-cased alias, so it matches lower-cased text without
             # re.IGNORECASE (much faster on a long transcript); _match lowers the text once.
             out.append((pid, re.compile(text_re), re.compile(body, re.IGNORECASE), key))
@@ -220,7 +220,7 @@ def _match(kind: str, text: str) -> list[tuple[str, int, int]]:
     if len(low) != len(text or ""):  # lowering changed offsets (rare scripts): keep positions exact
         low = "".join(c if len(c.lower()) != 1 else c.lower() for c in text)
     for order, (pid, text_re, _full, key) in enumerate(_patterns(kind)):
-        if key not in low:  # cheap literal pre-check: most texts name one or two presets
+        if not all(k in low for k in key):  # cheap literal pre-check: most texts name one or two presets
             continue
         for m in text_re.finditer(low):
             hits.append((m.end() - m.start(), m.start(), order, pid, m.end()))

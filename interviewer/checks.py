@@ -115,7 +115,9 @@ def check_capacity(texts: list[str], claim_texts: list[str] | None = None) -> Ca
     gpus = capacity.match_gpus(text)
     if not models or not gpus:
         return None
-    model, gpu = models[0][0], gpus[0][0]
+    # Every model and GPU named counts (a candidate may size a 13B and a 70B option side by side).
+    model_ids = list(dict.fromkeys(m[0] for m in models))[:3]
+    gpu_ids = list(dict.fromkeys(g[0] for g in gpus))[:3]
     weight_dtypes = {"fp16"}
     for m in _WEIGHT_DTYPE.finditer(text):
         raw = m.group(1).lower().replace(" ", "-")
@@ -124,14 +126,17 @@ def check_capacity(texts: list[str], claim_texts: list[str] | None = None) -> Ca
     lens = set(sorted(_seq_lens(text))[:8])  # a long round names many token counts; the first few suffice
     claimed_seqs, claimed_kv = _claims("\n".join(claim_texts) if claim_texts is not None else text)
     readings = []
-    for wd, kd, n, util in itertools.product(sorted(weight_dtypes), sorted(kv_dtypes), sorted(_num_gpus(text)), (0.9, 1.0)):
-        for seq_len in sorted(lens) or [None]:
-            try:
-                r = capacity.compute(model, gpu, weights_dtype=wd, kv_dtype=kd, seq_len=seq_len,
-                                     gpu_memory_utilization=util, num_gpus=n, levers=False)
-            except UserError:  # e.g. 70B fp16 weights on one 80 GB GPU: not a reading the candidate meant
-                continue
-            readings.append((wd, kd, n, r))
+    # max_sequences is tokens-in-cache // seq_len, so one budget per setting serves every length.
+    for model, gpu, wd, kd, n, util in itertools.product(model_ids, gpu_ids, sorted(weight_dtypes), sorted(kv_dtypes),
+                                                         sorted(_num_gpus(text)), (0.9, 1.0)):
+        try:
+            base = capacity.compute(model, gpu, weights_dtype=wd, kv_dtype=kd, gpu_memory_utilization=util,
+                                    num_gpus=n, levers=False)
+        except UserError:  # e.g. 70B fp16 weights on one 80 GB GPU: not a reading the candidate meant
+            continue
+        for seq_len in sorted(lens) or [base.seq_len]:
+            seqs = base.max_tokens_in_cache // seq_len
+            readings.append((wd, kd, n, base.model_copy(update={"seq_len": seq_len, "max_sequences": seqs})))
     if not readings:
         return None
     # Prefer the reading closest to the candidate's own figure; else the plainest one.
@@ -144,8 +149,10 @@ def check_capacity(texts: list[str], claim_texts: list[str] | None = None) -> Ca
     if distance((wd, kd, n, best)) > TOLERANCE:  # wrong under every reading: show the standard one
         standard = [r for r in readings if r[3].gpu_memory_utilization == 0.9] or readings
         wd, kd, n, best = min(standard, key=distance)
+    best = capacity.compute(best.model, best.gpu, weights_dtype=wd, kv_dtype=kd, seq_len=best.seq_len,
+                            gpu_memory_utilization=best.gpu_memory_utilization, num_gpus=n, levers=False)
     check = CapacityCheck(
-        model=model, gpu=gpu, num_gpus=n, seq_len=best.seq_len, weights_dtype=wd, kv_dtype=kd,
+        model=best.model, gpu=best.gpu, num_gpus=n, seq_len=best.seq_len, weights_dtype=wd, kv_dtype=kd,
         expected_sequences=best.max_sequences, expected_kv_bytes_per_token=best.kv_bytes_per_token,
         claimed_sequences=claimed_seqs, claimed_kv_bytes_per_token=claimed_kv,
         arithmetic=list(best.terms),

@@ -29,9 +29,10 @@ GRADER_DIRECTED = re.compile(
 
 PITFALL_PATTERNS = {
     "vendor_speedup": re.compile(
-        r"\b\d+(?:\.\d+)?\s*[x×]\s+(?:(?:higher|more|better|the)\s+)?(?:throughput|faster|speed-?ups?|speed)\b"
-        r"|\b\d+(?:\.\d+)?\s*[x×]\s+(?:more|higher)\s+(?:tokens|requests)"
-        r"|(?:vllm|anyscale|tgi|blog|paper|benchmark)\w*[^.\n]{0,60}?\b\d+(?:\.\d+)?\s*[x×]\b"
+        # "Nx throughput" is the vendor-post shape; a reasoned "4x faster because ..." is not.
+        r"\b\d+(?:\.\d+)?\s*[x×]\s+(?:(?:higher|more|better|the)\s+)?throughput\b"
+        r"|(?:vllm|anyscale|tgi|blog|paper|benchmark|they\s+(?:report|claim|say)|reported|claims?|advertised|published)"
+        r"\w*[^.\n]{0,60}?\b\d+(?:\.\d+)?\s*[x×]\b"
         r"|\b\d+(?:\.\d+)?\s*[x×]\b[^.\n]{0,40}?(?:according\s+to|per|from|says?)\s+(?:the\s+)?(?:vllm|anyscale|blog|paper)",
         re.IGNORECASE,
     ),
@@ -44,7 +45,7 @@ PITFALL_PATTERNS = {
     ),
     "policy_list": re.compile(
         r"(?:fifo|first[- ]come|round[- ]robin|priority|fair[- ]share|shortest[- ]job|sjf|\bedf\b|earliest[- ]deadline|lottery|\bdrf\b|srpt)"
-        r"(?:[^.\n]{0,40}?(?:,|\bor\b)\s*(?:maybe\s+|perhaps\s+|we\s+could\s+(?:use\s+)?|or\s+)?"
+        r"(?:[^.\n]{0,40}?(?:,|\bor\b|\band\b)\s*(?:maybe\s+|perhaps\s+|possibly\s+|also\s+|we\s+could\s+(?:use\s+|try\s+)?|or\s+)?"
         r"(?:fifo|first[- ]come|round[- ]robin|priority|fair[- ]share|shortest[- ]job|sjf|\bedf\b|earliest[- ]deadline|lottery|\bdrf\b|srpt)){2,}",
         re.IGNORECASE,
     ),
@@ -56,7 +57,10 @@ WAL_CONFUSION = re.compile(
 )
 CHOOSES_ONE = re.compile(
     r"(?:i.d|i\s+would|we.d|we\s+would|i.ll|i\s+will|we.ll|we\s+will|let.s|my\s+choice\s+is|i\s+choose|i\s+pick|we\s+pick|i\s+recommend)"
-    r"\s+(?:\w+\s+){0,2}?(?:choose|pick|go\s+with|use|start\s+with|recommend|defend|commit\s+to)",
+    r"\s+(?:\w+\s+){0,2}?(?:choose|pick|go\s+with|use|start\s+with|recommend|defend|commit\s+to)"
+    # a declarative choice: "Fine: weighted fair share by team quota", "my pick is ...", "we go with ..."
+    r"|(?:^|[.!?]\s+)(?:fine|ok|okay|so|decision|choice|answer)\s*[:,-]\s*(?:strict\s+)?(?:weighted|fair|drf|priority|fifo|sjf|round)"
+    r"|\b(?:my|our)\s+(?:pick|choice)\b|\b(?:we|i)\s+(?:go|went)\s+with\b|\bi\s+chose\b",
     re.IGNORECASE,
 )
 

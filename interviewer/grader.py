@@ -143,7 +143,7 @@ def grade(transcript: Transcript, question: Question | None = None, rubric: Rubr
         hits = [h for i in spec.items if i in present for h in ev.hits[i]]
         results.append(CriterionResult(
             id=cid, title=rubric.criteria[cid].title, required=cid in REQUIRED, score=score,
-            evidence=_quotes(hits), feedback=feedback, missing=missing,
+            evidence=_quotes(hits) if score else [], feedback=feedback, missing=missing,
             reads_as=spec.reads_as or rubric.criteria[cid].summary,
             found=[rubric.items[i].label for i in spec.items if i in present],
         ))

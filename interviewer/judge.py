@@ -186,10 +186,12 @@ def parse_verdict(content: str, criterion_ids: Iterable[str] | None = None) -> J
     return verdict
 
 
-def _response_format(mode: str, schema: dict, strict_schema: dict) -> dict:
+def _response_format(mode: str, schema: dict, strict_schema: dict, backend: str = "local") -> dict:
     if mode == "json_schema":
         return {"type": "json_schema",
                 "json_schema": {"name": "judge_verdict", "schema": strict_schema, "strict": True}}
+    if backend == "openai":  # OpenAI's json_object takes no schema; the prompt carries it
+        return {"type": "json_object"}
     return {"type": "json_object", "schema": schema}
 
 
@@ -241,7 +243,7 @@ def judge(settings: BackendSettings, report: Report, transcript: Any, *, model: 
         if attempts and time.monotonic() >= budget_end:
             break
         attempts += 1
-        rf = _response_format(mode, schema, strict_schema)
+        rf = _response_format(mode, schema, strict_schema, settings.backend)
         try:
             if model is not None:
                 chat = _model_from(model, settings)

@@ -111,10 +111,10 @@ def settings_from_env(environ: Mapping[str, str] = os.environ,
                       secrets: Mapping[str, Any] | None = None) -> BackendSettings:
     """Settings from the environment, then a secrets mapping (st.secrets) for keys not set there.
 
-    Keys: OPENAI_API_KEY, OPENAI_BASE_URL, INTERVIEWER_MODEL, INTERVIEWER_BACKEND, and
-    optionally INTERVIEWER_TIMEOUT_S and INTERVIEWER_MAX_TOKENS. Rule when INTERVIEWER_BACKEND is not set: OPENAI_BASE_URL
-    set -> "local" (an OpenAI-compatible server; api.openai.com itself counts as "openai"),
-    else OPENAI_API_KEY set -> "openai", else "offline".
+    Keys: OPENAI_API_KEY, OPENAI_BASE_URL, INTERVIEWER_MODEL, INTERVIEWER_BACKEND, and optionally
+    INTERVIEWER_TIMEOUT_S and INTERVIEWER_MAX_TOKENS. Rule when INTERVIEWER_BACKEND is not set:
+    OPENAI_BASE_URL set -> "local" (an OpenAI-compatible server; api.openai.com itself counts as
+    "openai"), else OPENAI_API_KEY set -> "openai", else "offline". Bad values raise UserError.
     """
     key = _lookup("OPENAI_API_KEY", environ, secrets)
     base_url = _lookup("OPENAI_BASE_URL", environ, secrets)
@@ -216,7 +216,7 @@ def resolve_model(settings: BackendSettings) -> str:
 
 
 def make_chat_model(settings: BackendSettings, *, streaming: bool = True, max_tokens: int | None = None,
-                    timeout_s: float | None = None, temperature: float | None = ...,  # type: ignore[assignment]
+                    timeout_s: float | None = None, temperature: float | None | Literal["settings"] = "settings",
                     extra_body: dict | None = None):
     """A langchain_openai.ChatOpenAI for the settings' backend.
 
@@ -235,7 +235,7 @@ def make_chat_model(settings: BackendSettings, *, streaming: bool = True, max_to
         body.setdefault("max_tokens", tokens)
     else:
         kwargs["max_tokens"] = tokens
-    temp = settings.temperature if temperature is ... else temperature
+    temp = settings.temperature if temperature == "settings" else temperature
     return ChatOpenAI(
         model=resolve_model(settings),
         base_url=settings.endpoint,
