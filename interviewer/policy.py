@@ -32,6 +32,9 @@ ACK_ORDER = ["capacity_checked", "concurrency", "kv_formula", "kv_per_token", "p
              "preempt_job_rule", "append_before_apply", "fsync_policy", "replay_rule", "retry_budget", "detection",
              "quality_suite", "rollback", "admission_rule", "fleet_size", "utilisation_figure", "write_rate"]
 _LETTERS = re.compile(r"[A-Za-z]")
+# "I don't know" is an honest answer: move on to another angle rather than asking to clarify.
+_UNSURE = re.compile(r"\b(?:i\s+)?(?:don.?t|do\s+not)\s+know\b|\bnot\s+sure\b|\bno\s+idea\b|^\s*(?:pass|skip|next)\b"
+                     r"|\bno\s+clue\b|\bcan.?t\s+(?:say|remember)\b", re.IGNORECASE)
 _WORD = re.compile(r"[A-Za-z]{2,}")
 
 
@@ -174,14 +177,17 @@ def decide(state: RoundState, question: Question, company: Company | None, rubri
                     criterion=last_iv.criterion if last_iv else None)
     ack = _acknowledgement(ctx, rubric)
     new_substance = bool(ctx.evidence.present - ctx.before.present)
+    unsure = bool(_UNSURE.search(answer)) and not new_substance
     thin = not _LETTERS.search(answer) or len(_WORD.findall(answer)) < 3  # e.g. "ok", or another script
-    if thin and not new_substance and not (last_iv is not None and last_iv.kind == "clarify"):
+    if thin and not unsure and not new_substance and not (last_iv is not None and last_iv.kind == "clarify"):
         return Move(kind="clarify", phase=phase, ask=_core_question(last_iv) or last_ask,
                     criterion=last_iv.criterion if last_iv else None)
 
     move = _next_move(state, question, company, rubric, ctx, phase)
     move.family = question.family
     move.acknowledgement = ack if move.kind != "challenge" else None
+    if unsure:
+        move.slots["unsure"] = "1"
     if last_iv is not None and last_iv.phase and last_iv.phase != phase and move.kind not in ("close",):
         move.phase_title = PHASE_TITLES[phase]
     return move

@@ -48,6 +48,8 @@ def render(move: Move, seed: str = "") -> str:
     if move.acknowledgement and move.kind not in ("empty", "clarify"):
         label = move.acknowledgement
         parts.append(_pick(w["acknowledge"], rng).format(label=label, label_cap=label[0].upper() + label[1:]))
+    elif move.slots.get("unsure"):
+        parts.append(_pick(w["acknowledge_unsure"], rng))
     elif move.kind in ("probe", "follow_up", "simulate") and not move.phase_title:
         parts.append(_pick(w["acknowledge_plain"], rng))
     if move.phase_title and move.kind != "close":

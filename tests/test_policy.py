@@ -121,3 +121,10 @@ def test_wording_varies_between_rounds():
         state = start_round("gpu-inference-serving", None, "senior", now=T0)
         openers.add(_answer(state, "I'd start with a router and a queue in front of GPU workers.", 1).text)
     assert len(openers) > 1
+
+
+def test_i_dont_know_moves_on_without_asking_to_clarify():
+    state = _round()
+    first = _answer(state, "I'd put a router in front of the GPU workers.", 1)
+    turn = _answer(state, "I don't know.", 2)
+    assert turn.kind != "clarify" and turn.key != first.key
