@@ -1,0 +1,124 @@
+"""End to end in a real browser: `streamlit run app.py` on 127.0.0.1, driven by Playwright with
+Debian's chromium. Holds a short round by typing into the chat, ends it, reads the report, reloads
+and finds the round in history, and saves the report screenshot the README uses.
+"""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run", "--disable-quic"]
+ANSWERS = [
+    "Memory first. Llama-3-8B in fp16 on one H100 80GB: weights about 16 GB, KV per token is "
+    "2 x 32 layers x 8 KV heads x 128 x 2 bytes = 131,072 bytes, so about 57 concurrent sequences at 8,192 tokens.",
+    "Continuous batching with max_num_seqs 64 and max_num_batched_tokens 8192 per step. When the cache is full, "
+    "preempt the lowest-priority, most recently admitted sequence and recompute it later.",
+]
+
+
+def _need_chromium():
+    if not Path(CHROMIUM).exists():
+        if os.environ.get("CI") == "true":
+            pytest.fail("Debian's chromium is missing at /usr/bin/chromium (.ci/run installs it)")
+        pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
+
+
+@pytest.fixture(scope="module")
+def app_url(tmp_path_factory):
+    _need_chromium()
+    data = tmp_path_factory.mktemp("browser-data")
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    env = {**os.environ, "INTERVIEWER_DATA_DIR": str(data)}
+    for var in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "CHROMA_HOST"):
+        env.pop(var, None)
+    proc = subprocess.Popen([sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
+                             "--server.port", str(port), "--server.address", "127.0.0.1"],
+                            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(120):
+            try:
+                if urllib.request.urlopen(f"{url}/_stcore/health", timeout=1).read() == b"ok":
+                    break
+            except OSError:
+                time.sleep(0.5)
+        else:
+            pytest.fail("streamlit did not answer /_stcore/health in 60 s")
+        yield url
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    _need_chromium()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+def test_a_round_in_a_real_browser(app_url, browser, tmp_path):
+    from playwright.sync_api import expect
+
+    page = browser.new_page(viewport={"width": 1440, "height": 1100})
+    page.set_default_timeout(60_000)
+    page.goto(app_url)
+    page.get_by_role("button", name="Start the round").click()
+    box = page.get_by_test_id("stChatInputTextArea")
+    for i, answer in enumerate(ANSWERS, start=1):
+        box.fill(answer)
+        box.press("Enter")
+        # The candidate's answer and then an interviewer reply appear (opening + one reply per answer).
+        expect(page.get_by_text(answer[:40])).to_be_visible()
+        expect(page.get_by_test_id("stChatMessage")).to_have_count(1 + 2 * i)
+    page.get_by_role("button", name="End round").click()
+    expect(page.get_by_role("heading", name="Report: Design GPU Inference Serving System")).to_be_visible()
+    expect(page.get_by_text("Capacity number").first).to_be_visible()
+    expect(page.get_by_text("Level verdict")).to_be_visible()
+    expect(page.get_by_text("131,072 bytes").first).to_be_visible()  # the candidate's own words, quoted
+    docs = ROOT / "docs"
+    if os.access(docs, os.W_OK):
+        expect(page.get_by_test_id("stDataFrame").first).to_be_visible()
+        page.wait_for_timeout(1500)  # the score table draws on a canvas after it is attached
+        shot = tmp_path / "report.png"
+        page.screenshot(path=str(shot))
+        shutil.copy(shot, docs / "screenshot-report.png")
+
+    # Reload: the round is in this browser's history (the owner token is in the URL).
+    page.reload()
+    page.get_by_role("link", name="History").click()
+    expect(page.get_by_role("heading", name="History")).to_be_visible()
+    expect(page.get_by_role("combobox", name="Round")).to_have_value(re.compile("Design GPU Inference Serving System"))
+    page.close()
+
+
+def test_a_second_browser_does_not_see_the_first_ones_round(app_url, browser):
+    from playwright.sync_api import expect
+
+    other = browser.new_context().new_page()
+    other.set_default_timeout(60_000)
+    other.goto(app_url)
+    other.get_by_role("link", name="History").click()
+    expect(other.get_by_role("heading", name="History")).to_be_visible()
+    expect(other.get_by_role("combobox", name="Round")).to_have_count(0)
+    expect(other.get_by_text("Design GPU Inference Serving System")).to_have_count(0)
+    other.close()
