@@ -10,9 +10,9 @@ Prints, as medians over --runs interviewer replies (after one warm-up):
   prompt assembly, ChatOpenAI, LangChain's chunk handling, the deadline thread. Prompt assembly
   alone and the client CPU time difference on the real server are shown too.
 
-Against the real server both paths send the same messages with temperature 0 and the same
-max_tokens, so the server does the same work; runs alternate so both see the same prompt-cache
-state. On llama.cpp one streamed chunk is one token. On a small shared machine the server's own
+Against the real server both paths send the same kind of prompt with temperature 0 and the same
+max_tokens; as in a real round, each request's last answer is new, so the server reuses the
+cached persona and earlier turns and prefills the rest. Runs alternate between the paths. On llama.cpp one streamed chunk is one token. On a small shared machine the server's own
 speed varies from run to run by more than the app's overhead, which is why the overhead is
 measured against the canned server.
 
@@ -59,9 +59,23 @@ def _median(xs: list[float]) -> float:
     return statistics.median(xs) if xs else float("nan")
 
 
-def app_run(settings: llm.BackendSettings) -> dict:
+def history(k: int | None) -> list[Turn]:
+    """HISTORY, its last answer made unique for run k, as each turn of a real round is: the server
+    can reuse the cached prefix (persona, earlier turns) but must prefill the rest."""
+    if k is None:
+        return HISTORY
+    last = HISTORY[-1]
+    return [*HISTORY[:-1], Turn(role=last.role, text=f"{last.text} (Variant {k}.)")]
+
+
+def raw_messages(k: int | None) -> list[dict]:
+    return [{"role": {"human": "user", "ai": "assistant"}.get(m.type, m.type), "content": m.content}
+            for m in llm.build_messages(MOVE, history(k), "GPU inference serving", "Anthropic")]
+
+
+def app_run(settings: llm.BackendSettings, k: int | None = None) -> dict:
     cpu0, t0 = time.process_time(), time.perf_counter()
-    speech = llm.speak(settings, MOVE, HISTORY, "GPU inference serving", "Anthropic", "FALLBACK")
+    speech = llm.speak(settings, MOVE, history(k), "GPU inference serving", "Anthropic", "FALLBACK")
     first = None
     n = 0
     for _ in speech.chunks():
@@ -148,8 +162,7 @@ def canned_overhead_ms(chunks: int, max_tokens: int, runs: int = 30) -> dict:
     try:
         settings = llm.BackendSettings(backend="local", base_url=server.url, model="canned", timeout_s=30,
                                        max_retries=0, max_tokens=max_tokens, temperature=0.0)
-        messages = [{"role": {"human": "user"}.get(m.type, m.type), "content": m.content}
-                    for m in llm.build_messages(MOVE, HISTORY, "GPU inference serving", "Anthropic")]
+        messages = raw_messages(None)
         client = openai.OpenAI(base_url=server.url, api_key="not-needed", timeout=30, max_retries=0)
         app_run(settings), raw_run(client, "canned", messages, max_tokens)   # warm-up
         apps, raws = [], []
@@ -183,7 +196,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--json", action="store_true")
     args = p.parse_args(argv)
 
-    server = None
+    server, workdir = None, None
     if not args.base_url:
         sys.path.insert(0, str(ROOT / "tests"))
         from conftest_llm import llama_server_missing, start_llama_server, stop_llama_server
@@ -193,14 +206,16 @@ def main(argv: list[str] | None = None) -> int:
             print(f"error: no --base-url and {reason}", file=sys.stderr)
             return 2
         # leave a core to the client, so the client's work does not stall the server's threads
-        server = start_llama_server(Path(tempfile.mkdtemp(prefix="bench-llm-")), n_ctx=4096,
-                                    threads=max(1, (os.cpu_count() or 2) - 1))
+        workdir = tempfile.TemporaryDirectory(prefix="bench-llm-")
+        server = start_llama_server(Path(workdir.name), n_ctx=4096, threads=max(1, (os.cpu_count() or 2) - 1))
         args.base_url, args.model = server.base_url, args.model or server.model
     try:
         return _bench(args)
     finally:
         if server is not None:
             stop_llama_server(server)
+        if workdir is not None:
+            workdir.cleanup()
 
 
 def _bench(args) -> int:
@@ -211,20 +226,18 @@ def _bench(args) -> int:
                                    api_key=os.environ.get("OPENAI_API_KEY") or None)
     model = llm.resolve_model(settings)
     settings = settings.model_copy(update={"model": model})
-    messages = [{"role": {"human": "user", "ai": "assistant"}.get(m.type, m.type), "content": m.content}
-                for m in llm.build_messages(MOVE, HISTORY, "GPU inference serving", "Anthropic")]
     client = openai.OpenAI(base_url=settings.endpoint, api_key=os.environ.get("OPENAI_API_KEY") or "not-needed",
                            timeout=120, max_retries=0)
-    app_run(settings)   # warm-up: model load, prompt cache, connection pool
-    raw_run(client, model, messages, args.max_tokens)
+    app_run(settings)   # warm-up: model load, the persona prefix in the cache, connection pool
+    raw_run(client, model, raw_messages(None), args.max_tokens)
     apps, raws = [], []
-    for i in range(args.runs):
+    for i in range(args.runs):   # every request has a prompt of its own (see history())
         if i % 2:
-            raws.append(raw_run(client, model, messages, args.max_tokens))
-            apps.append(app_run(settings))
+            raws.append(raw_run(client, model, raw_messages(2 * i + 1), args.max_tokens))
+            apps.append(app_run(settings, 2 * i))
         else:
-            apps.append(app_run(settings))
-            raws.append(raw_run(client, model, messages, args.max_tokens))
+            apps.append(app_run(settings, 2 * i))
+            raws.append(raw_run(client, model, raw_messages(2 * i + 1), args.max_tokens))
     result = {
         "base_url": settings.endpoint, "model": model, "runs": args.runs, "max_tokens": args.max_tokens,
         "app": {"ttft_ms": _median([r["ttft"] * 1000 for r in apps]),

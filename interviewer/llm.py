@@ -715,10 +715,7 @@ class Speech:
                 return
             except _AttemptFailed as exc:
                 failure = exc
-            except GeneratorExit:
-                worker.cancel.set()
-                raise
-            finally:
+            finally:  # also when the caller stops iterating (GeneratorExit): the worker winds down
                 worker.cancel.set()
             failures.append(scrub(failure.detail, settings))
             broke = broke or failure.kind == "broken"

@@ -54,10 +54,12 @@ def replay(transcript: Transcript, backend: str = "offline", settings=None, minu
         from interviewer.interview import question_of
 
         question_title = question_title or question_of(state).title
-        outcome = llm.speak(speaker, move, state.turns, question_title, state.company, fallback)
-        text = "".join(outcome.chunks())
-        if outcome.outcome.notice:
-            notices.append(outcome.outcome.notice)
-        add_reply(state, move, text, notice=outcome.outcome.notice, now=now)
+        speech = llm.speak(speaker, move, state.turns, question_title, state.company, fallback)
+        for _ in speech.chunks():  # drain the stream; a broken one is retried or replaced whole
+            pass
+        outcome = speech.outcome
+        if outcome.notice:
+            notices.append(outcome.notice)
+        add_reply(state, move, outcome.text, notice=outcome.notice, now=now)
     report = end_round(state, now=start + (len(answers) + 1) * step)
     return ReplayResult(turns=state.turns, report=report, notices=notices)

@@ -47,3 +47,4 @@ from conftest_servers import (  # noqa: E402,F401  (real servers on 127.0.0.1 fo
     embedded_store_env,
     openai_embeddings_server,
 )
+from conftest_llm import llama_server, llama_settings, silent_server, start_llama  # noqa: E402,F401
