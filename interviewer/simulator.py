@@ -297,6 +297,25 @@ def _run_continuous(config: SimConfig, env: _Env, arr, prom, outl, prio, jump: b
     preemptions = 0
     completed = 0
 
+    def retire_finished(step: int, at: float) -> None:
+        """Sequences whose last token was produced by `step` leave the batch and free their KV."""
+        nonlocal sum_base, sum_a, n_dec, completed
+        while heap and heap[0][0] <= step:
+            _f, rid, ep = heapq.heappop(heap)
+            if state[rid] != 2 or epoch[rid] != ep:  # preempted since it was scheduled to finish
+                continue
+            b = base[rid]
+            a, m = divmod(b, BLOCK)
+            sum_base -= b
+            sum_a -= a
+            cnt[m] -= 1
+            n_dec -= 1
+            state[rid] = 3
+            finish[rid] = at
+            generated[rid] = outl[rid]
+            del running[rid]
+            completed += 1
+
     next_prio = [n] * (n + 1)  # index of the first priority request at or after i
     for i in range(n - 1, -1, -1):
         next_prio[i] = i if prio[i] else next_prio[i + 1]
@@ -391,22 +410,7 @@ def _run_continuous(config: SimConfig, env: _Env, arr, prom, outl, prio, jump: b
             G += 1
             steps += 1
             batch_sum += n_dec + len(chunks)
-            # decoders that finished on this step
-            while heap and heap[0][0] <= G:
-                f, rid, ep = heapq.heappop(heap)
-                if state[rid] != 2 or epoch[rid] != ep:
-                    continue
-                b = base[rid]
-                a, m = divmod(b, BLOCK)
-                sum_base -= b
-                sum_a -= a
-                cnt[m] -= 1
-                n_dec -= 1
-                state[rid] = 3
-                finish[rid] = now
-                generated[rid] = outl[rid]
-                del running[rid]
-                completed += 1
+            retire_finished(G, now)  # decoders that finished on this step
             for rid, c, _d in chunks:
                 done_pf[rid] += c
                 if done_pf[rid] < target[rid]:
@@ -489,21 +493,7 @@ def _run_continuous(config: SimConfig, env: _Env, arr, prom, outl, prio, jump: b
         G += k
         steps += k
         batch_sum += n_dec * k
-        while heap and heap[0][0] <= G:
-            f, rid, ep = heapq.heappop(heap)
-            if state[rid] != 2 or epoch[rid] != ep:
-                continue
-            b = base[rid]
-            a, m = divmod(b, BLOCK)
-            sum_base -= b
-            sum_a -= a
-            cnt[m] -= 1
-            n_dec -= 1
-            state[rid] = 3
-            finish[rid] = now
-            generated[rid] = outl[rid]
-            del running[rid]
-            completed += 1
+        retire_finished(G, now)
 
     return first_sched, first_tok, finish, npre, steps, batch_sum, preemptions
 

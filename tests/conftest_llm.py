@@ -25,6 +25,8 @@ from pathlib import Path
 
 import pytest
 
+from conftest_servers import stop_process
+
 LLAMA_STARTUP_TIMEOUT_S = 120
 LLAMA_MODEL_ALIAS = "smollm2-135m-instruct"
 LLAMA_N_CTX = 8192          # the judge's prompt (criteria anchors + transcript) needs ~2.5k tokens
@@ -122,15 +124,8 @@ def start_llama_server(workdir: Path, *, n_ctx: int = LLAMA_N_CTX, alias: str = 
 
 
 def stop_llama_server(server: LlamaServer) -> None:
-    proc = server.proc
-    if proc is None or proc.poll() is not None:
-        return
-    proc.terminate()
-    try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait(timeout=10)
+    if server.proc is not None:
+        stop_process(server.proc)
 
 
 def _unavailable(reason: str):

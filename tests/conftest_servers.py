@@ -61,6 +61,18 @@ def chroma_executable() -> str | None:
     return str(beside) if beside.exists() else shutil.which("chroma")
 
 
+def stop_process(proc: subprocess.Popen) -> None:
+    """Terminate a server we started; kill it if it does not stop within 10 s."""
+    if proc.poll() is not None:
+        return
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(timeout=10)
+
+
 @pytest.fixture(scope="session")
 def chroma_server(tmp_path_factory):
     # .ci/run starts a server and names it in CHROMA_TEST_HOST/PORT (CHROMA_HOST would switch every
@@ -97,12 +109,7 @@ def chroma_server(tmp_path_factory):
             time.sleep(0.1)
         yield server
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=10)
+        stop_process(proc)
         log.close()
 
 
