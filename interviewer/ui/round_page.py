@@ -220,8 +220,9 @@ def header(state) -> None:
 def speak(state, move) -> tuple[str, str | None]:
     """Put the move into words in the open chat bubble: built-in, or an LLM streamed with fallback.
 
-    The LLM's Speech may restart a reply (a retry, or the built-in fallback), so the bubble shows
-    `speech.text` as it grows rather than appending chunks; the turn kept is `outcome.text`.
+    Tokens stream into the bubble with st.write_stream. The LLM's Speech may restart a reply (a
+    retry, or the built-in fallback), so once the stream ends the bubble is redrawn with
+    `outcome.text`, the turn that is kept: never a half reply glued to its replacement.
     """
     fallback = render(move, f"{state.id}:{len(state.turns)}")
     settings = common.llm_settings()
@@ -233,9 +234,8 @@ def speak(state, move) -> tuple[str, str | None]:
         from interviewer import llm
 
         speech = llm.speak(settings, move, state.turns, question_of(state).title, state.company, fallback)
-        with st.spinner("The interviewer is speaking..."):
-            for _ in speech.chunks():
-                box.markdown(common.interviewer_markdown(speech.text) + " ▌")
+        with box.container():
+            st.write_stream(speech.chunks())
         outcome = speech.outcome
         text, notice = outcome.text, outcome.notice
     except Exception as exc:  # speak never raises for backend faults; this is the last line of defence
