@@ -13,7 +13,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from interviewer.calibration import agreement, load_cases  # noqa: E402
-from interviewer.evidence import _breaks  # noqa: E402
+from interviewer.evidence import _breaks, scan_turn  # noqa: E402
 from interviewer.grader import grade  # noqa: E402
 from interviewer.transcript import parse_transcript  # noqa: E402
 
@@ -51,6 +51,7 @@ def main() -> None:
     times = []
     for _ in range(15):
         _breaks.cache_clear()  # no per-text cache hits across runs: each run is a fresh transcript
+        scan_turn.cache_clear()
         t = time.perf_counter()
         grade(transcript)
         times.append((time.perf_counter() - t) * 1000)

@@ -94,6 +94,10 @@ class Bank(BaseModel):
         return [q for q in self.questions if company.name in q.companies]
 
 
+# libyaml's safe loader when PyYAML was built with it: ten times faster on the bank and rubric files.
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
 def load_yaml(path: Path):
     """Parse one YAML file; a syntax error names the file and its line."""
     try:
@@ -101,7 +105,7 @@ def load_yaml(path: Path):
     except OSError as exc:
         raise UserError(f"cannot read {path}: {exc.strerror or exc}") from None
     try:
-        return yaml.safe_load(text)
+        return yaml.load(text, Loader=_LOADER)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" line {mark.line + 1}" if mark is not None else ""

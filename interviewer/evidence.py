@@ -152,26 +152,45 @@ def extract(turns: list[tuple[int, str]], rubric: Rubric, family: str) -> Eviden
     ev = Evidence()
     for idx, text in turns:
         ev.texts[idx] = text
-        masked, spans = _mask_grader_directed(text)
-        for s, e in spans:
-            ev.ignored.append(Hit("grader_directed", idx, s, e, quote_around(text, s, e)))
-        low = lowered(masked)
-        for item in rubric.items.values():
-            for pat in item.patterns:
-                m = pat.search(low)
-                if m:
-                    ev.add(Hit(item.id, idx, m.start(), m.end(), quote_around(text, m.start(), m.end())))
-                    break
-        for pid, pat in PITFALL_PATTERNS.items():
-            if pid in ev.pitfalls:
-                continue
-            if pid == "kv_cache_confusion" and family == "storage_wal":
-                pat = WAL_CONFUSION
-            m = pat.search(masked)
-            if m:
-                ev.pitfalls[pid] = Hit(pid, idx, m.start(), m.end(), quote_around(text, m.start(), m.end()))
+        hits, pitfalls, ignored = scan_turn(text, rubric, family)
+        for item, s, e, quote in ignored:
+            ev.ignored.append(Hit(item, idx, s, e, quote))
+        for item, s, e, quote in hits:
+            ev.add(Hit(item, idx, s, e, quote))
+        for pid, s, e, quote in pitfalls:
+            ev.pitfalls.setdefault(pid, Hit(pid, idx, s, e, quote))
     _derive_pitfalls(ev)
     return ev
+
+
+Span = tuple[str, int, int, str]  # (item, start, end, quote)
+
+
+@functools.lru_cache(maxsize=1024)
+def scan_turn(text: str, rubric: Rubric, family: str) -> tuple[tuple[Span, ...], tuple[Span, ...], tuple[Span, ...]]:
+    """One turn's cue hits, pitfall hits and grader-directed sentences.
+
+    Cached by text: during a round the policy re-reads every earlier turn after each answer, and
+    a turn's evidence never changes, so each answer costs one scan instead of the whole round.
+    """
+    masked, spans = _mask_grader_directed(text)
+    ignored = tuple(("grader_directed", s, e, quote_around(text, s, e)) for s, e in spans)
+    low = lowered(masked)
+    hits = []
+    for item in rubric.items.values():
+        for pat in item.patterns:
+            m = pat.search(low)
+            if m:
+                hits.append((item.id, m.start(), m.end(), quote_around(text, m.start(), m.end())))
+                break
+    pitfalls = []
+    for pid, pat in PITFALL_PATTERNS.items():
+        if pid == "kv_cache_confusion" and family == "storage_wal":
+            pat = WAL_CONFUSION
+        m = pat.search(masked)
+        if m:
+            pitfalls.append((pid, m.start(), m.end(), quote_around(text, m.start(), m.end())))
+    return tuple(hits), tuple(pitfalls), ignored
 
 
 def _derive_pitfalls(ev: Evidence) -> None:

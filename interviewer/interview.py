@@ -7,6 +7,7 @@ LLM (interviewer.llm) turns the planned Move into text, and `add_reply` records 
 from __future__ import annotations
 
 import logging
+import threading
 import time
 
 from interviewer.bank import Company, Question, load_bank
@@ -120,6 +121,34 @@ def plan_reply(state: RoundState, now: float | None = None, ground: bool = True)
     if ground and move.kind not in ("empty", "clarify", "close") and move.query:
         move.passages = retrieve(move.query, move.criterion)
     return move
+
+
+_warm = threading.Event()
+_warm_lock = threading.Lock()
+
+
+def warm_up(background: bool = True) -> None:
+    """Load the vector store (and Chroma) before the first answer needs it, once per process.
+
+    The UI calls this when a round starts, so the first reply does not pay for the import and
+    the first ingest (about 2.5 s here) while the candidate is still reading the prompt.
+    """
+    def work() -> None:
+        with _warm_lock:
+            if not _warm.is_set():
+                from interviewer.capacity import load_presets
+
+                load_rubric()
+                load_presets()
+                retrieve("KV cache memory budget", None, k=1)
+                _warm.set()
+
+    if _warm.is_set():
+        return
+    if background:
+        threading.Thread(target=work, name="interviewer-warm-up", daemon=True).start()
+    else:
+        work()
 
 
 def retrieve(query: str, criterion: str | None, k: int = 2) -> list[Passage]:

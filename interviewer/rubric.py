@@ -119,6 +119,9 @@ class Rubric(BaseModel):
 
     model_config = {"arbitrary_types_allowed": True}
 
+    def __hash__(self) -> int:  # by identity: a loaded rubric is immutable, and caches key on it
+        return id(self)
+
     def spec(self, family: str, criterion_id: str) -> CriterionSpec:
         fam = self.families[family]
         return fam.criteria.get(criterion_id) or self.supporting[criterion_id]

@@ -12,7 +12,7 @@ import streamlit as st
 
 from interviewer.bank import load_bank
 from interviewer.interview import (add_reply, drill_items, end_round, plan_reply, question_of, record_answer,
-                                   start_drill, start_round)
+                                   start_drill, start_round, warm_up)
 from interviewer.round import DEFAULT_MINUTES, PHASE_TITLES, PHASES
 from interviewer.rubric import REQUIRED, load_rubric
 from interviewer.ui import chat, common
@@ -332,6 +332,7 @@ def main() -> None:
     elif state.ended:
         drill_summary(state)
     else:
+        warm_up()  # the vector store loads while the candidate reads the prompt, not on their first answer
         run_round(state, store)
 
 
