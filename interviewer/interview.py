@@ -199,7 +199,7 @@ def _with_sources(report: Report) -> Report:
             steps.append(step)
             continue
         passages = retrieve(rubric.criteria[crit].title + " " + rubric.criteria[crit].summary, crit, k=2)
-        cites = "; ".join(f"{p.title.split(': ', 1)[-1]} ({p.source})" for p in passages)
+        cites = "; ".join(f"{p.title.rsplit(': ', 1)[-1]} ({p.source})" for p in passages)
         steps.append(f"{step} Read: {cites}." if cites else step)
     report.next_steps = steps
     return report
