@@ -17,7 +17,7 @@ Format = Literal["system design", "coding", "knowledge"]
 Round = Literal["phone screen", "onsite", "online assessment"]
 # How the rubric's three required elements read for a question (see rubrics/families.yaml).
 Family = Literal[
-    "serving", "scheduling_platform", "storage_wal", "failure_handling", "fundamentals", "coding"
+    "serving", "recsys_serving", "scheduling_platform", "storage_wal", "failure_handling", "fundamentals", "coding"
 ]
 Phase = Literal["requirements", "high_level", "deep_dive", "wrap_up"]
 CRITERIA = ("capacity_number", "scheduling_policy", "tail_latency_tradeoff",

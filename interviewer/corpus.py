@@ -24,6 +24,7 @@ RECORD_SCHEMA = 1  # bump when the record text layout changes: every record is r
 # Which rubric criteria a question family exercises (in addition to its follow-ups' probes).
 FAMILY_TOPICS: dict[str, tuple[str, ...]] = {
     "serving": ("capacity_number", "scheduling_policy", "tail_latency_tradeoff"),
+    "recsys_serving": ("capacity_number", "scheduling_policy", "tail_latency_tradeoff"),
     "scheduling_platform": ("scheduling_policy", "placement_fairness", "tail_latency_tradeoff"),
     "storage_wal": ("failure_handling",),
     "failure_handling": ("failure_handling", "tail_latency_tradeoff"),

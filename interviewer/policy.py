@@ -27,7 +27,7 @@ PHASE_FOCUS = {
     "wrap_up": ["tail_latency_tradeoff", "scheduling_policy", "capacity_number"],
 }
 # What counts most when acknowledging new substance (first present wins).
-ACK_ORDER = ["capacity_checked", "concurrency", "kv_formula", "kv_per_token", "preemption_victim", "max_seqs",
+ACK_ORDER = ["capacity_checked", "concurrency", "per_replica_rate", "stage_split", "batch_wait", "fallback_rule", "kv_formula", "kv_per_token", "preemption_victim", "max_seqs",
              "token_budget", "tail_target", "tradeoff", "latency_split", "wrong_metric", "fair_share_rule",
              "preempt_job_rule", "append_before_apply", "fsync_policy", "replay_rule", "retry_budget", "detection",
              "quality_suite", "rollback", "admission_rule", "fleet_size", "utilisation_figure", "write_rate"]
@@ -66,8 +66,10 @@ def _answered(fu: FollowUp, texts: list[str]) -> bool:
     return any(re.search(c, joined, re.IGNORECASE) for c in fu.answer_cues)
 
 
-def _acknowledgement(ctx: Context, rubric: Rubric) -> str | None:
-    new = ctx.evidence.present - ctx.before.present
+def _acknowledgement(ctx: Context, rubric: Rubric, family: str) -> str | None:
+    """The most telling new piece of substance in the last answer, among those this family scores."""
+    scored = {i for cid in rubric.criteria_for(family) for i in rubric.spec(family, cid).items}
+    new = (ctx.evidence.present - ctx.before.present) & scored
     for item in ACK_ORDER:
         if item in new:
             return rubric.items[item].label
@@ -175,7 +177,7 @@ def decide(state: RoundState, question: Question, company: Company | None, rubri
     if not answer:
         return Move(kind="empty", phase=phase, ask=_core_question(last_iv) or last_ask,
                     criterion=last_iv.criterion if last_iv else None)
-    ack = _acknowledgement(ctx, rubric)
+    ack = _acknowledgement(ctx, rubric, question.family)
     new_substance = bool(ctx.evidence.present - ctx.before.present)
     unsure = bool(_UNSURE.search(answer)) and not new_substance
     thin = not _LETTERS.search(answer) or len(_WORD.findall(answer)) < 3  # e.g. "ok", or another script
@@ -185,7 +187,8 @@ def decide(state: RoundState, question: Question, company: Company | None, rubri
 
     move = _next_move(state, question, company, rubric, ctx, phase)
     move.family = question.family
-    move.acknowledgement = ack if move.kind != "challenge" else None
+    # No praise in the same breath as a challenge or a pitfall: it would read as mixed signals.
+    move.acknowledgement = ack if move.kind not in ("challenge", "pitfall") else None
     if unsure:
         move.slots["unsure"] = "1"
     if last_iv is not None and last_iv.phase and last_iv.phase != phase and move.kind not in ("close",):
@@ -225,7 +228,14 @@ def _next_move(state, question, company, rubric, ctx: Context, phase: str) -> Mo
 
     probes = _probe_candidates(state, question, rubric, ctx, phase)
     follow_ups = _follow_ups(state, question, company, ctx, phase)
-    last_kind = state.last_interviewer().kind if state.last_interviewer() else None
+    last = state.last_interviewer()
+    last_kind = last.kind if last else None
+    # Two questions in a row on the same criterion read as asking the same thing twice: prefer
+    # another criterion when there is one.
+    if last is not None and last.criterion:
+        probes = [p for p in probes if p[0] != last.criterion] + [p for p in probes if p[0] == last.criterion]
+        follow_ups = ([f for f in follow_ups if f[1].probes != last.criterion]
+                      + [f for f in follow_ups if f[1].probes == last.criterion])
     # Alternate bank follow-ups with rubric probes so the round follows the question's and the
     # company's reported style rather than reading like a checklist.
     prefer_follow_up = last_kind != "follow_up"

@@ -61,7 +61,8 @@ def render(move: Move, seed: str = "") -> str:
         parts.append(_question(move, rng))
     elif move.kind == "pitfall":
         pid = (move.key or "").removeprefix("pitfall:")
-        parts.append(_pick(w["pitfall"].get(pid) or [move.ask], rng))
+        options = w.get("pitfall_by_family", {}).get(move.family or "", {}).get(pid) or w["pitfall"].get(pid)
+        parts.append(_pick(options or [move.ask], rng))
     elif move.kind == "challenge":
         facts = " ".join(f.rstrip(".") + "." for f in move.facts)
         parts.append(_pick(w["challenge"], rng).format(facts=facts, **move.slots))

@@ -16,7 +16,8 @@ def test_enough_calibration_transcripts_across_families():
     bank = load_bank()
     families = {bank.question(c.data["question_id"]).family for c in CASES}
     assert len(CASES) >= 30
-    assert families >= {"serving", "scheduling_platform", "storage_wal", "failure_handling", "fundamentals"}
+    assert families >= {"serving", "recsys_serving", "scheduling_platform", "storage_wal", "failure_handling",
+                        "fundamentals"}
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
