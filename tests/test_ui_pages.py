@@ -256,6 +256,26 @@ def test_settings_offline_is_the_default_and_embeddings_shown():
     assert "offline feature hashing" in every_value(at)
 
 
+def test_switching_embeddings_rebuilds_or_keeps_the_old_one_on_failure(monkeypatch):
+    import os
+
+    # The page changes the server's environment; monkeypatch puts these back after the test.
+    monkeypatch.setenv("INTERVIEWER_EMBEDDINGS", "hash")
+    monkeypatch.setenv("INTERVIEWER_EMBEDDINGS_BASE_URL", "")
+    monkeypatch.setenv("INTERVIEWER_EMBEDDING_MODEL", "text-embedding-3-small")
+    at = ok(page(SETTINGS))
+    at.radio(key="set_embedder").set_value("local").run()
+    at.text_input(key="set_embed_url").set_value("http://127.0.0.1:9/v1").run()
+    at.button(key="set_embed_apply").click().run(timeout=RUN_S)
+    assert not at.exception and len(at.error) == 1
+    assert "Could not switch embeddings" in at.error[0].value and "\n" not in at.error[0].value
+    assert os.environ.get("INTERVIEWER_EMBEDDINGS") == "hash"  # the previous (built-in) embedder stays
+    at.radio(key="set_embedder").set_value("hash").run()
+    at.button(key="set_embed_apply").click().run(timeout=RUN_S)
+    assert not at.exception and not at.error
+    assert any("Passage store rebuilt" in s.value for s in at.success)
+
+
 # --------------------------------------------------------------------------- errors
 
 

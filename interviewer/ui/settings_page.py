@@ -5,6 +5,7 @@ the password box as soon as it is entered, never shown back, never logged, never
 """
 from __future__ import annotations
 
+import logging
 import os
 
 import streamlit as st
@@ -19,6 +20,8 @@ LABELS = {
 }
 KEY_INPUT = "set_api_key_input"
 
+
+log = logging.getLogger(__name__)
 
 def _take_key() -> None:
     """on_change of the password box: keep the key as a SecretStr in session state, clear the box."""
@@ -117,18 +120,66 @@ def main() -> None:
     _embeddings()
 
 
+EMBEDDERS = {"hash": "Built-in (offline feature hashing, no download)",
+             "openai": "OpenAI embeddings (uses OPENAI_API_KEY)",
+             "local": "OpenAI-compatible server's /v1/embeddings"}
+_EMBED_ENV = ("INTERVIEWER_EMBEDDINGS", "INTERVIEWER_EMBEDDING_MODEL", "INTERVIEWER_EMBEDDINGS_BASE_URL")
+
+
 def _embeddings() -> None:
-    """The retrieval embedder is chosen for the whole server by environment variables; shown here."""
+    """Choose the retrieval embedder. It applies to the whole server: the passage store is shared,
+    and switching rebuilds it with the new vectors rather than mixing two kinds in one collection."""
     st.subheader("Retrieval embeddings")
     try:
         from interviewer.embeddings import spec_from_env
 
         spec = spec_from_env()
         st.markdown(f"In use: **{common.md(spec.describe())}**")
+        current = os.environ.get("INTERVIEWER_EMBEDDINGS", "hash").strip().lower() or "hash"
     except UserError as exc:
         st.warning(f"The embeddings setting is not usable: {exc}")
-    st.caption("Set for the whole server with INTERVIEWER_EMBEDDINGS (hash, openai or local) before starting "
-               "the app; changing it rebuilds the passage store. The offline default needs no download.")
+        current = "hash"
+    kind = st.radio("Embedder", list(EMBEDDERS), format_func=EMBEDDERS.get,
+                    index=list(EMBEDDERS).index(current) if current in EMBEDDERS else 0, key="set_embedder")
+    model = base_url = ""
+    if kind != "hash":
+        model = st.text_input("Embedding model", os.environ.get("INTERVIEWER_EMBEDDING_MODEL", "text-embedding-3-small"),
+                              key="set_embed_model")
+    if kind == "local":
+        base_url = st.text_input("Embeddings server URL",
+                                 os.environ.get("INTERVIEWER_EMBEDDINGS_BASE_URL") or os.environ.get("OPENAI_BASE_URL")
+                                 or "http://127.0.0.1:8080/v1", key="set_embed_url")
+    st.caption("Applies to the whole server (every browser shares the passage store). Switching rebuilds the "
+               "store with the new vectors; if the new embedder fails, the previous one stays in use.")
+    if st.button("Apply and rebuild the passage store", key="set_embed_apply", icon=":material/sync:"):
+        _apply_embedder(kind, model, base_url)
+
+
+def _apply_embedder(kind: str, model: str, base_url: str) -> None:
+    from interviewer.retrieval import ingest
+
+    before = {k: os.environ.get(k) for k in _EMBED_ENV}
+    os.environ["INTERVIEWER_EMBEDDINGS"] = kind
+    for key, value in (("INTERVIEWER_EMBEDDING_MODEL", model), ("INTERVIEWER_EMBEDDINGS_BASE_URL", base_url)):
+        if value.strip():
+            os.environ[key] = value.strip()
+        else:
+            os.environ.pop(key, None)
+    try:
+        with st.spinner("Embedding the corpus..."):
+            stats = ingest(progress=False)
+    except Exception as exc:  # a dead endpoint or a bad key: keep the old embedder, say why in one line
+        for key, value in before.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+        log.warning("embedder switch failed: %s", type(exc).__name__)
+        message = str(exc) if isinstance(exc, UserError) else f"{type(exc).__name__}: {' '.join(str(exc).split())[:200]}"
+        st.error(common.md(f"Could not switch embeddings: {message}. The previous embedder stays in use."))
+        return
+    st.success(f"Passage store rebuilt with {stats.embedder}: {stats.total} passages, {stats.embedded} embedded "
+               f"in {stats.seconds:.1f} s.")
 
 
 common.guard(main)
