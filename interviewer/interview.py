@@ -7,10 +7,12 @@ LLM (interviewer.llm) turns the planned Move into text, and `add_reply` records 
 from __future__ import annotations
 
 import logging
+import re
 import threading
 import time
 
 from interviewer.bank import Company, Question, load_bank
+from interviewer.errors import UserError
 from interviewer.evidence import extract
 from interviewer.grader import Report, grade
 from interviewer.moves import Move, Passage
@@ -52,7 +54,7 @@ def drill_items(company: str) -> list[DrillItem]:
     comp = bank.company(company)
     design = [q for q in bank.for_company(comp.name) if q.is_design]
     if not design:
-        raise_no_design(comp.name)
+        raise UserError(f"{comp.name} has no design questions in the bank; drills run design follow-ups")
     home = design[0]
     items = [DrillItem(follow_up_id=f.id, question_id=home.id, family=home.family, criterion=f.probes,
                        text=f.text, answer_cues=f.answer_cues) for f in comp.follow_ups]
@@ -65,12 +67,6 @@ def drill_items(company: str) -> list[DrillItem]:
             seen.add(it.text)
             out.append(it)
     return out[:DRILL_SIZE]
-
-
-def raise_no_design(company: str):
-    from interviewer.errors import UserError
-
-    raise UserError(f"{company} has no design questions in the bank; drills run design follow-ups")
 
 
 def start_drill(company: str, level: Level = "senior", now: float | None = None) -> RoundState:
@@ -230,8 +226,6 @@ def _plan_drill(state: RoundState, now: float | None) -> Move:
 
 
 def score_drill_answer(item: DrillItem, text: str, turn: int) -> DrillScore:
-    import re
-
     rubric = load_rubric()
     ev = extract([(turn, text)], rubric, item.family)
     spec = rubric.spec(item.family, item.criterion)

@@ -10,7 +10,6 @@ from pydantic import BaseModel, Field, ValidationError
 from interviewer.errors import UserError
 
 Level = Literal["mid", "senior", "staff"]
-MAX_TURN_CHARS = 60_000  # a long paste is kept whole up to here; beyond it is cut with a notice
 
 
 class Turn(BaseModel):
