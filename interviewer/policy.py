@@ -66,14 +66,18 @@ def _answered(fu: FollowUp, texts: list[str]) -> bool:
     return any(re.search(c, joined, re.IGNORECASE) for c in fu.answer_cues)
 
 
-def _acknowledgement(ctx: Context, rubric: Rubric, family: str) -> str | None:
-    """The most telling new piece of substance in the last answer, among those this family scores."""
+def _acknowledgement(ctx: Context, rubric: Rubric, family: str) -> tuple[str | None, str | None]:
+    """The most telling new piece of substance in the last answer, among those this family scores:
+    its label, and the candidate's own words for it when they are short enough to echo back."""
     scored = {i for cid in rubric.criteria_for(family) for i in rubric.spec(family, cid).items}
     new = (ctx.evidence.present - ctx.before.present) & scored
     for item in ACK_ORDER:
         if item in new:
-            return rubric.items[item].label
-    return None
+            hit = ctx.evidence.hits[item][-1]
+            words = " ".join(ctx.evidence.texts[hit.turn][hit.start:hit.end].split()).strip(" ,;:")
+            echo = words if 8 <= len(words) <= 60 and any(c.isdigit() for c in words) else None
+            return rubric.items[item].label, echo
+    return None, None
 
 
 def _probe_candidates(state: RoundState, question: Question, rubric: Rubric, ctx: Context, phase: str):
@@ -177,7 +181,7 @@ def decide(state: RoundState, question: Question, company: Company | None, rubri
     if not answer:
         return Move(kind="empty", phase=phase, ask=_core_question(last_iv) or last_ask,
                     criterion=last_iv.criterion if last_iv else None)
-    ack = _acknowledgement(ctx, rubric, question.family)
+    ack, echo = _acknowledgement(ctx, rubric, question.family)
     new_substance = bool(ctx.evidence.present - ctx.before.present)
     unsure = bool(_UNSURE.search(answer)) and not new_substance
     thin = not _LETTERS.search(answer) or len(_WORD.findall(answer)) < 3  # e.g. "ok", or another script
@@ -189,6 +193,8 @@ def decide(state: RoundState, question: Question, company: Company | None, rubri
     move.family = question.family
     # No praise in the same breath as a challenge or a pitfall: it would read as mixed signals.
     move.acknowledgement = ack if move.kind not in ("challenge", "pitfall") else None
+    if move.acknowledgement and echo:
+        move.slots["echo"] = echo
     if unsure:
         move.slots["unsure"] = "1"
     if last_iv is not None and last_iv.phase and last_iv.phase != phase and move.kind not in ("close",):

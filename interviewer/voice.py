@@ -47,7 +47,10 @@ def render(move: Move, seed: str = "") -> str:
         parts.extend(move.facts)
     if move.acknowledgement and move.kind not in ("empty", "clarify"):
         label = move.acknowledgement
-        parts.append(_pick(w["acknowledge"], rng).format(label=label, label_cap=label[0].upper() + label[1:]))
+        if move.slots.get("echo") and rng.random() < 0.6:  # their own numbers, quoted back
+            parts.append(_pick(w["acknowledge_echo"], rng).format(echo=move.slots["echo"], label=label))
+        else:
+            parts.append(_pick(w["acknowledge"], rng).format(label=label, label_cap=label[0].upper() + label[1:]))
     elif move.slots.get("unsure"):
         parts.append(_pick(w["acknowledge_unsure"], rng))
     elif move.kind in ("probe", "follow_up", "simulate") and not move.phase_title:
