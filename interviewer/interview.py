@@ -217,7 +217,9 @@ def _plan_drill(state: RoundState, now: float | None) -> Move:
         return Move(kind="empty", phase="deep_dive", ask=state.drill[index].text, key=None)
     state.drill_scores.append(score_drill_answer(state.drill[index], answer.raw or answer.text, len(state.turns) - 1))
     s = state.drill_scores[-1]
-    verdict = f"Scored {s.score}/3 on {load_rubric().criteria[s.criterion].title.lower()}. {s.feedback}"
+    # The score card beside the reply carries the detail; the interviewer only says the score.
+    verdict = (f"That one scores {s.score}/3 on {load_rubric().criteria[s.criterion].title.lower()}"
+               + ("." if s.answered else ", and it didn't quite answer what I asked."))
     if index + 1 >= len(state.drill) or state.time_up(now):
         return Move(kind="close", phase="wrap_up", ask="", key="close", facts=[verdict])
     nxt = _drill_move(state, index + 1)
@@ -236,8 +238,6 @@ def score_drill_answer(item: DrillItem, text: str, turn: int) -> DrillScore:
         feedback = "Next level: " + "; ".join(rubric.items[i].missing or rubric.items[i].label for i in lacking) + "."
     else:
         feedback = "Full marks on this one."
-    if not answered:
-        feedback = "It didn't quite answer the question asked. " + feedback
     hits = [h for i in spec.items for h in ev.hits.get(i, [])]
     return DrillScore(follow_up_id=item.follow_up_id, criterion=item.criterion, score=score, answered=answered,
                       feedback=feedback, quote=hits[0].quote if hits else None)

@@ -166,7 +166,8 @@ def sidebar(state, store) -> None:
             with st.container(border=True):
                 st.markdown(f"**{common.md(crit.title)}**")
                 st.caption(common.md(reads_as))
-                st.caption(f"**Full marks:** {common.md(crit.anchors[3])}")
+                if family in ("serving", "fundamentals"):  # the anchors are written for the serving reading
+                    st.caption(f"**Full marks:** {common.md(crit.anchors[3])}")
         if state.mode == "round":
             st.subheader("Phases")
             now = state.phase_at()
