@@ -14,6 +14,8 @@ from interviewer.rubric import Rubric
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[^a-z0-9])|\n+")
 MAX_QUOTE = 280
+MIN_CLAUSE = 40
+_CLAUSE_END = re.compile(r"[;:]\s+|\s+[-–—]\s+")
 
 # Sentences aimed at the grader rather than the interviewer; masked before scoring.
 GRADER_DIRECTED = re.compile(
@@ -100,9 +102,26 @@ class Evidence:
 def quote_around(text: str, start: int, end: int) -> str:
     """The sentence holding text[start:end], trimmed, as an exact substring of `text`."""
     s, e = _sentence_bounds(text, start, end)
-    if e - s > MAX_QUOTE:  # keep a window around the match, still a substring
+    if e - s > MAX_QUOTE:  # a long sentence: quote the clause that holds the match
+        cs = max((m.end() for m in _CLAUSE_END.finditer(text, s, start)), default=s)
+        ce = end
+        while True:  # a clause too short to stand alone ("For FP8:") takes the next one with it
+            m = _CLAUSE_END.search(text, ce, e)
+            ce = m.start() if m else e
+            if ce - cs >= MIN_CLAUSE or m is None:
+                break
+            ce = m.end()
+        s, e = cs, ce
+    if e - s > MAX_QUOTE:  # keep a window around the match, still a substring, cut at word edges
         half = max(0, (MAX_QUOTE - (end - start)) // 2)
-        s, e = max(s, start - half), min(e, end + half)
+        ws, we = max(s, start - half), min(e, end + half)
+        if ws > s:
+            while ws < start and not text[ws - 1].isspace():
+                ws += 1
+        if we < e:
+            while we > end and not text[we].isspace():
+                we -= 1
+        s, e = ws, we
     while s < e and text[s].isspace():
         s += 1
     while e > s and text[e - 1].isspace():

@@ -59,13 +59,20 @@ class Report(BaseModel):
         return next(c for c in self.criteria if c.id == cid)
 
 
-def _quotes(hits: list[Hit]) -> list[Quote]:
-    seen, out = set(), []
+def _quotes(hits: list[Hit], texts: dict[int, str]) -> list[Quote]:
+    """Distinct quotes in transcript order; a quote overlapping one already taken adds nothing."""
+    taken: list[tuple[int, int, int]] = []
+    out = []
     for h in sorted(hits, key=lambda h: (h.turn, h.start)):
-        key = (h.turn, h.quote)
-        if key not in seen and h.quote:
-            seen.add(key)
-            out.append(Quote(turn=h.turn, quote=h.quote))
+        if not h.quote:
+            continue
+        pos = texts[h.turn].find(h.quote, max(0, h.start - len(h.quote)))
+        pos = pos if pos >= 0 else texts[h.turn].find(h.quote)
+        span = (h.turn, pos, pos + len(h.quote))
+        if any(t == span[0] and s < span[2] and span[1] < e for t, s, e in taken):
+            continue
+        taken.append(span)
+        out.append(Quote(turn=h.turn, quote=h.quote))
     return out[:MAX_QUOTES]
 
 
@@ -143,7 +150,7 @@ def grade(transcript: Transcript, question: Question | None = None, rubric: Rubr
         hits = [h for i in spec.items if i in present for h in ev.hits[i]]
         results.append(CriterionResult(
             id=cid, title=rubric.criteria[cid].title, required=cid in REQUIRED, score=score,
-            evidence=_quotes(hits) if score else [], feedback=feedback, missing=missing,
+            evidence=_quotes(hits, ev.texts) if score else [], feedback=feedback, missing=missing,
             reads_as=spec.reads_as or rubric.criteria[cid].summary,
             found=[rubric.items[i].label for i in spec.items if i in present],
         ))

@@ -156,3 +156,18 @@ def test_markdown_report_names_every_criterion_and_quotes():
     for title in ("Capacity number", "Scheduling policy", "Tail-latency trade-off", "Next steps"):
         assert title in md
     assert "(turn 1)" in md
+
+
+def test_long_sentences_are_quoted_by_clause_without_cutting_words():
+    from interviewer.evidence import MAX_QUOTE, quote_around
+
+    text = ("For FP8: a quality suite built from sampled production prompts, pairwise judged, plus coding and "
+            "long-context retrieval; ship only within 1 point of FP16; then 1%, 10%, 50% canaries with an "
+            "automatic rollback if regenerate rate or thumbs-down rises 5% relative to the FP16 control, and "
+            "the FP16 pool stays warm for a week while we watch the p99 and the regenerate rate every day.")
+    start = text.index("rollback")
+    quote = quote_around(text, start, start + len("rollback"))
+    assert "rollback" in quote and quote in text and len(quote) <= MAX_QUOTE
+    assert quote.startswith("then 1%")  # the clause, not a window cut mid-word
+    short = quote_around(text, 4, 7)  # "FP8" sits in a short clause: it takes the next one with it
+    assert short.startswith("For FP8: a quality suite")
