@@ -199,20 +199,19 @@ def resolve_model(settings: BackendSettings) -> str:
     A local server's list is fetched once per endpoint and cached; llama.cpp ignores the name,
     vLLM and Ollama need the exact served name.
     """
-    if settings.model:
-        return settings.model
-    if settings.backend == "openai":
-        return DEFAULT_OPENAI_MODEL
+    known = _guess_model(settings)  # configured, OpenAI's default, or a list fetched before
+    if known is not None:
+        return known
     with _served_lock:
-        cached = _served_models.get(settings.endpoint)
-    if cached is None:
-        try:
-            cached = served_models(settings)
-        except Exception:
+        if settings.endpoint in _served_models:  # fetched before, and the server serves nothing
             return "default"
-        with _served_lock:
-            _served_models[settings.endpoint] = cached
-    return cached[0] if cached else "default"
+    try:
+        served = served_models(settings)
+    except Exception:
+        return "default"
+    with _served_lock:
+        _served_models[settings.endpoint] = served
+    return served[0] if served else "default"
 
 
 def make_chat_model(settings: BackendSettings, *, streaming: bool = True, max_tokens: int | None = None,
