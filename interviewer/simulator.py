@@ -297,19 +297,24 @@ def _run_continuous(config: SimConfig, env: _Env, arr, prom, outl, prio, jump: b
     preemptions = 0
     completed = 0
 
+    def drop_decoder(rid: int) -> None:
+        """Take a decoding sequence out of the block accounting (it finished or was preempted)."""
+        nonlocal sum_base, sum_a, n_dec
+        b = base[rid]
+        a, m = divmod(b, BLOCK)
+        sum_base -= b
+        sum_a -= a
+        cnt[m] -= 1
+        n_dec -= 1
+
     def retire_finished(step: int, at: float) -> None:
         """Sequences whose last token was produced by `step` leave the batch and free their KV."""
-        nonlocal sum_base, sum_a, n_dec, completed
+        nonlocal completed
         while heap and heap[0][0] <= step:
             _f, rid, ep = heapq.heappop(heap)
             if state[rid] != 2 or epoch[rid] != ep:  # preempted since it was scheduled to finish
                 continue
-            b = base[rid]
-            a, m = divmod(b, BLOCK)
-            sum_base -= b
-            sum_a -= a
-            cnt[m] -= 1
-            n_dec -= 1
+            drop_decoder(rid)
             state[rid] = 3
             finish[rid] = at
             generated[rid] = outl[rid]
@@ -345,12 +350,7 @@ def _run_continuous(config: SimConfig, env: _Env, arr, prom, outl, prio, jump: b
                 victim = next(reversed(running))
             if state[victim] == 2:
                 generated[victim] = outl[victim] - (fin[victim] - G)
-                b = base[victim]
-                a, m = divmod(b, BLOCK)
-                sum_base -= b
-                sum_a -= a
-                cnt[m] -= 1
-                n_dec -= 1
+                drop_decoder(victim)
             else:
                 prefilling.remove(victim)
                 prefill_blocks -= pf_blocks[victim]
