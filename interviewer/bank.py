@@ -15,13 +15,18 @@ CORPUS_DIR = ROOT / "corpus"
 
 Format = Literal["system design", "coding", "knowledge"]
 Round = Literal["phone screen", "onsite", "online assessment"]
-# How the rubric's three required elements read for a question (see rubrics/families.yaml).
-Family = Literal[
-    "serving", "recsys_serving", "scheduling_platform", "storage_wal", "failure_handling", "fundamentals", "coding"
-]
+# How the rubric reads for a question: a family in rubrics/families.yaml, or "coding" (not graded).
+# Checked against the rubric when the bank loads, so a new family is a YAML change only.
+Family = str
+CODING = "coding"
 Phase = Literal["requirements", "high_level", "deep_dive", "wrap_up"]
-CRITERIA = ("capacity_number", "scheduling_policy", "tail_latency_tradeoff",
-            "quantization_quality", "failure_handling", "placement_fairness", "operating_model")
+
+
+def topics() -> tuple[str, ...]:
+    """What corpus notes' `topics` may name, and so what search can boost: criteria and pitfalls."""
+    from interviewer.rubric import load_rubric
+
+    return (*load_rubric().criteria, "pitfalls")
 
 
 class FollowUp(BaseModel):
@@ -29,7 +34,7 @@ class FollowUp(BaseModel):
 
     id: str
     text: str
-    probes: Literal[CRITERIA]  # type: ignore[valid-type]
+    probes: str  # a criterion id in rubrics/criteria.yaml (checked when the bank loads)
     phase: Phase = "deep_dive"
     answer_cues: list[str] = Field(default_factory=list)
 
@@ -57,7 +62,7 @@ class Question(BaseModel):
     @property
     def is_design(self) -> bool:
         """Design-round mocks are offered for design questions and design-like drills."""
-        return self.family != "coding"
+        return self.family != CODING
 
 
 class Company(BaseModel):
@@ -119,9 +124,17 @@ def _validation_line(path: Path, exc: ValidationError) -> str:
     return f"{path}: {loc}: {err['msg']}"
 
 
-@functools.cache
-def load_bank(corpus_dir: Path = CORPUS_DIR) -> Bank:
-    """Load corpus/questions.yaml and corpus/companies.yaml (cached per process)."""
+def load_bank(corpus_dir: Path | None = None) -> Bank:
+    """The bank in `corpus_dir` (default: the configured one, corpus/), loaded once per folder."""
+    if corpus_dir is None:
+        from interviewer import config
+
+        corpus_dir = config.current().corpus_dir or CORPUS_DIR
+    return _load_bank(Path(corpus_dir))
+
+
+def read_bank(corpus_dir: Path) -> Bank:
+    """Read corpus/questions.yaml and corpus/companies.yaml (uncached), cross-checked against the rubric."""
     qpath, cpath = corpus_dir / "questions.yaml", corpus_dir / "companies.yaml"
     qdata, cdata = load_yaml(qpath), load_yaml(cpath)
     try:
@@ -139,4 +152,22 @@ def load_bank(corpus_dir: Path = CORPUS_DIR) -> Bank:
     dupes = {i for i in ids if ids.count(i) > 1}
     if dupes:
         raise UserError(f"{qpath}: duplicate question ids: {', '.join(sorted(dupes))}")
+    _check_against_rubric(bank, qpath)
     return bank
+
+
+_load_bank = functools.cache(read_bank)
+
+
+def _check_against_rubric(bank: Bank, qpath: Path) -> None:
+    """Every family and probed criterion must exist in the rubric; a typo would never score."""
+    from interviewer.rubric import load_rubric
+
+    rubric = load_rubric()
+    for q in bank.questions:
+        if q.family != CODING and q.family not in rubric.families:
+            raise UserError(f"{qpath}: question {q.id}: family {q.family!r} is not in rubrics/families.yaml")
+    for owner, fus in [(q.id, q.follow_ups) for q in bank.questions] + [(c.name, c.follow_ups) for c in bank.companies]:
+        for f in fus:
+            if f.probes not in rubric.criteria:
+                raise UserError(f"{qpath}: {owner}: follow-up {f.id} probes unknown criterion {f.probes!r}")

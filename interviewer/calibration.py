@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from interviewer.grader import Report, grade
-from interviewer.rubric import REQUIRED
+from interviewer.rubric import load_rubric
 from interviewer.transcript import parse_transcript
 
 CALIBRATION_DIR = Path(__file__).resolve().parent.parent / "tests" / "calibration"
@@ -56,7 +56,7 @@ def agreement(cases: list[Case]) -> Agreement:
     a = Agreement(cases)
     for case in cases:
         got = case.scores()
-        for cid in REQUIRED:
+        for cid in load_rubric().required:
             want = case.expected[cid]
             a.total += 1
             a.exact += got[cid] == want

@@ -35,9 +35,9 @@ def run_ingest(args: argparse.Namespace) -> int:
 
 
 def add_search_parser(subparsers) -> argparse.ArgumentParser:
-    from interviewer.bank import CRITERIA
+    from interviewer.bank import topics as known_topics
 
-    topics = (*CRITERIA, "pitfalls")
+    topics = known_topics()
     p = subparsers.add_parser(
         "search", help="search the corpus vector store",
         description="Print the top passages for a query (builds the store on first use).")

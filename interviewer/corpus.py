@@ -16,22 +16,11 @@ from pathlib import Path
 
 import yaml
 
-from interviewer.bank import CORPUS_DIR, CRITERIA, Bank, Company, Question, load_bank
+from interviewer.bank import CORPUS_DIR, Bank, Company, Question, read_bank
 from interviewer.errors import UserError
+from interviewer.rubric import load_rubric
 
 RECORD_SCHEMA = 1  # bump when the record text layout changes: every record is re-embedded
-
-# Which rubric criteria a question family exercises (in addition to its follow-ups' probes).
-FAMILY_TOPICS: dict[str, tuple[str, ...]] = {
-    "serving": ("capacity_number", "scheduling_policy", "tail_latency_tradeoff"),
-    "recsys_serving": ("capacity_number", "scheduling_policy", "tail_latency_tradeoff"),
-    "scheduling_platform": ("scheduling_policy", "placement_fairness", "tail_latency_tradeoff"),
-    "storage_wal": ("failure_handling",),
-    "failure_handling": ("failure_handling", "tail_latency_tradeoff"),
-    "fundamentals": ("capacity_number",),
-    "coding": (),
-}
-
 
 @dataclass(frozen=True)
 class Record:
@@ -204,14 +193,15 @@ def question_record(q: Question) -> Record:
         lines += ["", "What to prepare:", _bullets(q.prepare)]
     if q.follow_ups:
         lines += ["", "Follow-ups:", _bullets(f.text for f in q.follow_ups)]
-    topics = list(FAMILY_TOPICS.get(q.family, ()))
+    fam = load_rubric().families.get(q.family)
+    topics = list(fam.topics if fam else ())
     topics += [f.probes for f in q.follow_ups]
     return Record(
         doc_id=f"question:{q.id}",
         title=f"Question: {q.title}",
         source="; ".join(q.sources) or "Question bank",
         text="\n".join(lines).strip(),
-        topics=tuple(t for t in dict.fromkeys(topics) if t in CRITERIA),
+        topics=tuple(t for t in dict.fromkeys(topics) if t in load_rubric().criteria),
         kind="question",
         path="questions.yaml",
     )
@@ -239,14 +229,14 @@ def company_record(c: Company, bank: Bank) -> Record:
         title=f"Company: {c.name} interview rounds",
         source="; ".join(c.sources) or "Question bank",
         text="\n".join(lines).strip(),
-        topics=tuple(t for t in dict.fromkeys(topics) if t in CRITERIA),
+        topics=tuple(t for t in dict.fromkeys(topics) if t in load_rubric().criteria),
         kind="company",
         path="companies.yaml",
     )
 
 
 def load_bank_records(corpus_dir: Path = CORPUS_DIR) -> list[Record]:
-    bank = load_bank.__wrapped__(corpus_dir)  # uncached: ingest must see edits in this process
+    bank = read_bank(Path(corpus_dir))  # uncached: ingest must see edits in this process
     return ([question_record(q) for q in bank.questions]
             + [company_record(c, bank) for c in bank.companies])
 

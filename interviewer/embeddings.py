@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import functools
 import math
-import os
 import re
 import unicodedata
 import zlib
@@ -513,22 +512,23 @@ class EmbedderSpec:
 
 
 def spec_from_env(env: Mapping[str, str] | None = None) -> EmbedderSpec:
-    """Read the embedder choice from settings in the environment.
+    """The embedder the operator configured (interviewer.config), or the one `env` describes.
 
     INTERVIEWER_EMBEDDINGS: `hash` (default, offline), `openai` (needs OPENAI_API_KEY) or
     `local` (an OpenAI-compatible server: INTERVIEWER_EMBEDDINGS_BASE_URL or OPENAI_BASE_URL).
     INTERVIEWER_EMBEDDING_MODEL names the remote model (default text-embedding-3-small).
     """
-    env = os.environ if env is None else env
-    choice = (env.get("INTERVIEWER_EMBEDDINGS") or "hash").strip().lower()
-    model = (env.get("INTERVIEWER_EMBEDDING_MODEL") or DEFAULT_OPENAI_MODEL).strip()
+    from interviewer import config
+
+    settings = config.current() if env is None else config.load(env)
+    choice = (settings.embeddings or "hash").strip().lower()
+    model = (settings.embedding_model or DEFAULT_OPENAI_MODEL).strip()
     if choice in ("hash", "offline", "builtin", "built-in", ""):
         return EmbedderSpec("hash")
     if choice == "openai":
-        base = env.get("INTERVIEWER_EMBEDDINGS_BASE_URL") or None
-        return EmbedderSpec("openai", model=model, base_url=base)
+        return EmbedderSpec("openai", model=model, base_url=settings.embeddings_base_url or None)
     if choice == "local":
-        base = env.get("INTERVIEWER_EMBEDDINGS_BASE_URL") or env.get("OPENAI_BASE_URL")
+        base = settings.embeddings_base_url or settings.openai_base_url
         if not base:
             raise UserError("INTERVIEWER_EMBEDDINGS=local needs OPENAI_BASE_URL (or "
                             "INTERVIEWER_EMBEDDINGS_BASE_URL), e.g. http://127.0.0.1:8080/v1")
@@ -580,7 +580,10 @@ class Embedder:
 def _openai_embeddings(spec: EmbedderSpec):
     from langchain_openai import OpenAIEmbeddings
 
-    api_key = os.environ.get("OPENAI_API_KEY")
+    from interviewer import config
+
+    secret = config.current().openai_api_key
+    api_key = secret.get_secret_value() if secret is not None else None
     if spec.base_url is None and not api_key:
         raise UserError("INTERVIEWER_EMBEDDINGS=openai needs OPENAI_API_KEY")
     # check_embedding_ctx_length=False: send raw strings; the length check would fetch a

@@ -29,44 +29,6 @@ GRADER_DIRECTED = re.compile(
     re.IGNORECASE,
 )
 
-PITFALL_PATTERNS = {
-    "vendor_speedup": re.compile(
-        # "Nx throughput" is the vendor-post shape; a reasoned "4x faster because ..." is not.
-        r"\b\d+(?:\.\d+)?\s*[x×]\s+(?:(?:higher|more|better|the)\s+)?throughput\b"
-        r"|(?:vllm|anyscale|tgi|blog|paper|benchmark|they\s+(?:report|claim|say)|reported|claims?|advertised|published)"
-        r"\w*[^.\n]{0,60}?\b\d+(?:\.\d+)?\s*[x×]\b"
-        r"|\b\d+(?:\.\d+)?\s*[x×]\b[^.\n]{0,40}?(?:according\s+to|per|from|says?)\s+(?:the\s+)?(?:vllm|anyscale|blog|paper)",
-        re.IGNORECASE,
-    ),
-    # The attention KV cache talked about as a key-value store (serving families) ...
-    "kv_cache_confusion": re.compile(
-        r"kv[- ]?cache[^.\n]{0,80}?(?:redis|memcache\w*|\bttl\b|key[- ]value\s+store|cache[sd]?\s+(?:the\s+)?(?:responses?|answers?|completions?)|hit\s+rate|cache\s+hits?|lru\s+evict\w*\s+(?:of\s+)?(?:keys|entries))"
-        r"|(?:redis|memcache\w*)[^.\n]{0,80}?kv[- ]?cache"
-        r"|(?:store|put|keep)\s+(?:the\s+)?kv[- ]?cache\s+in\s+(?:redis|memcache\w*|a\s+database|a\s+key[- ]value)",
-        re.IGNORECASE,
-    ),
-    "policy_list": re.compile(
-        r"(?:fifo|first[- ]come|round[- ]robin|priority|fair[- ]share|shortest[- ]job|sjf|\bedf\b|earliest[- ]deadline|lottery|\bdrf\b|srpt)"
-        r"(?:[^.\n]{0,40}?(?:,|\bor\b|\band\b)\s*(?:maybe\s+|perhaps\s+|possibly\s+|also\s+|we\s+could\s+(?:use\s+|try\s+)?|or\s+)?"
-        r"(?:fifo|first[- ]come|round[- ]robin|priority|fair[- ]share|shortest[- ]job|sjf|\bedf\b|earliest[- ]deadline|lottery|\bdrf\b|srpt)){2,}",
-        re.IGNORECASE,
-    ),
-}
-# ... and the key-value store talked about as attention state (storage family).
-WAL_CONFUSION = re.compile(
-    r"attention|transformer|paged\s*attention|\bkv\s+heads?\b|head\s+dim|\bprefill\b|decode\s+step|\btokens?\s+per\s+(?:step|second)",
-    re.IGNORECASE,
-)
-CHOOSES_ONE = re.compile(
-    r"(?:i.d|i\s+would|we.d|we\s+would|i.ll|i\s+will|we.ll|we\s+will|let.s|my\s+choice\s+is|i\s+choose|i\s+pick|we\s+pick|i\s+recommend)"
-    r"\s+(?:\w+\s+){0,2}?(?:choose|pick|go\s+with|use|start\s+with|recommend|defend|commit\s+to)"
-    # a declarative choice: "Fine: weighted fair share by team quota", "my pick is ...", "we go with ..."
-    r"|(?:^|[.!?]\s+)(?:fine|ok|okay|so|decision|choice|answer)\s*[:,-]\s*(?:strict\s+)?(?:weighted|fair|drf|priority|fifo|sjf|round)"
-    r"|\b(?:my|our)\s+(?:pick|choice)\b|\b(?:we|i)\s+(?:go|went)\s+with\b|\bi\s+chose\b",
-    re.IGNORECASE,
-)
-
-
 @dataclass(frozen=True)
 class Hit:
     """One cue match in one candidate turn."""
@@ -178,7 +140,7 @@ def extract(turns: list[tuple[int, str]], rubric: Rubric, family: str) -> Eviden
             ev.add(Hit(item, idx, s, e, quote))
         for pid, s, e, quote in pitfalls:
             ev.pitfalls.setdefault(pid, Hit(pid, idx, s, e, quote))
-    _derive_pitfalls(ev)
+    _derive_pitfalls(ev, rubric)
     return ev
 
 
@@ -203,25 +165,22 @@ def scan_turn(text: str, rubric: Rubric, family: str) -> tuple[tuple[Span, ...],
                 hits.append((item.id, m.start(), m.end(), quote_around(text, m.start(), m.end())))
                 break
     pitfalls = []
-    for pid, pat in PITFALL_PATTERNS.items():
-        if pid == "kv_cache_confusion" and family == "storage_wal":
-            pat = WAL_CONFUSION
-        m = pat.search(masked)
-        if m:
-            pitfalls.append((pid, m.start(), m.end(), quote_around(text, m.start(), m.end())))
+    for pitfall in rubric.pitfalls.values():
+        for pat in pitfall.patterns_for(family):
+            m = pat.search(masked)
+            if m:
+                pitfalls.append((pitfall.id, m.start(), m.end(), quote_around(text, m.start(), m.end())))
+                break
     return tuple(hits), tuple(pitfalls), ignored
 
 
-def _derive_pitfalls(ev: Evidence) -> None:
-    """Pitfalls that are about absence: named with no substance anywhere in the round."""
+def _derive_pitfalls(ev: Evidence, rubric: Rubric) -> None:
+    """Pitfalls that are about absence (named with no substance anywhere in the round), and
+    pitfalls withdrawn by what the round says elsewhere (a list of policies, then a choice)."""
     present = ev.present
-    if "cb_named" in present and not present & {"max_seqs", "token_budget"}:
-        ev.pitfalls["no_limits"] = ev.first("cb_named")
-    if "average_stat" in present and "percentile" not in present and "tail_target" not in present:
-        ev.pitfalls["average_only"] = ev.first("average_stat")
-    if "quant_named" in present and not present & {"quality_suite", "rollback"}:
-        ev.pitfalls["quantizing_on_faith"] = ev.first("quant_named")
-    if "policy_list" in ev.pitfalls:
-        chose = any(CHOOSES_ONE.search(t) for t in ev.texts.values())
-        if chose:
-            del ev.pitfalls["policy_list"]
+    for pitfall in rubric.pitfalls.values():
+        if pitfall.when and pitfall.when in present and not present & set(pitfall.unless_any):
+            ev.pitfalls[pitfall.id] = ev.first(pitfall.when)
+        if pitfall.id in ev.pitfalls and pitfall.cleared_by:
+            if any(p.search(t) for p in pitfall.cleared_by for t in ev.texts.values()):
+                del ev.pitfalls[pitfall.id]

@@ -7,7 +7,7 @@ from interviewer.bank import Question, load_bank
 from interviewer.checks import CapacityCheck, check_capacity
 from interviewer.errors import UserError
 from interviewer.evidence import Evidence, Hit, extract
-from interviewer.rubric import REQUIRED, Rubric, load_rubric
+from interviewer.rubric import Rubric, load_rubric
 from interviewer.transcript import Transcript
 
 MAX_QUOTES = 4
@@ -93,7 +93,7 @@ def analyse(turns: list[tuple[int, str]], rubric: Rubric, family: str) -> tuple[
     """Evidence from the candidate turns, plus the calculator's check of their capacity figures."""
     ev = extract(turns, rubric, family)
     check = None
-    if family in ("serving", "fundamentals"):
+    if rubric.families[family].memory_capacity:
         claim_hits = [h for i in ("concurrency", "kv_per_token") for h in ev.hits.get(i, [])]
         check = check_capacity([t for _, t in turns], [h.quote for h in claim_hits])
         _capacity_items(ev, check)
@@ -101,7 +101,7 @@ def analyse(turns: list[tuple[int, str]], rubric: Rubric, family: str) -> tuple[
 
 
 def _level_verdict(scores: dict[str, int], rubric: Rubric) -> str:
-    req = [scores[c] for c in REQUIRED]
+    req = [scores[c] for c in rubric.required]
     verdict = "below-mid"
     for name in ("mid", "senior", "staff"):
         bar = rubric.levels[name]
@@ -149,7 +149,7 @@ def grade(transcript: Transcript, question: Question | None = None, rubric: Rubr
             missing = [rubric.items["capacity_checked"].missing]
         hits = [h for i in spec.items if i in present for h in ev.hits[i]]
         results.append(CriterionResult(
-            id=cid, title=rubric.criteria[cid].title, required=cid in REQUIRED, score=score,
+            id=cid, title=rubric.criteria[cid].title, required=cid in rubric.required, score=score,
             evidence=_quotes(hits, ev.texts) if score else [], feedback=feedback, missing=missing,
             reads_as=spec.reads_as or rubric.criteria[cid].summary,
             found=[rubric.items[i].label for i in spec.items if i in present],
@@ -165,7 +165,7 @@ def grade(transcript: Transcript, question: Question | None = None, rubric: Rubr
 def _assemble(transcript, question, rubric, results, scores, pitfalls, check, ev) -> Report:
     s = rubric.scoring
     supporting = rubric.families[question.family].supporting
-    overall = sum(scores[c] / 3 * s.required_weight for c in REQUIRED)
+    overall = sum(scores[c] / 3 * s.required_weight for c in rubric.required)
     if supporting:
         overall += sum(scores[c] for c in supporting) / (3 * len(supporting)) * s.supporting_weight
     overall -= min(len(pitfalls) * s.pitfall_penalty, s.max_pitfall_penalty)
@@ -173,7 +173,7 @@ def _assemble(transcript, question, rubric, results, scores, pitfalls, check, ev
     risk = None
     target = transcript.level
     if target and VERDICTS.index(verdict) < VERDICTS.index(target):
-        gaps = [rubric.criteria[c].title.lower() for c in REQUIRED if scores[c] < 2]
+        gaps = [rubric.criteria[c].title.lower() for c in rubric.required if scores[c] < 2]
         risk = (f"Below the {target} bar ({rubric.levels[target].bar})"
                 + (f"; weakest: {', '.join(gaps)}. " if gaps else ". ") + rubric.down_level_risk)
     ordered = sorted(results, key=lambda r: (not r.required, r.score))

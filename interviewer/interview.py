@@ -1,12 +1,10 @@
-"""Running a round or a company drill: record an answer, plan the reply, ground it, end the round.
+"""The steps of a round or a company drill: start, record an answer, plan the reply, add it, end.
 
-The UI and the `replay` command both drive rounds through these functions, so a headless
-replay behaves exactly like the browser. Wording is separate: `voice.render` (built-in) or an
-LLM (interviewer.llm) turns the planned Move into text, and `add_reply` records it.
+interviewer.session.Session composes these into the one path every caller uses; retrieval comes
+in as a `retriever` callable so nothing here reaches for the vector store by itself.
 """
 from __future__ import annotations
 
-import logging
 import re
 import threading
 import time
@@ -15,14 +13,13 @@ from interviewer.bank import Company, Question, load_bank
 from interviewer.errors import UserError
 from interviewer.evidence import extract
 from interviewer.grader import Report, grade
-from interviewer.moves import Move, Passage
+from interviewer.moves import Move
 from interviewer.policy import decide
-from interviewer.round import MAX_ANSWER_CHARS, DrillItem, DrillScore, RoundState, RoundTurn
+from interviewer.round import ANSWER_LIMIT_CHARS, DEFAULT_MINUTES, MAX_ANSWER_CHARS, DrillItem, DrillScore, RoundState, RoundTurn
 from interviewer.rubric import load_rubric
 from interviewer.transcript import Level
 from interviewer.voice import render
 
-log = logging.getLogger(__name__)
 DRILL_SIZE = 6
 
 
@@ -35,7 +32,7 @@ def question_of(state: RoundState) -> Question:
 
 
 def start_round(question_id: str, company: str | None = None, level: Level = "senior",
-                minutes: float = 45, now: float | None = None) -> RoundState:
+                minutes: float = DEFAULT_MINUTES, now: float | None = None) -> RoundState:
     """A new round with the question's opening prompt as the first interviewer turn."""
     question = load_bank().question(question_id)
     if company:
@@ -95,8 +92,16 @@ def clean_answer(text: str | None) -> tuple[str, str | None, str | None]:
     return raw, None, None
 
 
+def check_answer_size(text: str | None) -> None:
+    """Refuse an answer past ANSWER_LIMIT_CHARS with one line that says what to do."""
+    if text is not None and len(text) > ANSWER_LIMIT_CHARS:
+        raise UserError(f"That answer is {len(text):,} characters; the limit is {ANSWER_LIMIT_CHARS:,}. Nothing was "
+                        "recorded: trim it (the interviewer reads the first 20,000) and send it again.")
+
+
 def record_answer(state: RoundState, text: str | None, now: float | None = None) -> str | None:
     """Append the candidate's answer; returns a notice when it had to be shortened for the reply."""
+    check_answer_size(text)
     kept, raw, notice = clean_answer(text)
     state.turns.append(RoundTurn(role="candidate", text=kept, raw=raw, at_s=_at(state, now),
                                  phase=state.phase_at(now)))
@@ -107,15 +112,15 @@ def _at(state: RoundState, now: float | None) -> float:
     return round(state.elapsed(now), 1)
 
 
-def plan_reply(state: RoundState, now: float | None = None, ground: bool = True) -> Move:
-    """Decide the interviewer's next move (and ground it in the vector store)."""
+def plan_reply(state: RoundState, now: float | None = None, retriever=None) -> Move:
+    """Decide the interviewer's next move, grounded by `retriever` (None: ungrounded)."""
     if state.mode == "drill":
         move = _plan_drill(state, now)
     else:
         rubric = load_rubric()
         move = decide(state, question_of(state), _company(state.company), rubric, now)
-    if ground and move.kind not in ("empty", "clarify", "close") and move.query:
-        move.passages = retrieve(move.query, move.criterion)
+    if retriever is not None and move.kind not in ("empty", "clarify", "close") and move.query:
+        move.passages = retriever(move.query, move.criterion)
     return move
 
 
@@ -123,8 +128,8 @@ _warm = threading.Event()
 _warm_lock = threading.Lock()
 
 
-def warm_up(background: bool = True) -> None:
-    """Load the vector store (and Chroma) before the first answer needs it, once per process.
+def warm_up(retriever, background: bool = True) -> None:
+    """Load the rubric, presets and vector store before the first answer needs them, once per process.
 
     The UI calls this when a round starts, so the first reply does not pay for the import and
     the first ingest (about 2.5 s here) while the candidate is still reading the prompt.
@@ -136,7 +141,7 @@ def warm_up(background: bool = True) -> None:
 
                 load_rubric()
                 load_presets()
-                retrieve("KV cache memory budget", None, k=1)
+                retriever("KV cache memory budget", None, k=1)
                 _warm.set()
 
     if _warm.is_set():
@@ -147,18 +152,6 @@ def warm_up(background: bool = True) -> None:
         work()
 
 
-def retrieve(query: str, criterion: str | None, k: int = 2) -> list[Passage]:
-    """Passages for a move; retrieval trouble never blocks a turn (the reply goes out ungrounded)."""
-    try:
-        from interviewer.retrieval import search
-
-        hits = search(query, k=k, criterion=criterion)
-    except Exception as exc:  # a broken store must not cost the candidate their turn
-        log.warning("retrieval failed: %s", " ".join(str(exc).split())[:200])
-        return []
-    return [Passage(doc_id=h.doc_id, title=h.title, source=h.source, text=h.text, score=h.score) for h in hits]
-
-
 def add_reply(state: RoundState, move: Move, text: str, notice: str | None = None,
               now: float | None = None) -> RoundTurn:
     turn = RoundTurn(role="interviewer", text=text, kind=move.kind, key=move.key, criterion=move.criterion,
@@ -167,26 +160,20 @@ def add_reply(state: RoundState, move: Move, text: str, notice: str | None = Non
     return turn
 
 
-def reply_offline(state: RoundState, text: str | None, now: float | None = None, ground: bool = True) -> RoundTurn:
-    """One whole built-in turn: record the answer, plan, render, record the reply."""
-    notice = record_answer(state, text, now)
-    move = plan_reply(state, now, ground=ground)
-    return add_reply(state, move, render(move, f"{state.id}:{len(state.turns)}"), notice=notice, now=now)
-
-
-def end_round(state: RoundState, now: float | None = None) -> Report | None:
+def end_round(state: RoundState, now: float | None = None, retriever=None) -> Report | None:
     """Close the round and grade it; None when the candidate never answered."""
     if state.ended_at is None:
         state.ended_at = now if now is not None else time.time()
     if not any(t.role == "candidate" and t.text.strip() for t in state.turns):
         return None
     report = grade(state.transcript(), question_of(state) if state.mode == "round" else None)
-    report = _with_sources(report)
+    if retriever is not None:
+        report = _with_sources(report, retriever)
     state.report = report.model_dump(mode="json")
     return report
 
 
-def _with_sources(report: Report) -> Report:
+def _with_sources(report: Report, retriever) -> Report:
     """Next steps cite the passages that teach each missed criterion."""
     rubric = load_rubric()
     steps = []
@@ -194,7 +181,7 @@ def _with_sources(report: Report) -> Report:
         if crit is None:
             steps.append(step)
             continue
-        passages = retrieve(rubric.criteria[crit].title + " " + rubric.criteria[crit].summary, crit, k=2)
+        passages = retriever(rubric.criteria[crit].title + " " + rubric.criteria[crit].summary, crit, k=2)
         cites = "; ".join(f"{p.title.rsplit(': ', 1)[-1]} ({p.source})" for p in passages)
         steps.append(f"{step} Read: {cites}." if cites else step)
     report.next_steps = steps

@@ -235,7 +235,7 @@ def judge(settings: BackendSettings, report: Report, transcript: Any, *, model: 
     if mode == "auto":
         mode = _mode_by_endpoint.get(settings.endpoint, "json_schema")
     switched = False
-    budget_end = start + settings.judge_timeout_s * (settings.max_retries + 1)
+    budget_end = start + settings.judge_timeout_s  # one bound for the whole judgement, retries included
     failures: list[str] = []
     attempts = 0
     model_name = settings.model

@@ -18,7 +18,6 @@ pydantic SecretStr values: not in repr, dumps, notices, reports or logs.
 from __future__ import annotations
 
 import functools
-import os
 import queue
 import re
 import threading
@@ -32,6 +31,7 @@ from urllib.parse import urlparse
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr
 
+from interviewer.config import Settings
 from interviewer.errors import UserError
 from interviewer.moves import Move
 
@@ -75,6 +75,7 @@ class BackendSettings(BaseModel):
     structured_output: StructuredOutput = "auto"
     judge_max_tokens: int = Field(default=1500, ge=64, le=16384)
     judge_timeout_s: float = Field(default=120.0, gt=0, le=1800)
+    operator: bool = Field(default=False, repr=False)   # configured by the operator, not a visitor
 
     @property
     def endpoint(self) -> str:
@@ -96,32 +97,26 @@ class BackendSettings(BaseModel):
         return data
 
 
-def _lookup(name: str, environ: Mapping[str, str], secrets: Mapping[str, Any] | None) -> str | None:
-    value = environ.get(name)
-    if (value is None or not str(value).strip()) and secrets is not None:
-        try:
-            value = secrets.get(name)
-        except Exception:  # st.secrets raises when no secrets file exists
-            value = None
-    value = None if value is None else str(value).strip()
-    return value or None
-
-
-def settings_from_env(environ: Mapping[str, str] = os.environ,
+def settings_from_env(environ: Mapping[str, str] | None = None,
                       secrets: Mapping[str, Any] | None = None) -> BackendSettings:
-    """Settings from the environment, then a secrets mapping (st.secrets) for keys not set there.
+    """The operator's backend from the environment (default: the process's), then `secrets`."""
+    from interviewer import config
+
+    return backend_settings(config.current() if environ is None and secrets is None
+                            else config.load(environ, secrets))
+
+
+def backend_settings(settings: Settings) -> BackendSettings:
+    """The operator's backend, validated, from the process settings (interviewer.config).
 
     Keys: OPENAI_API_KEY, OPENAI_BASE_URL, INTERVIEWER_MODEL, INTERVIEWER_BACKEND, and optionally
     INTERVIEWER_TIMEOUT_S and INTERVIEWER_MAX_TOKENS. Rule when INTERVIEWER_BACKEND is not set:
     OPENAI_BASE_URL set -> "local" (an OpenAI-compatible server; api.openai.com itself counts as
     "openai"), else OPENAI_API_KEY set -> "openai", else "offline". Bad values raise UserError.
     """
-    key = _lookup("OPENAI_API_KEY", environ, secrets)
-    base_url = _lookup("OPENAI_BASE_URL", environ, secrets)
-    model = _lookup("INTERVIEWER_MODEL", environ, secrets)
-    backend = _lookup("INTERVIEWER_BACKEND", environ, secrets)
-    timeout = _lookup("INTERVIEWER_TIMEOUT_S", environ, secrets)
-    max_tokens = _lookup("INTERVIEWER_MAX_TOKENS", environ, secrets)
+    key = settings.openai_api_key.get_secret_value() if settings.openai_api_key is not None else None
+    base_url, model, backend = settings.openai_base_url, settings.model, settings.backend
+    timeout, max_tokens = settings.timeout_s, settings.max_tokens
     if backend is not None:
         backend = backend.lower()
         if backend not in BACKENDS:
@@ -135,7 +130,7 @@ def settings_from_env(environ: Mapping[str, str] = os.environ,
     if base_url and (urlparse(base_url).scheme not in ("http", "https") or not urlparse(base_url).netloc):
         raise UserError(f"OPENAI_BASE_URL={base_url!r} is not an http(s) URL; e.g. http://127.0.0.1:8000/v1")
     data: dict[str, Any] = {"backend": backend, "model": model, "base_url": base_url,
-                            "api_key": SecretStr(key) if key else None}
+                            "api_key": SecretStr(key) if key else None, "operator": True}
     if timeout:
         try:
             data["timeout_s"] = float(timeout)
@@ -148,6 +143,24 @@ def settings_from_env(environ: Mapping[str, str] = os.environ,
             raise UserError(f"INTERVIEWER_MAX_TOKENS={max_tokens!r} must be a whole number from 16 to 8192")
         data["max_tokens"] = int(max_tokens)
     return BackendSettings(**data)
+
+
+def visitor_settings(operator: BackendSettings, backend: str, base_url: str | None, model: str | None,
+                     api_key: SecretStr | None, timeout_s: float | None = None) -> BackendSettings:
+    """A visitor's own choice of backend for their session.
+
+    The operator's key goes only to the operator's endpoint: a visitor who names another
+    endpoint (or another backend kind) must bring their own key, which stays in their session.
+    """
+    if backend == "offline":
+        return BackendSettings(backend="offline")
+    wanted = BackendSettings(backend=backend, base_url=base_url or None, model=model or None,
+                             timeout_s=timeout_s or operator.timeout_s)
+    if operator.backend == backend and wanted.endpoint == operator.endpoint and api_key is None:
+        # The operator's own endpoint: the operator's key and limits, the visitor's model name.
+        return operator.model_copy(update={"model": wanted.model or operator.model,
+                                           "timeout_s": wanted.timeout_s})
+    return wanted.model_copy(update={"api_key": api_key})
 
 
 # --------------------------------------------------------------------------------------------
@@ -317,8 +330,13 @@ def _short(text: str, limit: int = 160) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def test_connection(settings: BackendSettings, timeout_s: float = CONNECTION_TEST_TIMEOUT_S) -> ConnectionReport:
-    """GET {base_url}/models and say, in plain words, whether the backend is usable."""
+def test_connection(settings: BackendSettings, timeout_s: float = CONNECTION_TEST_TIMEOUT_S, *,
+                    model: ModelSource = None) -> ConnectionReport:
+    """A real one-token chat completion against the backend; `ok` only when that reply came back.
+
+    The model list (GET /models) is read first when the server offers one, to name the model
+    and catch a misspelt one, but a server that lists models and cannot chat is not "connected".
+    """
     report = ConnectionReport(ok=False, backend=settings.backend,
                               base_url=settings.endpoint if settings.backend != "offline" else "",
                               model=settings.model)
@@ -326,32 +344,35 @@ def test_connection(settings: BackendSettings, timeout_s: float = CONNECTION_TES
         report.ok = True
         return report
     if settings.backend == "openai" and (settings.api_key is None or not settings.api_key.get_secret_value()):
-        report.error = "no OPENAI_API_KEY is set"
+        report.error = "no API key is set"
         return report
     start = time.perf_counter()
     try:
-        models = served_models(settings, timeout_s=timeout_s)
+        if model is None:
+            try:
+                report.models = served_models(settings, timeout_s=timeout_s)
+            except Exception:  # some servers list nothing; the chat request below decides
+                report.models = []
+            with _served_lock:
+                _served_models[settings.endpoint] = report.models
+            if settings.model and report.models:
+                report.model_present = settings.model in report.models
+            if report.model_present is False:
+                shown = ", ".join(report.models[:5]) + (" …" if len(report.models) > 5 else "")
+                report.error = f"model {settings.model!r} is not served there; it serves: {shown}"
+                return report
+        chat = (_model_from(model, settings) if model is not None
+                else make_chat_model(settings, streaming=False, max_tokens=1, timeout_s=timeout_s,
+                                     temperature=0.0))
+        reply = chat.invoke([("user", "Reply with the single word: ok")])
+        if not isinstance(getattr(reply, "content", None), str):
+            raise ValueError("the server's reply was not a chat completion")
+        report.model = settings.model or _guess_model(settings) or "server default"
+        report.ok = True
     except Exception as exc:  # every backend fault becomes a sentence
-        report.latency_ms = (time.perf_counter() - start) * 1000
         report.error = describe_error(exc, settings, timeout_s)
-        return report
-    report.latency_ms = (time.perf_counter() - start) * 1000
-    report.models = models
-    with _served_lock:
-        _served_models[settings.endpoint] = models
-    if settings.model:
-        report.model_present = settings.model in models
-    elif settings.backend == "local":
-        report.model = models[0] if models else None
-    else:
-        report.model = DEFAULT_OPENAI_MODEL
-        report.model_present = DEFAULT_OPENAI_MODEL in models
-    report.ok = report.model_present is not False and (bool(models) or settings.backend == "openai")
-    if report.model_present is False:
-        shown = ", ".join(models[:5]) + (" …" if len(models) > 5 else "")
-        report.error = f"model {report.model!r} is not served at {settings.endpoint}; it serves: {shown or 'nothing'}"
-    elif not models:
-        report.error = f"{settings.endpoint} answered but lists no models"
+    finally:
+        report.latency_ms = (time.perf_counter() - start) * 1000
     return report
 
 
@@ -653,7 +674,8 @@ class Speech:
             if self.fallback_text:
                 yield self.fallback_text
             return
-        budget_end = start + settings.timeout_s * (settings.max_retries + 1)
+        # One timeout bounds the whole turn, retries included: the notice's figure is the wait.
+        budget_end = start + settings.timeout_s
         try:
             messages = build_messages(self._move, self._history, self._title, self._company)
         except Exception as exc:  # a template fault must not cost the candidate the turn
@@ -697,7 +719,7 @@ class Speech:
                         first_at = self._clock()
                     parts.append(text)
                     self.text += text
-                    deadline = self._clock() + settings.timeout_s   # the gap allowed between pieces
+                    deadline = min(self._clock() + settings.timeout_s, budget_end)
                     yield text
                 raw = "".join(parts)
                 if worker.is_openai and finish is None:
@@ -757,14 +779,29 @@ def speak(settings: BackendSettings, move: Move, history: Iterable[Any], questio
     return Speech(settings, move, history, question_title, company, fallback_text, model=model)
 
 
+class LLMVoice:
+    """The session's voice when an LLM phrases the policy's moves (interviewer.session.Voice)."""
+
+    uses_llm = True
+
+    def __init__(self, settings: BackendSettings, *, model: ModelSource = None):
+        self.settings, self.model = settings, model
+
+    def speak(self, move: Move, state: Any, fallback: str) -> Speech:
+        from interviewer.interview import question_of
+
+        return speak(self.settings, move, state.turns, question_of(state).title, state.company, fallback,
+                     model=self.model)
+
+
 def budget_s(settings: BackendSettings) -> float:
-    """The most seconds `speak` waits on the backend before the fallback takes the turn
-    (a reply that keeps streaming is not cut off; each gap between pieces is held to timeout_s)."""
-    return settings.timeout_s * (settings.max_retries + 1)
+    """The most seconds `speak` waits on the backend before the fallback takes the turn: one
+    timeout for the whole turn, retries included."""
+    return settings.timeout_s
 
 
 __all__ = [
-    "BackendSettings", "ConnectionReport", "SpeakOutcome", "Speech", "build_messages", "budget_s",
+    "BackendSettings", "ConnectionReport", "LLMVoice", "backend_settings", "visitor_settings", "SpeakOutcome", "Speech", "build_messages", "budget_s",
     "clean_text", "describe_error", "finish_text", "format_history", "is_garbage", "load_prompt",
     "make_chat_model", "prompt_variables", "resolve_model", "scrub", "served_models", "settings_from_env",
     "speak", "stream_reply", "test_connection",

@@ -39,9 +39,11 @@ class Move(BaseModel):
     kind: MoveKind
     phase: str
     ask: str
-    family: str | None = None                  # the question's family (wording differs per family)                                   # the question at the core of the turn, plain
+    family: str | None = None                  # the question's family (wording differs per family)
     criterion: str | None = None               # rubric criterion the move probes
     key: str | None = None                     # what was asked (item id, follow-up id): never asked twice
+    item: str | None = None                    # the rubric cue item a probe asks for
+    pitfall: str | None = None                 # the pitfall a push is about
     acknowledgement: str | None = None         # what the last answer did well, if anything
     facts: list[str] = Field(default_factory=list)  # arithmetic or simulator lines to show
     slots: dict[str, str] = Field(default_factory=dict)  # extra values for the wording (e.g. claimed/expected)

@@ -16,21 +16,9 @@ from interviewer.checks import CapacityCheck
 from interviewer.evidence import Evidence
 from interviewer.grader import analyse
 from interviewer.moves import Move
-from interviewer.round import PHASE_TITLES, RoundState
-from interviewer.rubric import REQUIRED, Rubric
+from interviewer.round import RoundState, phase_titles
+from interviewer.rubric import Rubric
 
-# Which criteria each phase pushes on first.
-PHASE_FOCUS = {
-    "requirements": ["capacity_number", "tail_latency_tradeoff", "scheduling_policy"],
-    "high_level": ["scheduling_policy", "capacity_number", "tail_latency_tradeoff"],
-    "deep_dive": ["scheduling_policy", "tail_latency_tradeoff", "capacity_number"],
-    "wrap_up": ["tail_latency_tradeoff", "scheduling_policy", "capacity_number"],
-}
-# What counts most when acknowledging new substance (first present wins).
-ACK_ORDER = ["capacity_checked", "concurrency", "per_replica_rate", "stage_split", "batch_wait", "fallback_rule", "kv_formula", "kv_per_token", "preemption_victim", "max_seqs",
-             "token_budget", "tail_target", "tradeoff", "latency_split", "wrong_metric", "fair_share_rule",
-             "preempt_job_rule", "append_before_apply", "fsync_policy", "replay_rule", "retry_budget", "detection",
-             "quality_suite", "rollback", "admission_rule", "fleet_size", "utilisation_figure", "write_rate"]
 _LETTERS = re.compile(r"[A-Za-z]")
 # "I don't know" is an honest answer: move on to another angle rather than asking to clarify.
 _UNSURE = re.compile(r"\b(?:i\s+)?(?:don.?t|do\s+not)\s+know\b|\bnot\s+sure\b|\bno\s+idea\b|^\s*(?:pass|skip|next)\b"
@@ -71,7 +59,7 @@ def _acknowledgement(ctx: Context, rubric: Rubric, family: str) -> tuple[str | N
     its label, and the candidate's own words for it when they are short enough to echo back."""
     scored = {i for cid in rubric.criteria_for(family) for i in rubric.spec(family, cid).items}
     new = (ctx.evidence.present - ctx.before.present) & scored
-    for item in ACK_ORDER:
+    for item in rubric.policy.acknowledge_order:
         if item in new:
             hit = ctx.evidence.hits[item][-1]
             words = " ".join(ctx.evidence.texts[hit.turn][hit.start:hit.end].split()).strip(" ,;:")
@@ -83,17 +71,17 @@ def _acknowledgement(ctx: Context, rubric: Rubric, family: str) -> tuple[str | N
 def _probe_candidates(state: RoundState, question: Question, rubric: Rubric, ctx: Context, phase: str):
     """(criterion, item) gaps in phase-priority order, weakest criterion first within a phase."""
     present, asked = ctx.evidence.present, state.asked()
-    focus = list(PHASE_FOCUS[phase])
-    if phase in ("high_level", "deep_dive", "wrap_up"):  # supporting criteria once the core is drawn
+    focus = list(rubric.policy.phase_focus[phase])
+    if phase in rubric.policy.supporting_from:  # supporting criteria once the core is drawn
         fam = rubric.families[question.family]
-        focus += [c for c in fam.supporting if c != "operating_model" or state.level == "staff"]
+        focus += [c for c in fam.supporting if state.level in rubric.policy.level_only.get(c, [state.level])]
     scored = []
     for rank, cid in enumerate(focus):
         spec = rubric.spec(question.family, cid)
         score = spec.score(present)
         if score >= 3:
             continue
-        required = cid in REQUIRED
+        required = cid in rubric.required
         for item in _gaps(spec, score, present):
             if f"item:{item}" in asked or not _askable(rubric, item, question.family):
                 continue
@@ -127,7 +115,7 @@ def _askable(rubric: Rubric, item: str, family: str) -> bool:
     return bool(ask_variants(item, family) or rubric.items[item].missing)
 
 
-def _follow_ups(state: RoundState, question: Question, company: Company | None, ctx: Context, phase: str):
+def _follow_ups(state: RoundState, question: Question, company: Company | None, rubric: Rubric, phase: str):
     asked = state.asked()
     texts = [t.raw or t.text for t in state.turns if t.role == "candidate"]
     pool = [(f"fu:{question.id}:{f.id}", f) for f in question.follow_ups]
@@ -138,7 +126,7 @@ def _follow_ups(state: RoundState, question: Question, company: Company | None, 
     for key, fu in pool:
         if key in asked or _answered(fu, texts):
             continue
-        if fu.probes == "operating_model" and state.level != "staff":
+        if state.level not in rubric.policy.level_only.get(fu.probes, [state.level]):
             continue
         out.append((key, fu))
     # This phase's follow-ups first, then earlier phases', then later ones (a fast candidate gets
@@ -151,9 +139,9 @@ def _follow_ups(state: RoundState, question: Question, company: Company | None, 
     return out
 
 
-def _simulate_move(state: RoundState, question: Question, ctx: Context, phase: str) -> Move | None:
+def _simulate_move(state: RoundState, question: Question, rubric: Rubric, ctx: Context, phase: str) -> Move | None:
     """Run the candidate's own limits through the simulator, once, when they have stated them."""
-    if question.family != "serving" or "sim:limits" in state.asked() or phase not in ("deep_dive", "wrap_up"):
+    if not rubric.families[question.family].simulate_limits or "sim:limits" in state.asked() or phase not in ("deep_dive", "wrap_up"):
         return None
     present = ctx.evidence.present
     if not {"max_seqs", "tail_target"} <= present:
@@ -198,7 +186,7 @@ def decide(state: RoundState, question: Question, company: Company | None, rubri
     if unsure:
         move.slots["unsure"] = "1"
     if last_iv is not None and last_iv.phase and last_iv.phase != phase and move.kind not in ("close",):
-        move.phase_title = PHASE_TITLES[phase]
+        move.phase_title = phase_titles()[phase]
     return move
 
 
@@ -226,14 +214,15 @@ def _next_move(state, question, company, rubric, ctx: Context, phase: str) -> Mo
                         query=f"KV cache memory budget {check.model} {check.gpu} concurrency arithmetic")
     for pid in ctx.evidence.pitfalls:
         if pid not in ctx.before.pitfalls and f"pitfall:{pid}" not in asked:
-            return Move(kind="pitfall", phase=phase, criterion=_PITFALL_CRITERION.get(pid), key=f"pitfall:{pid}",
+            return Move(kind="pitfall", phase=phase, criterion=rubric.pitfalls[pid].criterion, key=f"pitfall:{pid}",
+                        pitfall=pid,
                         ask=rubric.pitfalls[pid].feedback, query=rubric.pitfalls[pid].title)
-    sim = _simulate_move(state, question, ctx, phase)
+    sim = _simulate_move(state, question, rubric, ctx, phase)
     if sim is not None:
         return sim
 
     probes = _probe_candidates(state, question, rubric, ctx, phase)
-    follow_ups = _follow_ups(state, question, company, ctx, phase)
+    follow_ups = _follow_ups(state, question, company, rubric, phase)
     last = state.last_interviewer()
     last_kind = last.kind if last else None
     # Two questions in a row on the same criterion read as asking the same thing twice: prefer
@@ -247,7 +236,7 @@ def _next_move(state, question, company, rubric, ctx: Context, phase: str) -> Mo
     prefer_follow_up = last_kind != "follow_up"
     if probes and (not prefer_follow_up or not follow_ups):
         cid, item = probes[0]
-        return Move(kind="probe", phase=phase, criterion=cid, key=f"item:{item}",
+        return Move(kind="probe", phase=phase, criterion=cid, key=f"item:{item}", item=item,
                     ask=rubric.items[item].missing or rubric.items[item].label,
                     query=f"{rubric.criteria[cid].title}: {rubric.items[item].label}")
     if follow_ups:
@@ -257,12 +246,8 @@ def _next_move(state, question, company, rubric, ctx: Context, phase: str) -> Mo
     if phase == "wrap_up" and "wrap_up" not in asked:
         return Move(kind="wrap_up", phase=phase, key="wrap_up", ask="", query="summarise design capacity scheduling latency")
     n = sum(1 for k in asked if k.startswith("exhausted"))
-    return Move(kind="wrap_up", phase=phase, key=f"exhausted:{n}", ask="", query="interview pitfalls level bar")
-
-
-_PITFALL_CRITERION = {"no_limits": "scheduling_policy", "average_only": "tail_latency_tradeoff",
-                      "quantizing_on_faith": "quantization_quality", "kv_cache_confusion": "capacity_number",
-                      "vendor_speedup": "capacity_number", "policy_list": "scheduling_policy"}
+    return Move(kind="wrap_up", phase=phase, key=f"exhausted:{n}", ask="", query="interview pitfalls level bar",
+                slots={"exhausted": "1"})
 
 
 def _challenge_facts(check: CapacityCheck) -> list[str]:

@@ -1,13 +1,12 @@
-"""Headless rounds: play a transcript's candidate turns against the interviewer."""
+"""Headless rounds: play a transcript's candidate turns against the interviewer, through the Session."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
 from interviewer.grader import Report
-from interviewer.interview import add_reply, end_round, plan_reply, record_answer, start_round
 from interviewer.round import RoundTurn
+from interviewer.session import BuiltinVoice, Session, vector_store_retriever
 from interviewer.transcript import Transcript
-from interviewer.voice import render
 
 # Replayed answers arrive this many seconds apart, so the clock walks through every phase.
 TURN_SECONDS = 240
@@ -20,46 +19,33 @@ class ReplayResult:
     notices: list[str] = field(default_factory=list)
 
 
-def replay(transcript: Transcript, backend: str = "offline", settings=None, minutes: float = 45) -> ReplayResult:
-    """Run the candidate turns through a fresh round; interviewer turns in the file are ignored.
+def voice_for(backend: str, settings=None):
+    """The built-in voice, or an LLM ("openai"/"local") that falls back to it with a notice."""
+    if backend == "offline":
+        return BuiltinVoice()
+    from interviewer import llm
 
-    backend "openai" or "local" phrases each move with an LLM (falling back to the built-in
-    interviewer, with a notice, when the server fails); "offline" uses the built-in voice.
-    """
+    settings = (settings or llm.settings_from_env()).model_copy(update={"backend": backend})
+    return llm.LLMVoice(settings)
+
+
+def replay(transcript: Transcript, backend: str = "offline", settings=None, minutes: float = 45,
+           retriever=vector_store_retriever, voice=None) -> ReplayResult:
+    """Run the candidate turns through a fresh round; interviewer turns in the file are ignored."""
     answers = [t.text for t in transcript.turns if t.role == "candidate"]
-    start = 0.0
     step = min(TURN_SECONDS, minutes * 60 / (len(answers) + 1))
-    state = start_round(transcript.question_id, transcript.company, transcript.level or "senior",
-                        minutes=minutes, now=start)
-    speaker = None
-    if backend != "offline":
-        from interviewer import llm
-
-        settings = settings or llm.settings_from_env()
-        settings = settings.model_copy(update={"backend": backend})
-        speaker = settings
+    now = [0.0]
+    session = Session(store=None, voice=voice or voice_for(backend, settings), retriever=retriever,
+                      clock=lambda: now[0])
+    state = session.start_round(transcript.question_id, transcript.company, transcript.level or "senior", minutes)
     notices: list[str] = []
-    question_title = None
     for i, answer in enumerate(answers, 1):
-        now = start + i * step
-        notice = record_answer(state, answer, now)
-        if notice:
-            notices.append(notice)
-        move = plan_reply(state, now)
-        fallback = render(move, f"{state.id}:{len(state.turns)}")
-        if speaker is None:
-            add_reply(state, move, fallback, now=now)
-            continue
-        from interviewer import llm
-        from interviewer.interview import question_of
-
-        question_title = question_title or question_of(state).title
-        speech = llm.speak(speaker, move, state.turns, question_title, state.company, fallback)
-        for _ in speech.chunks():  # drain the stream; a broken one is retried or replaced whole
-            pass
-        outcome = speech.outcome
-        if outcome.notice:
-            notices.append(outcome.notice)
-        add_reply(state, move, outcome.text, notice=outcome.notice, now=now)
-    report = end_round(state, now=start + (len(answers) + 1) * step)
+        if state.ended:
+            break
+        now[0] = i * step
+        turn = session.take_turn(state, answer)
+        if turn.notice:
+            notices.append(turn.notice)
+    now[0] = (len(answers) + 1) * step
+    report = session.finish(state)
     return ReplayResult(turns=state.turns, report=report, notices=notices)

@@ -15,7 +15,6 @@ chromadb and langchain are imported inside functions: importing this module is c
 """
 from __future__ import annotations
 
-import os
 import shutil
 import sys
 import threading
@@ -24,7 +23,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Callable, TypeVar
 
-from interviewer.bank import CRITERIA
+from interviewer import config
+from interviewer.bank import topics
 from interviewer.corpus import Record, corpus_fingerprint, load_records
 from interviewer.embeddings import Embedder, EmbedderSpec, spec_from_env
 from interviewer.errors import UserError
@@ -33,7 +33,6 @@ COLLECTION = "interviewer_corpus"
 STORE_SCHEMA = 1
 CRITERION_BOOST = 0.1  # added to the similarity of passages tagged with the asked criterion
 BATCH = 64
-TOPICS = (*CRITERIA, "pitfalls")  # what notes' `topics` may name, and so what search can boost
 
 T = TypeVar("T")
 _lock = threading.RLock()
@@ -88,7 +87,7 @@ def collection_name() -> str:
     """INTERVIEWER_COLLECTION (default interviewer_corpus): lets tests share one Chroma server."""
     import re
 
-    name = (os.environ.get("INTERVIEWER_COLLECTION") or COLLECTION).strip()
+    name = (config.current().collection or COLLECTION).strip()
     if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]{1,510}[A-Za-z0-9]", name):
         raise UserError(f"INTERVIEWER_COLLECTION={name!r} is not a valid Chroma collection name "
                         "(3-512 letters, digits, '.', '_' or '-')")
@@ -96,14 +95,15 @@ def collection_name() -> str:
 
 
 def data_dir() -> Path:
-    return Path(os.environ.get("INTERVIEWER_DATA_DIR") or ".data")
+    return config.current().data_dir
 
 
 def _server() -> tuple[str, int] | None:
-    host = (os.environ.get("CHROMA_HOST") or "").strip()
+    settings = config.current()
+    host = (settings.chroma_host or "").strip()
     if not host:
         return None
-    port_s = (os.environ.get("CHROMA_PORT") or "8000").strip()
+    port_s = settings.chroma_port.strip()
     try:
         port = int(port_s)
     except ValueError:
@@ -407,8 +407,8 @@ def search(query: str, k: int = 3, criterion: str | None = None, *, strict: bool
                         "'kv cache bytes per token'")
     if not isinstance(k, int) or k < 1:
         raise UserError(f"k must be a positive whole number, got {k!r}")
-    if criterion is not None and criterion not in TOPICS:
-        raise UserError(f"unknown criterion {criterion!r}; known: {', '.join(TOPICS)}")
+    if criterion is not None and criterion not in topics():
+        raise UserError(f"unknown criterion {criterion!r}; known: {', '.join(topics())}")
     emb = _embedder(embedder)
     cdir = Path(corpus_dir) if corpus_dir is not None else None
 

@@ -12,14 +12,21 @@ from interviewer.transcript import Level, Transcript, Turn
 
 DEFAULT_MINUTES = 45
 MAX_ANSWER_CHARS = 20_000  # beyond this a paste is cut, with a notice; the full text is kept in `raw`
-# Phase budgets as shares of the round (45 minutes: 7, 11, 20, 7).
-PHASES: list[tuple[str, str, float]] = [
-    ("requirements", "Requirements and numbers", 0.15),
-    ("high_level", "High-level design", 0.25),
-    ("deep_dive", "Deep dive", 0.45),
-    ("wrap_up", "Wrap-up", 0.15),
-]
-PHASE_TITLES = {p: t for p, t, _ in PHASES}
+# A spoken answer of 10 minutes is about 1,500 words (~9,000 characters): nothing real comes near
+# this. Larger pastes are refused before they are recorded, so one visitor's megabytes cannot
+# stall grading for everyone else.
+ANSWER_LIMIT_CHARS = 60_000
+
+
+def phases() -> list[tuple[str, str, float]]:
+    """(id, title, share of the round) for each phase, from rubrics/policy.yaml."""
+    from interviewer.rubric import load_rubric
+
+    return [(p.id, p.title, p.share) for p in load_rubric().policy.phases]
+
+
+def phase_titles() -> dict[str, str]:
+    return {p: t for p, t, _ in phases()}
 
 
 class RoundTurn(Turn):
@@ -31,6 +38,8 @@ class RoundTurn(Turn):
     passages: list[Passage] = Field(default_factory=list)
     notice: str | None = None              # e.g. "the LLM timed out; the built-in interviewer answered"
     raw: str | None = None                 # the untruncated answer, when `text` was cut
+    voice: str | None = None               # who worded a reply: builtin | llm | replaced | fallback
+    partial: bool = False                  # a reply cut off before it finished (kept as far as it got)
 
 
 class DrillItem(BaseModel):
@@ -80,16 +89,16 @@ class RoundState(BaseModel):
 
     def phase_at(self, now: float | None = None) -> str:
         frac, acc = self.elapsed(now) / max(self.duration_s, 1), 0.0
-        for pid, _, share in PHASES:
+        for pid, _, share in phases():
             acc += share
             if frac < acc:
                 return pid
-        return PHASES[-1][0]
+        return phases()[-1][0]
 
     def phase_deadline(self, phase: str) -> float:
         """Seconds from the start at which `phase` ends."""
         acc = 0.0
-        for pid, _, share in PHASES:
+        for pid, _, share in phases():
             acc += share
             if pid == phase:
                 return acc * self.duration_s

@@ -11,7 +11,6 @@ from interviewer.bank import ROOT, load_yaml
 from interviewer.errors import UserError
 
 RUBRIC_DIR = ROOT / "rubrics"
-REQUIRED = ("capacity_number", "scheduling_policy", "tail_latency_tradeoff")
 
 
 class Criterion(BaseModel):
@@ -25,9 +24,22 @@ class Criterion(BaseModel):
 
 
 class Pitfall(BaseModel):
+    """A pitfall: its feedback (criteria.yaml) and how it is spotted (cues.yaml `pitfalls`)."""
+
     id: str
     title: str
     feedback: str
+    criterion: str | None = None                  # the criterion a push on this pitfall informs
+    patterns: list[re.Pattern] = Field(default_factory=list)
+    by_family: dict[str, list[re.Pattern]] = Field(default_factory=dict)
+    when: str | None = None                       # raised by this cue item ...
+    unless_any: list[str] = Field(default_factory=list)   # ... unless one of these is present
+    cleared_by: list[re.Pattern] = Field(default_factory=list)
+
+    model_config = {"arbitrary_types_allowed": True}
+
+    def patterns_for(self, family: str) -> list[re.Pattern]:
+        return self.by_family.get(family, self.patterns)
 
 
 class Item(BaseModel):
@@ -90,6 +102,25 @@ class Family(BaseModel):
     title: str
     supporting: list[str]
     criteria: dict[str, CriterionSpec]
+    memory_capacity: bool = False     # capacity is a memory budget the calculator checks
+    simulate_limits: bool = False     # stated scheduler limits can be run through the simulator
+    topics: list[str] = Field(default_factory=list)
+
+
+class PhaseSpec(BaseModel):
+    id: str
+    title: str
+    share: float = Field(gt=0, le=1)
+
+
+class Policy(BaseModel):
+    """How the built-in interviewer runs a round (rubrics/policy.yaml)."""
+
+    phases: list[PhaseSpec]
+    phase_focus: dict[str, list[str]]
+    supporting_from: list[str] = Field(default_factory=list)
+    level_only: dict[str, list[str]] = Field(default_factory=dict)
+    acknowledge_order: list[str] = Field(default_factory=list)
 
 
 class LevelBar(BaseModel):
@@ -116,6 +147,7 @@ class Rubric(BaseModel):
     levels: dict[str, LevelBar]
     down_level_risk: str
     scoring: Scoring
+    policy: Policy
 
     model_config = {"arbitrary_types_allowed": True}
 
@@ -126,8 +158,13 @@ class Rubric(BaseModel):
         fam = self.families[family]
         return fam.criteria.get(criterion_id) or self.supporting[criterion_id]
 
+    @property
+    def required(self) -> tuple[str, ...]:
+        """The required criteria, in the order criteria.yaml lists them."""
+        return tuple(cid for cid, c in self.criteria.items() if c.required)
+
     def criteria_for(self, family: str) -> list[str]:
-        return [*REQUIRED, *self.families[family].supporting]
+        return [*self.required, *self.families[family].supporting]
 
 
 def lower_pattern(pattern: str) -> str:
@@ -147,6 +184,23 @@ def lower_pattern(pattern: str) -> str:
     return "".join(out)
 
 
+def _compile_plain(where: str, patterns: list[str], path: Path) -> list[re.Pattern]:
+    """Patterns matched case-insensitively in the text as written (pitfalls)."""
+    try:
+        return [re.compile(p, re.IGNORECASE) for p in patterns]
+    except re.error as exc:
+        raise UserError(f"{path}: {where}: bad pattern: {exc}") from None
+
+
+def _pitfall(entry: dict, cues: dict, path: Path) -> Pitfall:
+    pid = entry["id"]
+    spec = dict(cues.get(pid, {}))
+    return Pitfall(**entry, patterns=_compile_plain(pid, spec.get("patterns", []), path),
+                   by_family={f: _compile_plain(f"{pid}.{f}", ps, path) for f, ps in spec.get("by_family", {}).items()},
+                   when=spec.get("when"), unless_any=spec.get("unless_any", []),
+                   cleared_by=_compile_plain(pid, spec.get("cleared_by", []), path))
+
+
 def _compile(item_id: str, patterns: list[str], macros: dict[str, str], path: Path) -> list[re.Pattern]:
     compiled = []
     for raw in patterns:
@@ -160,11 +214,21 @@ def _compile(item_id: str, patterns: list[str], macros: dict[str, str], path: Pa
     return compiled
 
 
+def load_rubric(rubric_dir: Path | None = None) -> Rubric:
+    """The rubric in `rubric_dir` (default: the configured one, rubrics/), loaded once per folder."""
+    if rubric_dir is None:
+        from interviewer import config
+
+        rubric_dir = config.current().rubric_dir or RUBRIC_DIR
+    return _load_rubric(Path(rubric_dir))
+
+
 @functools.cache
-def load_rubric(rubric_dir: Path = RUBRIC_DIR) -> Rubric:
-    """Load and cross-check the rubric files (cached per process)."""
-    cpath, qpath, fpath = (rubric_dir / n for n in ("criteria.yaml", "cues.yaml", "families.yaml"))
-    cdata, qdata, fdata = load_yaml(cpath), load_yaml(qpath), load_yaml(fpath)
+def _load_rubric(rubric_dir: Path) -> Rubric:
+    """Load and cross-check the rubric files."""
+    cpath, qpath, fpath, ppath = (rubric_dir / n for n in ("criteria.yaml", "cues.yaml", "families.yaml",
+                                                           "policy.yaml"))
+    cdata, qdata, fdata, pdata = load_yaml(cpath), load_yaml(qpath), load_yaml(fpath), load_yaml(ppath)
     macros = qdata.get("macros", {})
     try:
         items = {
@@ -179,13 +243,14 @@ def load_rubric(rubric_dir: Path = RUBRIC_DIR) -> Rubric:
         }
         rubric = Rubric(
             criteria={c["id"]: Criterion(**c) for c in cdata["criteria"]},
-            pitfalls={p["id"]: Pitfall(**p) for p in cdata["pitfalls"]},
+            pitfalls={p["id"]: _pitfall(p, qdata.get("pitfalls", {}), qpath) for p in cdata["pitfalls"]},
             items=items,
             supporting={k: CriterionSpec(**v) for k, v in fdata["supporting"].items()},
             families={k: Family(**v) for k, v in fdata["families"].items()},
             levels={k: LevelBar(**v) for k, v in cdata["levels"].items()},
             down_level_risk=cdata["down_level_risk"],
             scoring=Scoring(**cdata["scoring"]),
+            policy=Policy(**pdata),
         )
     except ValidationError as exc:
         err = exc.errors()[0]
@@ -201,7 +266,7 @@ def _check_references(rubric: Rubric, rubric_dir: Path) -> None:
     specs = list(rubric.supporting.items())
     for fam_id, fam in rubric.families.items():
         specs += [(f"{fam_id}.{cid}", s) for cid, s in fam.criteria.items()]
-        for cid in [*REQUIRED, *fam.supporting]:
+        for cid in [*rubric.required, *fam.supporting, *fam.topics]:
             if cid not in rubric.criteria:
                 raise UserError(f"{rubric_dir}: family {fam_id} names unknown criterion {cid}")
     for where, spec in specs:

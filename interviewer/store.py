@@ -70,7 +70,9 @@ class StoreCorrupt(UserError):
 
 
 def data_dir() -> Path:
-    return Path(os.environ.get("INTERVIEWER_DATA_DIR") or ".data")
+    from interviewer import config
+
+    return config.current().data_dir
 
 
 def default_path() -> Path:

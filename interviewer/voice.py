@@ -29,8 +29,8 @@ def ask_variants(item: str, family: str | None = None) -> list[str]:
 
 def _question(move: Move, rng: random.Random) -> str:
     """The core question: the item's own variants, else the move's plain ask."""
-    if move.kind == "probe" and move.key and move.key.startswith("item:"):
-        options = ask_variants(move.key[5:], move.family)
+    if move.kind == "probe" and move.item:
+        options = ask_variants(move.item, move.family)
         if options:
             return _pick(options, rng)
         ask = move.ask.rstrip(".")
@@ -63,7 +63,7 @@ def render(move: Move, seed: str = "") -> str:
     elif move.kind == "probe" or move.kind == "follow_up":
         parts.append(_question(move, rng))
     elif move.kind == "pitfall":
-        pid = (move.key or "").removeprefix("pitfall:")
+        pid = move.pitfall or ""
         options = w.get("pitfall_by_family", {}).get(move.family or "", {}).get(pid) or w["pitfall"].get(pid)
         parts.append(_pick(options or [move.ask], rng))
     elif move.kind == "challenge":
@@ -72,8 +72,7 @@ def render(move: Move, seed: str = "") -> str:
     elif move.kind == "simulate":
         parts.append(_pick(w["simulate"], rng).format(facts=" ".join(move.facts), ask=move.ask))
     elif move.kind == "wrap_up":
-        key = "exhausted" if (move.key or "").startswith("exhausted") else "wrap_up"
-        parts.append(_pick(w[key], rng))
+        parts.append(_pick(w["exhausted" if move.slots.get("exhausted") else "wrap_up"], rng))
     elif move.kind == "close":
         parts.append(_pick(w["close"], rng))
     elif move.kind in ("empty", "clarify"):

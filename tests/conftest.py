@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from interviewer import config
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -17,6 +19,12 @@ def _isolated_data_dir(tmp_path_factory, monkeypatch):
     monkeypatch.setenv("INTERVIEWER_DATA_DIR", str(tmp_path_factory.mktemp("data")))
     monkeypatch.delenv("CHROMA_HOST", raising=False)
     monkeypatch.delenv("CHROMA_PORT", raising=False)
+    for name in ("INTERVIEWER_ADMIN", "INTERVIEWER_DATABASE_URL"):
+        monkeypatch.delenv(name, raising=False)
+    config.reload()
+    yield
+    monkeypatch.undo()
+    config.reload()
 
 
 @pytest.fixture(scope="session")
@@ -48,3 +56,13 @@ from conftest_servers import (  # noqa: E402,F401  (real servers on 127.0.0.1 fo
     openai_embeddings_server,
 )
 from conftest_llm import llama_server, llama_settings, silent_server, start_llama  # noqa: E402,F401
+
+
+def answer(state, text, now: float | None = None):
+    """One built-in turn through the Session, ungrounded, at time `now` (default: the real clock)."""
+    import time
+
+    from interviewer.session import Session, no_retriever
+
+    return Session(store=None, retriever=no_retriever, clock=(lambda: now) if now is not None else time.time
+                   ).take_turn(state, text)

@@ -28,6 +28,8 @@ from pathlib import Path
 
 import pytest
 
+from interviewer import config
+
 STARTUP_TIMEOUT_S = 60
 
 
@@ -124,6 +126,7 @@ def chroma_server_env(chroma_server, monkeypatch, tmp_path):
     monkeypatch.setenv("INTERVIEWER_COLLECTION", name)
     monkeypatch.setenv("INTERVIEWER_DATA_DIR", str(tmp_path / "data"))
     monkeypatch.setenv("INTERVIEWER_EMBEDDINGS", "hash")
+    config.reload()
     retrieval.reset_clients()
     yield chroma_server
     try:
@@ -143,6 +146,7 @@ def embedded_store_env(monkeypatch, tmp_path):
     monkeypatch.delenv("INTERVIEWER_COLLECTION", raising=False)
     monkeypatch.setenv("INTERVIEWER_DATA_DIR", str(tmp_path / "data"))
     monkeypatch.setenv("INTERVIEWER_EMBEDDINGS", "hash")
+    config.reload()
     retrieval.reset_clients()
     yield tmp_path / "data"
     retrieval.reset_clients()

@@ -4,7 +4,9 @@ from __future__ import annotations
 import pytest
 
 from interviewer.calibration import agreement, load_cases
-from interviewer.rubric import REQUIRED
+from interviewer.rubric import load_rubric
+
+REQUIRED = load_rubric().required
 
 CASES = load_cases()
 BY_NAME = {c.name: c for c in CASES}

@@ -6,7 +6,7 @@ import io
 from datetime import datetime
 
 import pypdf
-import pytest
+from conftest import answer
 
 from interviewer import interview
 from interviewer.pdf import latin1, report_pdf
@@ -23,15 +23,12 @@ ANSWERS = [
 ]
 
 
-@pytest.fixture(autouse=True)
-def _no_retrieval(monkeypatch):
-    monkeypatch.setattr(interview, "retrieve", lambda *a, **k: [])
 
 
 def graded(answers, company="Anthropic", level="staff"):
     state = interview.start_round(QID, company=company, level=level, now=1_700_000_000.0)
     for i, a in enumerate(answers, 1):
-        interview.reply_offline(state, a, now=1_700_000_000.0 + 60 * i, ground=False)
+        answer(state, a, now=1_700_000_000.0 + 60 * i)
     return state, interview.end_round(state, now=1_700_000_000.0 + 600)
 
 

@@ -1,7 +1,9 @@
 """The built-in interviewer's follow-up policy: asks for what is missing, never repeats, keeps time."""
 from __future__ import annotations
 
-from interviewer.interview import end_round, plan_reply, record_answer, reply_offline, start_round
+from conftest import answer
+
+from interviewer.interview import end_round, plan_reply, record_answer, start_round
 
 T0 = 1_000_000.0
 
@@ -11,7 +13,7 @@ def _round(level="senior", question="gpu-inference-serving", company="Anthropic"
 
 
 def _answer(state, text, minute):
-    return reply_offline(state, text, now=T0 + minute * 60, ground=False)
+    return answer(state, text, now=T0 + minute * 60)
 
 
 def test_no_memory_budget_gets_asked_for_one_first():
@@ -87,10 +89,9 @@ def test_wrong_capacity_figure_is_challenged_with_the_arithmetic():
 def test_stated_limits_and_target_are_run_through_the_simulator():
     state = _round()
     _answer(state, "Llama-3-8B fp16 on one H100 80GB, about 57 concurrent sequences at 8,192 tokens.", 2)
-    turn = None
     for minute, text in ((20, "Continuous batching, max_num_seqs of 64 and max_num_batched_tokens of 8192 per step."),
                          (24, "Our target is p99 TTFT under 1 s.")):
-        turn = _answer(state, text, minute)
+        _answer(state, text, minute)
     kinds = [t.kind for t in state.turns if t.role == "interviewer"]
     assert "simulate" in kinds
     sim = next(t for t in state.turns if t.kind == "simulate")
@@ -110,7 +111,7 @@ def test_huge_paste_is_kept_whole():
     state = _round()
     big = "We budget memory carefully. " * 2000  # ~56,000 characters
     record_answer(state, big, now=T0 + 60)
-    move = plan_reply(state, now=T0 + 60, ground=False)
+    move = plan_reply(state, now=T0 + 60)
     assert move.kind in ("probe", "pitfall", "follow_up", "clarify")
     assert (state.turns[-1].raw or state.turns[-1].text) == big
 

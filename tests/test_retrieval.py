@@ -17,6 +17,8 @@ from contextlib import redirect_stdout
 from pathlib import Path
 
 import pytest
+
+from interviewer import config
 import yaml
 
 from interviewer import retrieval
@@ -258,6 +260,7 @@ def test_switching_embedder_rebuilds_instead_of_mixing(store, corpus, openai_emb
     monkeypatch.setenv("INTERVIEWER_EMBEDDINGS", "local")
     monkeypatch.setenv("OPENAI_BASE_URL", openai_embeddings_server.base_url)
     monkeypatch.setenv("INTERVIEWER_EMBEDDING_MODEL", "fake-embed")
+    config.reload()
     remote = retrieval.ingest(progress=False, corpus_dir=corpus)
     assert remote.rebuilt and remote.embedded == remote.total == base.total
     assert remote.embedder == f"openai:fake-embed@{openai_embeddings_server.base_url}"
@@ -268,6 +271,7 @@ def test_switching_embedder_rebuilds_instead_of_mixing(store, corpus, openai_emb
         "kv cache bytes per token"]
     assert retrieval.ingest(progress=False, corpus_dir=corpus).embedded == 0
     monkeypatch.setenv("INTERVIEWER_EMBEDDINGS", "hash")
+    config.reload()
     back = retrieval.ingest(progress=False, corpus_dir=corpus)
     assert back.rebuilt and back.embedded == back.total and back.embedder == base.embedder
 
@@ -280,9 +284,11 @@ def test_unreachable_embeddings_server_is_a_user_error(embedded_store_env, corpu
         port = s.getsockname()[1]
     monkeypatch.setenv("INTERVIEWER_EMBEDDINGS", "local")
     monkeypatch.setenv("OPENAI_BASE_URL", f"http://127.0.0.1:{port}/v1")
+    config.reload()
     with pytest.raises(UserError, match="embeddings request to http://127.0.0.1"):
         retrieval.ingest(progress=False, corpus_dir=corpus)
     monkeypatch.delenv("OPENAI_BASE_URL")
+    config.reload()
     with pytest.raises(UserError, match="OPENAI_BASE_URL"):
         retrieval.search("kv cache", corpus_dir=corpus)
 
@@ -376,6 +382,7 @@ def real_corpus_store(tmp_path_factory):
     for var in ("CHROMA_HOST", "CHROMA_PORT", "INTERVIEWER_COLLECTION"):
         mp.delenv(var, raising=False)
     mp.setenv("INTERVIEWER_EMBEDDINGS", "hash")
+    config.reload()
     data = tmp_path_factory.mktemp("recall") / "data"
     retrieval.reset_clients()
     retrieval.ingest(progress=False, data_dir=data)

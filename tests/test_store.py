@@ -13,6 +13,9 @@ import threading
 from pathlib import Path
 
 import pytest
+from conftest import answer
+
+from interviewer import config
 
 from interviewer import interview, store
 from interviewer.errors import UserError
@@ -36,16 +39,12 @@ MIDDLING = ["We use continuous batching with max 256 sequences and look at p99 T
 WEAK = ["I would put a load balancer in front and autoscale on average latency."]
 
 
-@pytest.fixture(autouse=True)
-def _no_retrieval(monkeypatch):
-    """Rounds here need no vector store: grounding is another module's concern."""
-    monkeypatch.setattr(interview, "retrieve", lambda *a, **k: [])
 
 
 def make_round(answers: list[str], *, end: bool = True, t0: float = 1_700_000_000.0, company="Anthropic"):
     state = interview.start_round(QID, company=company, level="senior", now=t0)
     for i, a in enumerate(answers, 1):
-        interview.reply_offline(state, a, now=t0 + 60 * i, ground=False)
+        answer(state, a, now=t0 + 60 * i)
     report = interview.end_round(state, now=t0 + 60 * (len(answers) + 1)) if end else None
     return state, report
 
@@ -80,7 +79,7 @@ def test_save_is_an_upsert_and_untitled_open_rounds_list_with_the_bank_title(st)
     [s] = st.list("alice")
     assert s.overall is None and s.ended_at is None and s.scores == {}
     assert s.question_title == "Design GPU Inference Serving System"
-    interview.reply_offline(state, STRONG[1], now=state.started_at + 300, ground=False)
+    answer(state, STRONG[1], now=state.started_at + 300)
     interview.end_round(state, now=state.started_at + 400)
     st.save(state, "alice")
     [s] = st.list("alice")
@@ -101,7 +100,7 @@ def test_resume_latest_open_round_after_restart(tmp_path):
     restarted = Store(path)  # a new process would build a new Store on the same file
     resumed = restarted.latest_open("alice")
     assert resumed == current
-    interview.reply_offline(resumed, STRONG[2], now=current.started_at + 500, ground=False)
+    answer(resumed, STRONG[2], now=current.started_at + 500)
     restarted.save(resumed, "alice")
     assert restarted.latest_open("alice").turns[-2].text == STRONG[2]
     interview.end_round(resumed, now=current.started_at + 600)
@@ -113,6 +112,7 @@ def test_resume_latest_open_round_after_restart(tmp_path):
 
 def test_default_path_is_in_the_data_dir(tmp_path, monkeypatch):
     monkeypatch.setenv("INTERVIEWER_DATA_DIR", str(tmp_path / "data"))
+    config.reload()
     s = Store()
     assert s.path == tmp_path / "data" / "rounds.db" and s.path.exists()
     s.close()
@@ -360,10 +360,10 @@ def test_a_round_survives_sigkill_right_after_save(tmp_path):
     script = textwrap.dedent(f"""
         import os, signal, sys
         from interviewer import interview
+        from interviewer.session import Session, no_retriever
         from interviewer.store import Store
-        interview.retrieve = lambda *a, **k: []
         state = interview.start_round({QID!r}, company="Anthropic")
-        interview.reply_offline(state, {STRONG[0]!r}, ground=False)
+        Session(store=None, retriever=no_retriever).take_turn(state, {STRONG[0]!r})
         store = Store()
         store.save(state, "alice")
         sys.stdout.write(state.model_dump_json() + "\\n")

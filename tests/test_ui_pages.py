@@ -7,6 +7,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from conftest import answer
+
+from interviewer import config
 from streamlit.testing.v1 import AppTest
 
 from interviewer import interview
@@ -29,6 +32,7 @@ def _offline(monkeypatch):
     for var in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "INTERVIEWER_BACKEND", "INTERVIEWER_MODEL",
                 "INTERVIEWER_EMBEDDINGS", "CHROMA_HOST"):
         monkeypatch.delenv(var, raising=False)
+        config.reload()
 
 
 def page(path: str, token: str = TOKEN) -> AppTest:
@@ -58,7 +62,7 @@ def every_value(at: AppTest) -> str:
 def graded_round(answers: list[str], company="Anthropic", qid="gpu-inference-serving"):
     state = interview.start_round(qid, company, "senior")
     for a in answers:
-        interview.reply_offline(state, a, ground=False)
+        answer(state, a)
     interview.end_round(state)
     return state
 
@@ -196,6 +200,7 @@ def test_report_page_with_nothing_graded():
 
 def test_damaged_database_is_moved_aside_with_one_notice(tmp_path, monkeypatch):
     monkeypatch.setenv("INTERVIEWER_DATA_DIR", str(tmp_path))
+    config.reload()
     (tmp_path / "rounds.db").write_bytes(b"this is not a database" * 100)
     at = AppTest.from_file(APP, default_timeout=RUN_S)
     at.query_params["u"] = TOKEN
@@ -234,42 +239,109 @@ def test_locked_database_shows_the_error_and_a_way_on(monkeypatch):
 def test_settings_dead_server_is_a_plain_error_and_the_key_is_never_echoed():
     secret = "sk-test-DO-NOT-SHOW-1234567890abcdef"
     at = ok(page(SETTINGS))
-    at.radio(key="set_backend").set_value("local").run()
+    at.radio(key="set_voice").set_value("own").run()
+    at.radio(key="set_own_kind").set_value("local").run()
     at.text_input(key="set_base_url_local").set_value("http://127.0.0.1:9/v1")
     at.text_input(key="set_api_key_input").set_value(secret).run()
     assert at.text_input(key="set_api_key_input").value == ""  # taken out of the box at once
-    assert "A key is set for this session." in every_value(at)
+    assert "Your key is set for this session." in every_value(at)
     at.button(key="set_test").click().run(timeout=RUN_S)
     assert not at.exception
     assert len(at.error) == 1
     msg = at.error[0].value
-    assert "refused" in msg or "could not reach" in msg or "timed out" in msg
+    assert msg.startswith("Not connected") and ("refused" in msg or "could not reach" in msg or "timed out" in msg)
     assert "Traceback" not in msg and "\n" not in msg
     assert secret not in every_value(at)
     assert secret not in repr(at.session_state["llm_settings"])
     assert at.session_state["llm_settings"].backend == "local"
 
 
-def test_settings_offline_is_the_default_and_embeddings_shown():
+def test_settings_offline_is_the_default_and_embeddings_shown_but_not_changeable():
     at = ok(page(SETTINGS))
-    assert at.radio(key="set_backend").value == "offline"
+    assert at.radio(key="set_voice").value == "builtin"
     assert "offline feature hashing" in every_value(at)
+    assert not [r for r in at.radio if r.key == "set_embedder"]  # server-wide: not a visitor's choice
+    assert "cannot be changed from a browser" in every_value(at)
 
 
-def test_switching_embeddings_rebuilds_or_keeps_the_old_one_on_failure(monkeypatch):
-    import os
+class _Listener:
+    """An OpenAI-shaped server on 127.0.0.1 that records every Authorization header it is sent."""
 
-    # The page changes the server's environment; monkeypatch puts these back after the test.
+    def __init__(self):
+        import http.server
+        import json
+        import threading
+
+        seen = self.seen = []
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def log_message(self, *a):
+                pass
+
+            def _reply(self, body: dict):
+                data = json.dumps(body).encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def do_GET(self):
+                seen.append(self.headers.get("Authorization"))
+                self._reply({"object": "list", "data": [{"id": "m", "object": "model"}]})
+
+            def do_POST(self):
+                seen.append(self.headers.get("Authorization"))
+                self.rfile.read(int(self.headers.get("Content-Length") or 0))
+                self._reply({"id": "c", "object": "chat.completion", "created": 0, "model": "m",
+                             "choices": [{"index": 0, "finish_reason": "stop",
+                                          "message": {"role": "assistant", "content": "ok"}}]})
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/v1"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self):
+        self.server.shutdown()
+
+
+def test_operator_key_never_reaches_a_url_a_visitor_types(monkeypatch):
+    operator_key = "sk-operator-SECRET-0123456789abcdef"
+    listener = _Listener()
+    try:
+        monkeypatch.setenv("OPENAI_API_KEY", operator_key)
+        monkeypatch.setenv("INTERVIEWER_BACKEND", "openai")
+        config.reload()
+        at = ok(page(SETTINGS))
+        at.radio(key="set_voice").set_value("own").run()
+        at.radio(key="set_own_kind").set_value("local").run()
+        at.text_input(key="set_base_url_local").set_value(listener.url).run()
+        at.button(key="set_test").click().run(timeout=RUN_S)
+        assert not at.exception
+        assert listener.seen, "the visitor's endpoint was never asked"
+        assert any("Connected" in s.value for s in at.success)  # a real chat reply came back
+        assert all(operator_key not in (h or "") for h in listener.seen), listener.seen
+        chosen = at.session_state["llm_settings"]
+        assert chosen.api_key is None and chosen.endpoint == listener.url
+        # The same visitor choosing OpenAI with no key of their own: an error, never the operator's key.
+        at.radio(key="set_own_kind").set_value("openai").run()
+        at.button(key="set_test").click().run(timeout=RUN_S)
+        assert any("no API key" in e.value for e in at.error)
+    finally:
+        listener.close()
+
+
+def test_admin_mode_switches_embeddings_for_the_server_or_keeps_the_old_one_on_failure(monkeypatch):
+    monkeypatch.setenv("INTERVIEWER_ADMIN", "1")
     monkeypatch.setenv("INTERVIEWER_EMBEDDINGS", "hash")
-    monkeypatch.setenv("INTERVIEWER_EMBEDDINGS_BASE_URL", "")
-    monkeypatch.setenv("INTERVIEWER_EMBEDDING_MODEL", "text-embedding-3-small")
+    config.reload()
     at = ok(page(SETTINGS))
     at.radio(key="set_embedder").set_value("local").run()
     at.text_input(key="set_embed_url").set_value("http://127.0.0.1:9/v1").run()
     at.button(key="set_embed_apply").click().run(timeout=RUN_S)
     assert not at.exception and len(at.error) == 1
     assert "Could not switch embeddings" in at.error[0].value and "\n" not in at.error[0].value
-    assert os.environ.get("INTERVIEWER_EMBEDDINGS") == "hash"  # the previous (built-in) embedder stays
+    assert config.current().embeddings == "hash"  # the previous (built-in) embedder stays
     at.radio(key="set_embedder").set_value("hash").run()
     at.button(key="set_embed_apply").click().run(timeout=RUN_S)
     assert not at.exception and not at.error

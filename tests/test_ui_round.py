@@ -8,6 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
+from interviewer import config
 from streamlit.testing.v1 import AppTest
 
 from interviewer.store import open_store
@@ -33,6 +35,7 @@ def _offline(monkeypatch):
     for var in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "INTERVIEWER_BACKEND", "INTERVIEWER_MODEL",
                 "INTERVIEWER_EMBEDDINGS", "CHROMA_HOST"):
         monkeypatch.delenv(var, raising=False)
+        config.reload()
 
 
 def new_app(token: str | None = None) -> AppTest:

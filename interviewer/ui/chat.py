@@ -46,6 +46,11 @@ def candidate_turn(turn) -> None:
     common.show_user_text(turn.raw if turn.raw is not None else turn.text)
 
 
+def candidate_turn_text(text: str | None) -> None:
+    """An answer as typed, shown before it is recorded."""
+    common.show_user_text(text or "")
+
+
 def render_turns(state) -> None:
     """Every turn of the round so far, with drill scores under the answers they belong to."""
     scores = iter(state.drill_scores) if state.mode == "drill" else iter(())

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
-import os
 import re
 import secrets
 import string
@@ -78,8 +77,15 @@ def guard(body: Callable[[], Any]) -> None:
 # --------------------------------------------------------------------------- store
 
 
+def settings():
+    """The operator's settings, read once per process (environment, then secrets.toml)."""
+    from interviewer import config
+
+    return config.init(secrets_dict())
+
+
 def data_dir_key() -> str:
-    return os.environ.get("INTERVIEWER_DATA_DIR") or ""
+    return str(settings().data_dir)
 
 
 @st.cache_resource(show_spinner=False)
@@ -130,33 +136,47 @@ def _store_trouble(message: str, allow_unsaved: bool) -> None:
 
 
 def remember(state) -> None:
-    """Keep a copy of the round in this browser session (used when nothing can be saved)."""
+    """Keep a copy of the round in this browser session: the truth until the store has it."""
     st.session_state.setdefault("mem_rounds", {})[state.id] = state.model_copy(deep=True)
+
+
+def session(store):
+    """This browser's Session: its store and owner, its voice, and the rounds still waiting to be saved."""
+    from interviewer.session import BuiltinVoice, Session
+
+    settings = llm_settings()
+    if uses_llm(settings):
+        from interviewer.llm import LLMVoice
+
+        voice = LLMVoice(settings)
+    else:
+        voice = BuiltinVoice()
+    return Session(store=store, owner=owner(), voice=voice, unsaved=st.session_state.setdefault("unsaved", {}))
 
 
 def save(state, store) -> bool:
     """Save the round; trouble saving shows a warning but never costs the candidate the turn."""
     remember(state)
-    if store is None:
-        return False
-    try:
-        store.save(state, owner())
-        return True
-    except UserError as exc:
-        st.warning(f"This turn could not be saved: {exc}")
-    except Exception as exc:
-        log.exception("saving round %s failed", state.id)
-        st.warning(f"This turn could not be saved ({type(exc).__name__}); the round goes on in this tab.")
+    svc = session(store)
+    if svc.save(state) or store is None:
+        return store is not None
+    saving_trouble(state, svc.save_error)
     return False
 
 
+def saving_trouble(state, reason: str | None) -> None:
+    """Say that the round is held in this tab, and offer it as a file until the store takes it."""
+    st.warning(f"This turn could not be saved ({reason or 'the database is unavailable'}). The round is kept in "
+               "this tab and saved as soon as the database takes it again; download it now to be safe.")
+    st.download_button("Download this round (JSON)", state.model_dump_json(indent=2), file_name=f"round-{state.id}.json",
+                       mime="application/json", key=f"unsaved_{state.id}_{len(state.turns)}")
+
+
 def load_round(round_id: str, store):
-    """A round of this browser's, from the store or this session's copies."""
-    state = None
-    if store is not None:
+    """A round of this browser's: this session's copy first (it may be newer than the saved one)."""
+    state = st.session_state.get("mem_rounds", {}).get(round_id)
+    if state is None and store is not None:
         state = store.load(round_id, owner())
-    if state is None:
-        state = st.session_state.get("mem_rounds", {}).get(round_id)
     return state
 
 
@@ -225,15 +245,15 @@ def llm_settings():
     try:
         from interviewer import llm
 
-        settings = llm.settings_from_env(os.environ, secrets_dict())
+        backend = llm.backend_settings(settings())
     except UserError as exc:
         st.session_state["llm_settings_error"] = str(exc)
-        settings = None
+        backend = None
     except Exception:
         log.warning("LLM settings unavailable; using the built-in interviewer", exc_info=True)
-        settings = None
-    st.session_state["llm_settings"] = settings
-    return settings
+        backend = None
+    st.session_state["llm_settings"] = backend
+    return backend
 
 
 def uses_llm(settings) -> bool:

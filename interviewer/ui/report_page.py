@@ -8,6 +8,7 @@ import streamlit as st
 
 from interviewer.grader import Report
 from interviewer.report import BAR, to_json, to_markdown
+from interviewer.session import judge_job
 from interviewer.ui import chat, common
 
 log = logging.getLogger("interviewer.ui.report")
@@ -104,9 +105,7 @@ def show_report(report: Report, state) -> None:
         st.warning(f"**Down-level risk.** {common.md(report.down_level_risk)}", icon=":material/trending_down:")
     else:
         st.success("No down-level risk against the target level.", icon=":material/check_circle:")
-    note = st.session_state.get("report_notice")
-    if note and note[0] == state.id:
-        st.info(note[1], icon=":material/info:")
+    judge_status(state)
     downloads(report, state)
 
     scorecard(report)
@@ -171,6 +170,35 @@ def _drill_table(state) -> None:
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
 
 
+def judge_status(state) -> None:
+    """The LLM judge's progress: the report does not wait for it; its view appears when it arrives."""
+    job = judge_job(state.id)
+    if job is not None and not job.done.is_set():
+        _judge_waiting(state.id)
+        return
+    note = (state.report or {}).get("judge_notice")
+    if note:
+        st.info(note, icon=":material/info:")
+
+
+@st.fragment(run_every=2)
+def _judge_waiting(round_id: str) -> None:
+    job = judge_job(round_id)
+    if job is None or job.done.is_set():
+        st.rerun(scope="app")
+    st.info("The LLM judge is reading the transcript; its view will be added here when it arrives.",
+            icon=":material/hourglass_top:")
+
+
+def _with_judge(state):
+    """This session's copy of the round, with the judge's view once it has arrived."""
+    job = judge_job(state.id)
+    if job is not None and job.done.is_set() and job.report is not None and state.report != job.report:
+        state.report = job.report
+        common.remember(state)
+    return state
+
+
 def main() -> None:
     store = common.get_store()
     choices = _choices(store)
@@ -198,6 +226,8 @@ def main() -> None:
     st.session_state["report_id"] = chosen
     st.query_params[common.REPORT_PARAM] = chosen
     state = common.load_round(chosen, store)
+    if state is not None:
+        state = _with_judge(state)
     if state is None or not state.report:
         st.info("That round has no report.")
         return

@@ -1,8 +1,8 @@
 """Mock round page: set up a round or a company drill, hold it in the chat, end it.
 
-Each answer: record_answer -> save -> plan_reply -> voice (built-in, or an LLM streamed with a
-fallback) -> add_reply -> save. A refreshed page, or a restarted server, resumes the browser's
-open round from the store.
+Each answer goes through the browser's Session (interviewer.session): submit (saved before the
+reply), the reply streamed into the chat, complete (saved). A refreshed page, or a restarted
+server, resumes the browser's open round from the store; an answer left without a reply gets one.
 """
 from __future__ import annotations
 
@@ -11,12 +11,11 @@ import logging
 import streamlit as st
 
 from interviewer.bank import load_bank
-from interviewer.interview import (add_reply, drill_items, end_round, plan_reply, question_of, record_answer,
-                                   start_drill, start_round, warm_up)
-from interviewer.round import DEFAULT_MINUTES, PHASE_TITLES, PHASES
-from interviewer.rubric import REQUIRED, load_rubric
+from interviewer.interview import drill_items, question_of, warm_up
+from interviewer.round import ANSWER_LIMIT_CHARS, DEFAULT_MINUTES, phase_titles, phases
+from interviewer.rubric import load_rubric
+from interviewer.session import judge_job, start_judge, vector_store_retriever
 from interviewer.ui import chat, common
-from interviewer.voice import render
 
 log = logging.getLogger("interviewer.ui.round")
 ANY = "Any company"
@@ -33,42 +32,32 @@ def current_round(store):
     if state is None and store is not None:
         state = store.latest_open(common.owner())
         if state is not None:
+            common.session(store).resume(state)  # an answer left without a reply gets one
+            common.remember(state)
             st.session_state["round"] = state
             st.toast("Resumed your open round.", icon=":material/restore:")
     return state
 
 
 def finish(state, store) -> None:
-    """End the round (or drill), grade it, save it, and show the report (a drill shows its summary)."""
-    report = end_round(state)
-    common.save(state, store)
-    if report is not None:
-        judged(state, report, store)
+    """End the round (or drill), grade it, save it, and show the report (a drill shows its summary).
+
+    The report shows at once with the deterministic grade; an LLM judge, when configured, reads
+    the round in the background and its view is added when it arrives.
+    """
+    svc = common.session(store)
+    report = svc.finish(state)
+    common.remember(state)
+    if svc.unsaved:
+        common.saving_trouble(state, svc.save_error)
+    if report is not None and common.uses_llm(common.llm_settings()) and judge_job(state.id) is None:
+        start_judge(svc, state, common.llm_settings())
     if state.mode == "drill":
         st.session_state["round"] = state  # kept to show the summary table
         st.rerun()
     st.session_state.pop("round", None)
     st.session_state["report_id"] = state.id
     common.goto(common.REPORT_PAGE, **{common.REPORT_PARAM: state.id})
-
-
-def judged(state, report, store) -> None:
-    """With an LLM backend configured, its judge reads the round; its view is recorded beside the grade."""
-    settings = common.llm_settings()
-    if not common.uses_llm(settings):
-        return
-    try:
-        from interviewer.judge import judge_round
-
-        with st.spinner("The LLM judge is reading the transcript..."):
-            report, notice = judge_round(settings, report, state.transcript())
-    except Exception as exc:  # the deterministic report stands on its own
-        log.warning("LLM judge failed (%s)", type(exc).__name__)
-        notice = "The LLM judge failed; the report is the built-in grade alone."
-    state.report = report.model_dump(mode="json")
-    common.save(state, store)
-    if notice:
-        st.session_state["report_notice"] = (state.id, notice)
 
 
 # --------------------------------------------------------------------------- setup
@@ -80,7 +69,7 @@ def design_questions(company: str | None):
 
 
 def phase_plan(minutes: float) -> str:
-    return " · ".join(f"{title} {share * minutes:.0f} min" for _, title, share in PHASES)
+    return " · ".join(f"{title} {share * minutes:.0f} min" for _, title, share in phases())
 
 
 def setup(store) -> None:
@@ -124,8 +113,8 @@ def round_setup(store) -> None:
                                   key="setup_minutes")
     st.caption("Phases: " + phase_plan(minutes))
     if st.button("Start the round", type="primary", key="start_round", icon=":material/play_arrow:"):
-        state = start_round(qid, None if company == ANY else company, level, minutes)
-        common.save(state, store)
+        state = common.session(store).start_round(qid, None if company == ANY else company, level, minutes)
+        common.remember(state)
         st.session_state["round"] = state
         st.rerun()
 
@@ -140,8 +129,8 @@ def drill_setup(store) -> None:
     st.caption(f"{n} follow-up{'s' if n != 1 else ''} from {company}'s reported rounds.")
     level = st.segmented_control("Level", LEVELS, default="senior", required=True, key="drill_level")
     if st.button("Start the drill", type="primary", key="start_drill", icon=":material/play_arrow:"):
-        state = start_drill(company, level)
-        common.save(state, store)
+        state = common.session(store).start_drill(company, level)
+        common.remember(state)
         st.session_state["round"] = state
         st.rerun()
 
@@ -160,18 +149,18 @@ def sidebar(state, store) -> None:
         level_bar = rubric.levels.get(state.level)
         if level_bar:
             st.caption(f"{state.level.capitalize()} bar: {common.md(level_bar.bar)}")
-        for cid in REQUIRED:
+        for cid in rubric.required:
             crit = rubric.criteria[cid]
             reads_as = rubric.spec(family, cid).reads_as or crit.summary
             with st.container(border=True):
                 st.markdown(f"**{common.md(crit.title)}**")
                 st.caption(common.md(reads_as))
-                if family in ("serving", "fundamentals"):  # the anchors are written for the serving reading
+                if rubric.families[family].memory_capacity:  # the anchors are written for this reading
                     st.caption(f"**Full marks:** {common.md(crit.anchors[3])}")
         if state.mode == "round":
             st.subheader("Phases")
             now = state.phase_at()
-            for pid, title, share in PHASES:
+            for pid, title, share in phases():
                 mins = share * state.duration_s / 60
                 line = f"{title} · {mins:.0f} min"
                 st.markdown(f"**▸ {line}**" if pid == now else f"{line}")
@@ -199,11 +188,11 @@ def _clock() -> None:
         st.progress(min(1.0, done / max(1, len(state.drill))))
         return
     phase = state.phase_at()
-    share = next(s for p, _, s in PHASES if p == phase)
+    share = next(s for p, _, s in phases() if p == phase)
     left = state.phase_deadline(phase) - elapsed
-    cols[2].metric("Phase", PHASE_TITLES[phase])
+    cols[2].metric("Phase", phase_titles()[phase])
     st.progress(min(1.0, elapsed / max(1, state.duration_s)),
-                text=f"{PHASE_TITLES[phase]}: {share * state.duration_s / 60:.0f} min budget, "
+                text=f"{phase_titles()[phase]}: {share * state.duration_s / 60:.0f} min budget, "
                      f"{common.clock(max(0, left))} left in this phase")
 
 
@@ -218,60 +207,50 @@ def header(state) -> None:
     st.caption(" · ".join(bits))
 
 
-def speak(state, move) -> tuple[str, str | None]:
-    """Put the move into words in the open chat bubble: built-in, or an LLM streamed with fallback.
-
-    Tokens stream into the bubble with st.write_stream. The LLM's Speech may restart a reply (a
-    retry, or the built-in fallback), so once the stream ends the bubble is redrawn with
-    `outcome.text`, the turn that is kept: never a half reply glued to its replacement.
-    """
-    fallback = render(move, f"{state.id}:{len(state.turns)}")
-    settings = common.llm_settings()
-    if not common.uses_llm(settings):
-        st.markdown(common.interviewer_markdown(fallback))
-        return fallback, None
-    box = st.empty()
-    try:
-        from interviewer import llm
-
-        speech = llm.speak(settings, move, state.turns, question_of(state).title, state.company, fallback)
-        with box.container():
-            st.write_stream(speech.chunks())
-        outcome = speech.outcome
-        text, notice = outcome.text, outcome.notice
-    except Exception as exc:  # speak never raises for backend faults; this is the last line of defence
-        log.warning("LLM voice failed (%s); built-in reply used", type(exc).__name__)
-        text, notice = fallback, "The LLM backend failed, so the built-in interviewer answered."
-    if not (text or "").strip():
-        text = fallback
-    box.markdown(common.interviewer_markdown(text))
-    return text, notice
-
-
 def take_turn(state, store, answer: str) -> None:
-    notice = record_answer(state, answer)
-    common.save(state, store)  # the answer is saved before any reply is shown
+    """One answer through the Session; the reply streams into its chat bubble."""
+    svc = common.session(store)
     with st.chat_message("user"):
-        chat.candidate_turn(state.turns[-1])
+        chat.candidate_turn_text(answer)
     with st.spinner("The interviewer is thinking..."):
-        move = plan_reply(state)
-    if state.mode == "drill" and move.kind != "empty" and state.drill_scores:
+        pending = svc.submit(state, answer)
+    common.remember(state)
+    if state.mode == "drill" and pending.move.kind != "empty" and state.drill_scores:
         chat.score_card(state.drill_scores[-1])
     with st.chat_message("assistant"):
-        text, voice_notice = speak(state, move)
-        turn = add_reply(state, move, text, notice=" ".join(n for n in (notice, voice_notice) if n) or None)
+        box = st.empty()
+        try:
+            if svc.voice.uses_llm:
+                with box.container():
+                    st.write_stream(pending.utterance.chunks())
+            turn = svc.complete(state, pending)
+        finally:  # a new answer mid-stream reruns the script: keep the reply as far as it got
+            svc.settle(state, pending)
+            common.remember(state)
+        box.markdown(common.interviewer_markdown(turn.text))
         chat.notices(turn.notice)
         chat.passages(turn.passages)
-    common.save(state, store)
-    if move.kind == "close":
+    if svc.unsaved:
+        common.saving_trouble(state, svc.save_error)
+    if state.ended:
         finish(state, store)
+
+
+def too_long(answer: str) -> None:
+    """Refuse an oversized paste, keeping the text where the candidate can trim and resend it."""
+    st.error(f"That answer is {len(answer):,} characters; the limit is {ANSWER_LIMIT_CHARS:,}. Nothing was recorded. "
+             "Your text is below: trim it and send it again.")
+    st.text_area("Your text (not sent)", answer[:ANSWER_LIMIT_CHARS * 2], height=200, key="too_long_text")
 
 
 def run_round(state, store) -> None:
     placeholder = "Your answer (Enter to send)" if state.mode == "round" else "Your answer to this follow-up"
-    answer = st.chat_input(placeholder, key="answer")
+    answer = st.chat_input(placeholder, key="answer", max_chars=ANSWER_LIMIT_CHARS)
     if answer is not None and not isinstance(answer, str):  # a ChatInputValue (files are not accepted)
         answer = getattr(answer, "text", "") or ""
+    if answer is not None and len(answer) > ANSWER_LIMIT_CHARS:
+        too_long(answer)
+        answer = None
     if answer is None and state.time_up():
         finish(state, store)
     sidebar(state, store)
@@ -333,7 +312,7 @@ def main() -> None:
     elif state.ended:
         drill_summary(state)
     else:
-        warm_up()  # the vector store loads while the candidate reads the prompt, not on their first answer
+        warm_up(vector_store_retriever)  # the vector store loads while the candidate reads the prompt, not on their first answer
         run_round(state, store)
 
 
