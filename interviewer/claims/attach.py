@@ -1,0 +1,277 @@
+"""From numbers to claims within one segment: arithmetic chains, kinds, and the flags around them.
+
+A product said as a chain ("2 x 32 layers x 8 KV heads x 128 x 2 bytes = 128 KiB") makes one
+claim, the result, whose kind the factors decide; the factors themselves are not claims (the
+model-shape ones are: layers, KV heads, head dim, parameters). Each figure then gets its
+percentile, bound ("under 800 ms"), approximation, scope ("per GPU"), and the negation and
+hypothetical flags of its clause.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from interviewer.claims.kinds import bound_of, classify, percentile_of
+from interviewer.claims.numbers import Mention, find_mentions
+from interviewer.claims.segments import Segment
+from interviewer.claims.vocab import Vocab
+
+_OP = re.compile(r"\s*(x|×|\*|times|multiplied\s+by|/|over|divided\s+by|÷|minus|less|plus|\+|\s-\s)\s*", re.I)
+_RESULT = re.compile(
+    r"\s*(?:=|≈|~=|->|→|:|,|is|are|gives|give|comes\s+to|makes|that's|that\s+is|which\s+is|so|per\s+token\s+is)?"
+    r"\s*(?:about|roughly|around|approximately|~|so|that's|or|only|just|is)?\s*", re.I)
+_MUL = {"x", "×", "*", "times", "multiplied by"}
+_DIV = {"/", "over", "divided by", "÷"}
+_SUB = {"minus", "less", "-"}
+_SHAPE_DIMS = {"layers", "kv_heads", "attention_heads", "params"}
+_TIME_FAMILIES_WITH_PCT = {"ttft", "tpot", "latency"}
+_BINARY_TOKEN_KINDS = {"seq_len", "prompt_tokens", "output_tokens", "token_budget", "prefix_tokens", "block_tokens",
+                       "kv_cache_tokens"}
+
+
+@dataclass
+class Found:
+    """A claim found in a segment, before its subject and check are known."""
+
+    kind: str
+    value: float | None
+    mention: Mention | None
+    start: int          # in segment text
+    end: int
+    low: float | None = None
+    high: float | None = None
+    approx: bool = False
+    bound: str | None = None
+    percentile: str | None = None
+    scope: str | None = None
+    negated: bool = False
+    hypothetical: bool = False
+    comparison: bool = False
+    formula: list[str] = field(default_factory=list)
+    family: str | None = None
+    cue: str = ""
+
+
+@dataclass
+class _Chain:
+    operands: list[int]
+    ops: list[str]
+    result: int | None = None
+
+
+def _norm_op(op: str) -> str:
+    op = " ".join(op.lower().split())
+    return "-" if op == "-" else op
+
+
+def _chains(text: str, ms: list[Mention]) -> list[_Chain]:
+    chains: list[_Chain] = []
+    cur: _Chain | None = None
+    for i in range(len(ms) - 1):
+        gap = text[ms[i].end:ms[i + 1].start]
+        om = _OP.fullmatch(gap)
+        if om and ms[i].dim not in ("time",) or (om and _norm_op(om.group(1)) in _SUB | _DIV):
+            op = _norm_op(om.group(1))
+            if cur is None:
+                cur = _Chain([i], [])
+            cur.operands.append(i + 1)
+            cur.ops.append(op)
+            continue
+        if cur is not None:
+            if _RESULT.fullmatch(gap) and len(gap) <= 24:
+                cur.result = i + 1
+            chains.append(cur)
+            cur = None
+    if cur is not None:
+        chains.append(cur)
+    return chains
+
+
+def _hint(chain: _Chain, ms: list[Mention]) -> str | None:
+    ops = set(chain.ops)
+    operands = [ms[i] for i in chain.operands]
+    dims = [m.dim for m in operands]
+    if ops <= _MUL:
+        if any(d in ("layers", "kv_heads", "attention_heads") for d in dims) or (
+                len(operands) >= 4 and any(d == "bytes" and m.value <= 4 for d, m in zip(dims, operands))):
+            if any(d == "tokens" for d in dims):
+                return "kv_bytes_per_sequence"
+            return "kv_bytes_per_token"
+        if any(d == "params" or (d == "count" and m.value >= 1e8) for d, m in zip(dims, operands)) and any(
+                d == "bytes" for d in dims):
+            return "weights_bytes"
+        if any(d == "bytes" for d in dims) and any(d in ("tokens",) for d in dims):
+            return "kv_bytes_per_sequence"
+    if ops & _DIV and dims and dims[0] == "bytes" and "bytes" in dims[1:]:
+        return "kv_cache_tokens"
+    if ops & _DIV and dims and dims[0] in ("tokens", "count") and any(d == "tokens" for d in dims[1:]):
+        return "concurrent_sequences"
+    if ops & _SUB and dims and dims[0] == "bytes":
+        return "free_kv_bytes"
+    return None
+
+
+_HINT_DIMS = {"kv_bytes_per_token": {"bytes"}, "kv_bytes_per_sequence": {"bytes"}, "weights_bytes": {"bytes"},
+              "free_kv_bytes": {"bytes"}, "kv_cache_tokens": {"tokens", "count"},
+              "concurrent_sequences": {"sequences", "count"}}
+
+
+def _negated(text: str, start: int, v: Vocab) -> bool:
+    left = text[max(0, start - 80):start]
+    last = None
+    for nm in v.negation.finditer(left):
+        last = nm
+    if last is None:
+        return False
+    for ex in v.negation_exempt.finditer(left):
+        if ex.start() <= last.start() < ex.end():
+            return False
+    between = left[last.end():]
+    return not v.negation_breaks.search(between)
+
+
+def _scope(text: str, m_start: int, m_end: int, v: Vocab) -> str | None:
+    right = text[m_end:m_end + 45]
+    best, pos = None, 10**6
+    for label, pat in v.scopes.items():
+        sm = pat.search(right)
+        if sm and sm.start() < pos:
+            best, pos = label, sm.start()
+    if best:
+        return best
+    left = text[max(0, m_start - 60):m_start]
+    pos = -1
+    for label, pat in v.scopes.items():
+        for sm in pat.finditer(left):
+            if sm.end() > pos:
+                best, pos = label, sm.end()
+    return best
+
+
+def _to_unit(kind: str, mention: Mention, v: Vocab) -> tuple[float, float | None, float | None]:
+    """The mention's value (and range) in the kind's unit."""
+    scale = 1.0
+    unit = v.unit_of(kind)
+    if mention.dim == "time" and unit == "s":
+        scale = 1e-3
+    if mention.k_suffix and kind in _BINARY_TOKEN_KINDS:
+        mant = mention.raw
+        if mant in v.binary_k:
+            scale *= 1.024
+    val = mention.value * scale
+    low = mention.low * scale if mention.low is not None else None
+    high = mention.high * scale if mention.high is not None else None
+    return val, low, high
+
+
+def find_claims(seg: Segment, v: Vocab) -> list[Found]:
+    """Every claim in one segment (prose sentence or table cell), in text order."""
+    text = seg.text
+    ms = [m for m in find_mentions(text, v) if m.start >= seg.map_from]
+    if seg.map_from:
+        # a table row's label and header are context; the numbers come from the cell only
+        ms = [m for m in ms if m.start >= seg.map_from]
+    found: list[Found] = []
+    hyp_m = v.hypothetical.search(text)
+    comp = bool(v.comparison.search(text))
+    chains = _chains(text, ms)
+    role: dict[int, str] = {}
+    hints: dict[int, tuple[str, list[str]]] = {}
+    for ch in chains:
+        mul_only = set(ch.ops) <= _MUL
+        for i in ch.operands:
+            if mul_only:
+                role[i] = "factor"
+        if ch.result is not None:
+            h = _hint(ch, ms)
+            if h and ms[ch.result].dim in _HINT_DIMS.get(h, set()):
+                hints[ch.result] = (h, [text[ms[i].start:ms[i].end] for i in ch.operands] if mul_only else [])
+    prev_time: Found | None = None
+    for i, m in enumerate(ms):
+        if role.get(i) == "factor" and m.dim not in _SHAPE_DIMS and m.dim != "count":
+            continue
+        # the previous number of the same dimension blocks cues that lie beyond it
+        block = 0
+        for j in range(i - 1, -1, -1):
+            if ms[j].dim == m.dim or ms[j].dim == "count" or m.dim == "count":
+                block = ms[j].end
+                break
+        nxt = len(text)
+        for j in range(i + 1, len(ms)):
+            if ms[j].dim == m.dim:
+                nxt = ms[j].start
+                break
+        exclude = frozenset()
+        decision = classify(text, m, v.rules, block, nxt, m.value, exclude)
+        if role.get(i) == "factor":
+            if decision is None or decision.rule.kind not in ("layers", "kv_heads", "attention_heads", "params",
+                                                              "head_dim", "hidden_size"):
+                continue
+        kind = None
+        family = None
+        cue = ""
+        if decision is not None:
+            family = decision.rule.family
+            cue = decision.cue
+        hint = hints.get(i)
+        if hint and (decision is None or decision.score > 1.0):
+            kind, family, cue = hint[0], None, "formula"
+        pct = None
+        if m.dim == "time":
+            pct = percentile_of(text, m, block, v)
+            if decision is None or decision.cue == "default":
+                if prev_time is not None and prev_time.family and (
+                        pct is None or prev_time.family in _TIME_FAMILIES_WITH_PCT):
+                    family = prev_time.family
+                    decision_kind_source = prev_time
+                elif pct is not None:
+                    family = "latency"
+                else:
+                    continue
+            if pct is None and prev_time is not None and prev_time.family == family and decision is None:
+                pct = prev_time.percentile
+            rule = next((r for r in v.rules if r.family == family), None)
+            if rule is None:
+                continue
+            if rule.by_percentile:
+                key = {"p999": "p99"}.get(pct or "none", pct or "none")
+                kind = rule.by_percentile.get(key) or rule.by_percentile["none"]
+            else:
+                kind = rule.kind
+        elif kind is None:
+            if decision is None:
+                continue
+            kind = decision.rule.kind
+        if kind is None:
+            continue
+        value, low, high = _to_unit(kind, m, v)
+        bound, approx = bound_of(text, m, v)
+        f = Found(kind=kind, value=value, mention=m, start=m.start, end=m.end, low=low, high=high, approx=approx,
+                  bound=bound, percentile=pct if m.dim == "time" else None, family=family, cue=cue,
+                  negated=_negated(text, m.start, v),
+                  hypothetical=bool(hyp_m and (hyp_m.start() <= m.start or ";" not in text[m.end:hyp_m.start()])),
+                  comparison=comp, formula=hint[1] if hint and kind == hint[0] else [])
+        if kind in v.scoped_kinds:
+            f.scope = _scope(text, m.start, m.end, v)
+        if m.dim == "time":
+            prev_time = f
+        found.append(f)
+    found.extend(_settings(seg, found, v, hyp_m is not None, comp))
+    found.sort(key=lambda x: x.start)
+    return found
+
+
+def _settings(seg: Segment, found: list[Found], v: Vocab, hyp: bool, comp: bool) -> list[Found]:
+    """Settings named without a value ("we won't cap max_num_seqs"): claims with value None."""
+    out = []
+    text = seg.text
+    have = {f.kind for f in found}
+    for kind, pat in v.settings.items():
+        if kind in have:
+            continue
+        sm = pat.search(text, seg.map_from)
+        if not sm:
+            continue
+        out.append(Found(kind=kind, value=None, mention=None, start=sm.start(), end=sm.end(),
+                         negated=_negated(text, sm.start(), v), hypothetical=hyp, comparison=comp, cue="setting"))
+    return out

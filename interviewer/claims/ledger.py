@@ -1,0 +1,56 @@
+"""build_ledger: a transcript's turns -> typed, checked claims."""
+from __future__ import annotations
+
+from typing import Optional, Sequence
+
+from interviewer.claims.attach import find_claims
+from interviewer.claims.models import Claim, Ledger
+from interviewer.claims.physics import Ctx, check_all
+from interviewer.claims.segments import segments
+from interviewer.claims.subjects import Tracker
+from interviewer.claims.vocab import load
+
+_ROLES = {"interviewer": "interviewer", "candidate": "candidate", "assistant": "interviewer", "user": "candidate"}
+
+
+def build_ledger(turns: Sequence[tuple[str, str]], family: Optional[str] = None,
+                 question_id: Optional[str] = None) -> Ledger:
+    """Every figure said in `turns` ((role, text) pairs; role "interviewer" or "candidate"), typed,
+    normalised, given its subject, flagged, and (for the candidate's) checked against physics.
+
+    Turn numbers are positions in `turns`. Spans are exact substrings of their turn's text.
+    """
+    v = load()
+    tracker = Tracker(v)
+    claims: list[Claim] = []
+    where: list[tuple[int, int]] = []
+    subjects = []
+    for t, (role, text) in enumerate(turns):
+        speaker = _ROLES.get(str(role).lower(), "candidate")
+        text = text or ""
+        for si, seg in enumerate(segments(text)):
+            found = find_claims(seg, v)
+            said = tracker.segment_subject(seg, found)
+            base = tracker.carried
+            for f in found:
+                subject = tracker.resolve(said, f.start, base)
+                start, end = seg.to_turn(f.start), seg.to_turn(f.end)
+                scope, stated = f.scope, f.scope is not None
+                if f.kind == "concurrent_sequences" and scope is None:
+                    scope = "per_replica" if (subject.tp or subject.gpus_in_sentence or 1) > 1 else "per_gpu"
+                elif f.kind == "fleet_in_flight" and scope is None:
+                    scope = "fleet"
+                claims.append(Claim(
+                    kind=f.kind, value=f.value, unit=v.unit_of(f.kind), low=f.low, high=f.high, approx=f.approx,
+                    bound=f.bound, percentile=f.percentile, scope=scope, scope_stated=stated, subject=subject,
+                    turn=t, span=text[start:end], start=start, end=end, sentence=seg.sentence, speaker=speaker,
+                    said_by_interviewer=speaker == "interviewer", negated=f.negated, hypothetical=f.hypothetical,
+                    source="formula" if f.formula else seg.source, formula=f.formula,
+                ))
+                where.append((t, si))
+            hyp = any(f.hypothetical for f in found) or bool(v.hypothetical.search(seg.text))
+            comp = bool(v.comparison.search(seg.text))
+            tracker.advance(said, carry=not hyp and not comp)
+        subjects.append(tracker.carried.model_copy())
+    check_all(Ctx(claims=claims, sentence_of=where, v=v))
+    return Ledger(claims=claims, family=family, question_id=question_id, subjects=subjects)

@@ -1,0 +1,122 @@
+"""The ledger's types: a Subject (what a figure is about), a Check, a Claim and the Ledger."""
+from __future__ import annotations
+
+from typing import Literal, Optional
+
+from pydantic import BaseModel, Field
+
+Status = Literal["ok", "wrong", "impossible", "unchecked"]
+Speaker = Literal["interviewer", "candidate"]
+Scope = Literal["per_gpu", "per_replica", "per_host", "fleet"]
+
+
+class Subject(BaseModel):
+    """The model, GPU and dtypes a figure is about, carried over from earlier turns of either speaker.
+
+    ``model`` and ``gpu`` are preset ids from interviewer/hardware.yaml when one is named (or
+    implied: "the 70B" after "Llama-3-70B"); a model named only by size keeps ``params_b`` with
+    ``model`` None, and a GPU named only by memory ("an 80 gig card") keeps ``gpu_memory_gib``.
+    ``tp`` is the tensor-parallel degree (GPUs per replica) when one was said.
+    """
+
+    model: Optional[str] = None
+    params_b: Optional[float] = None
+    gpu: Optional[str] = None
+    gpu_memory_gib: Optional[float] = None
+    weights_dtype: Optional[str] = None
+    kv_dtype: Optional[str] = None
+    tp: Optional[int] = None
+    gpus_in_sentence: Optional[int] = None  # a GPU count said beside the figure ("on four H100s")
+
+    def label(self) -> str:
+        parts = []
+        if self.model or self.params_b:
+            parts.append(self.model or f"{self.params_b:g}B model")
+        if self.gpu or self.gpu_memory_gib:
+            g = self.gpu or f"{self.gpu_memory_gib:g} GB GPU"
+            parts.append(f"on {self.tp} x {g}" if (self.tp or 1) > 1 else f"on {g}")
+        if self.weights_dtype:
+            parts.append(f"{self.weights_dtype} weights")
+        if self.kv_dtype and self.kv_dtype != self.weights_dtype:
+            parts.append(f"{self.kv_dtype} KV")
+        return ", ".join(parts)
+
+
+class Check(BaseModel):
+    """The outcome of checking one claim against physics (or against the speaker's own figures)."""
+
+    status: Status
+    rule: str = Field(description="which check ran: weights, kv_per_token, fit, sequences, ...")
+    expected: Optional[float] = None
+    expected_low: Optional[float] = None
+    expected_high: Optional[float] = None
+    unit: str = ""
+    ratio: Optional[float] = Field(default=None, description="claimed value / expected value")
+    explanation: str = Field(default="", description="one or two spoken sentences with the key figure")
+    trace: list[str] = Field(default_factory=list, description="the arithmetic, one step a line")
+    assumptions: list[str] = Field(default_factory=list)
+
+
+class Claim(BaseModel):
+    """One figure said in the round, typed and normalised."""
+
+    kind: str
+    value: Optional[float] = Field(description="normalised to `unit`; None: a setting named with no value")
+    unit: str
+    low: Optional[float] = None
+    high: Optional[float] = None
+    approx: bool = False
+    bound: Optional[Literal["upper", "lower"]] = None
+    percentile: Optional[str] = None
+    scope: Optional[Scope] = None
+    scope_stated: bool = False
+    subject: Subject = Field(default_factory=Subject)
+    turn: int
+    span: str = Field(description="exact substring of the turn's text")
+    start: int
+    end: int
+    sentence: str = Field(default="", description="the sentence (or table row) the figure is in")
+    speaker: Speaker
+    said_by_interviewer: bool = False
+    negated: bool = False
+    hypothetical: bool = False
+    source: Literal["prose", "table", "formula"] = "prose"
+    formula: list[str] = Field(default_factory=list, description="the factors said, for a figure given as a product")
+    check: Optional[Check] = None
+
+    def brief(self) -> str:
+        v = "?" if self.value is None else f"{self.value:,.6g}"
+        flags = "".join(f" [{f}]" for f, on in (("neg", self.negated), ("hyp", self.hypothetical),
+                                                ("interviewer", self.said_by_interviewer)) if on)
+        st = f" -> {self.check.status}" if self.check else ""
+        return f"t{self.turn} {self.kind}={v} {self.unit}{flags}{st}: {self.span!r}"
+
+
+class Ledger(BaseModel):
+    """Every claim of a transcript, in order of turn and position."""
+
+    claims: list[Claim] = Field(default_factory=list)
+    family: Optional[str] = None
+    question_id: Optional[str] = None
+    subjects: list[Subject] = Field(default_factory=list, description="the carried subject at the end of each turn")
+
+    def by_kind(self, *kinds: str) -> list[Claim]:
+        wanted = set(kinds)
+        return [c for c in self.claims if c.kind in wanted]
+
+    def candidate_claims(self) -> list[Claim]:
+        return [c for c in self.claims if c.speaker == "candidate"]
+
+    def checked(self) -> list[Claim]:
+        """Candidate claims whose check reached a verdict (ok, wrong or impossible)."""
+        return [c for c in self.claims if c.check is not None and c.check.status != "unchecked"]
+
+    def wrong(self) -> list[Claim]:
+        """Candidate claims a check marks wrong or impossible."""
+        return [c for c in self.claims if c.check is not None and c.check.status in ("wrong", "impossible")]
+
+    def in_turn(self, turn: int) -> list[Claim]:
+        return [c for c in self.claims if c.turn == turn]
+
+    def summary(self) -> str:
+        return "\n".join(c.brief() for c in self.claims)

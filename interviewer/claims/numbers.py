@@ -1,0 +1,269 @@
+"""Numbers as said, with their units: "16G", "128K byte", "~56 GiB", "fifty thousand puts a second",
+"80-100 sequences", "half a MB", "4k context", "TP4".
+
+`find_mentions(text)` returns every number in a (masked) segment with its dimension (bytes, time,
+tokens, sequences, a rate, ...), its value normalised to the dimension's base unit (bytes, ms,
+tokens, counts, fractions for percentages) and the span it covers, number and unit together.
+Spelled-out numbers are read with text2num. Units and nouns come from units.yaml.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from text_to_num import text2num
+
+from interviewer.claims.vocab import Vocab, load
+
+_DIGITS = re.compile(
+    r"(?<![\w.,§¶$£€/:])(?P<approx>[~≈]\s*)?(?P<n>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)(?![\d,]\d)"
+)
+_SCI = re.compile(r"e[-+]?\d+", re.I)
+_TP = re.compile(r"(?<![\w])tp\s*[-=:]?\s*(\d{1,2})(?!\d)|(\d{1,2})-way\s+(?:tensor|tp)\b", re.I)
+_RANGE_JOIN = re.compile(r"\s*(?:-|–|—|to|or|through)\s*(?=[~≈\d]|[a-z])", re.I)
+_SPELLED_MULT = re.compile(r"[\s-]*(thousand|million|billion|trillion)(?![a-z])", re.I)
+_SPELLED_FACTORS = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
+_GPU_AFTER = re.compile(r"\s*(?:x\s*)?(?:nvidia\s+)?§+(?:\s*(?:gpus?|cards?|devices?))?")
+_MULTIPLIER = re.compile(r"(?:x|×)(?=\s+[a-z(]|\s*$|[,.;)])|\s+times\s+(?=(?:faster|slower|more|fewer|less|higher|lower|larger|smaller|the|as|bigger|cheaper)\b)", re.I)
+_GAP = re.compile(r"[\s-]*")
+_SCALE_WORDS = {"hundred", "thousand", "million", "billion", "trillion"}
+_WEAK_WORDS = {"one", "a single", "single", "a couple", "a couple of"}
+
+# dimension of a noun counted per second
+_RATE_DIM = {"tokens": "rate_tokens", "sequences": "rate_sequences", "writes": "rate_writes",
+             "fsyncs": "rate_fsyncs", "items": "rate_items", "count": "rate_count", "bytes": "bytes_rate"}
+
+
+@dataclass
+class Mention:
+    start: int
+    end: int
+    value: float
+    dim: str
+    low: float | None = None
+    high: float | None = None
+    unit: str = ""            # the unit or noun as said
+    raw: float = 0.0          # the number as said, before the unit's factor
+    approx: bool = False
+    weak: bool = False        # "one", "a single": a claim only with an explicit cue
+    spelled: bool = False
+    k_suffix: bool = False    # "4k": binary thousands when it turns out to count tokens
+    qualifiers: set[str] = field(default_factory=set)
+
+    @property
+    def is_range(self) -> bool:
+        return self.low is not None and self.high is not None and self.low != self.high
+
+
+@dataclass
+class _Atom:
+    start: int
+    end: int
+    value: float
+    approx: bool = False
+    weak: bool = False
+    spelled: bool = False
+    fraction: bool = False
+
+
+def _atoms(text: str, v: Vocab, skip: list[tuple[int, int]]) -> list[_Atom]:
+    atoms: list[_Atom] = []
+
+    def free(s: int, e: int) -> bool:
+        return all(e <= a or s >= b for a, b in skip) and all(e <= x.start or s >= x.end for x in atoms)
+
+    for m in v.fraction_re.finditer(text):
+        if free(m.start(), m.end()):
+            phrase = " ".join(m.group(0).lower().split())
+            atoms.append(_Atom(m.start(), m.end(), v.fractions[phrase], spelled=True, weak=phrase in _WEAK_WORDS,
+                               fraction=v.fractions[phrase] < 1))
+    for m in v.number_word_re.finditer(text):
+        phrase = " ".join(m.group(0).lower().split())
+        body = phrase[2:] if phrase.startswith("a ") else phrase
+        if body.split()[0].split("-")[0] in _SCALE_WORDS and not phrase.startswith("a "):
+            continue  # "70.6 billion": the scale word belongs to the digits before it
+        try:
+            value = float(text2num(body, "en"))
+        except (ValueError, TypeError):
+            continue
+        if free(m.start(), m.end()):
+            atoms.append(_Atom(m.start(), m.end(), value, spelled=True, weak=body == "one"))
+    for m in _DIGITS.finditer(text):
+        s = m.start("n")
+        if not free(s, m.end()):
+            continue
+        value = float(m.group("n").replace(",", ""))
+        end = m.end()
+        sci = _SCI.match(text, end)
+        if sci and not text[sci.end():sci.end() + 1].isalpha():
+            value *= 10 ** int(sci.group(0)[1:])
+            end = sci.end()
+        atoms.append(_Atom(m.start(), end, value, approx=bool(m.group("approx"))))
+    atoms.sort(key=lambda a: a.start)
+    return atoms
+
+
+def _unit_at(text: str, pos: int, v: Vocab) -> tuple[str, str, float, int] | None:
+    """(dim, alias, factor, end) of a unit or counted noun starting at `pos` (after spaces/hyphen)."""
+    gap = _GAP.match(text, pos)
+    p = gap.end()
+    if gap.group(0).count("-") > 1:
+        return None
+    best = None
+    um = v.unit_re.match(text, p)
+    if um:
+        u = v.unit_by_alias[" ".join(um.group(0).lower().split())]
+        best = (u.dim, um.group(0), u.factor, um.end())
+    nm = v.noun_re.match(text, p)
+    if nm and (best is None or nm.end() > best[3]):
+        alias = " ".join(nm.group(0).lower().split())
+        best = (v.noun_dim[alias], nm.group(0), 1.0, nm.end())
+    return best
+
+
+def _parse_after(text: str, atom: _Atom, v: Vocab) -> Mention:
+    """Read the suffix, unit or noun and rate after one number."""
+    pos = atom.end
+    value = atom.value
+    dim = "count"
+    unit = ""
+    k_suffix = False
+    quals: set[str] = set()
+
+    # glued multiplier: 430k, 16G, 1.5M, 70B (billions of parameters), 8x (a count of GPUs or a speed-up)
+    ch = text[pos:pos + 1]
+    nxt = text[pos + 1:pos + 2]
+    if not atom.spelled and ch and ch in "bB" and not nxt.isalpha():
+        value *= 1e9
+        pos += 1
+        dim, unit = "params", "B"
+        pm = re.match(r"[\s-]*(?:param(?:eter)?s?|parameter)(?![a-z])", text[pos:], re.I)
+        if pm:
+            pos += pm.end()
+        return Mention(atom.start, pos, value, dim, unit=unit, raw=atom.value, approx=atom.approx)
+    if not atom.spelled and ch and ch in v.suffixes and not nxt.isalpha() or (text[pos:pos + 2].lower() == "bn" and not text[pos + 2:pos + 3].isalpha()):
+        if text[pos:pos + 2].lower() == "bn":
+            value *= 1e9
+            pos += 2
+        else:
+            value *= v.suffixes[ch]
+            k_suffix = ch in "kK"
+            pos += 1
+            if ch in "gG":
+                dim, unit = "bytes", "G"
+    sm = _SPELLED_MULT.match(text, pos)
+    if sm:
+        value *= _SPELLED_FACTORS[sm.group(1).lower()]
+        pos = sm.end()
+        if sm.group(1).lower() == "billion":
+            dim, unit = "params", "billion"
+
+    gm = _GPU_AFTER.match(text, pos)
+    if gm and dim == "count":
+        return Mention(atom.start, gm.end(), value, "gpus", unit=text[pos:gm.end()].strip(), raw=atom.value,
+                       approx=atom.approx, weak=atom.weak, spelled=atom.spelled)
+    mm = _MULTIPLIER.match(text, pos) if dim == "count" and not atom.spelled else None
+    if mm:
+        return Mention(atom.start, pos + 1 if mm.group(0).lower() in ("x", "×") else pos, value, "multiplier",
+                       unit="x", raw=atom.value, approx=atom.approx)
+
+    u = _unit_at(text, pos, v)
+    if u is None:
+        # qualifiers before the noun: "256 active sequences", "1,500 prompt tokens"
+        q_pos = pos
+        found: set[str] = set()
+        for _ in range(2):
+            qm = re.match(r"\s+", text[q_pos:])
+            if not qm:
+                break
+            qq = v.qualifier_re.match(text, q_pos + qm.end())
+            if not qq:
+                break
+            found.add(" ".join(qq.group(0).lower().split()))
+            q_pos = qq.end()
+            u2 = _unit_at(text, q_pos, v)
+            if u2 and u2[0] not in ("bytes", "time", "percent", "bytes_rate", "flops"):
+                u = u2
+                quals = found
+                break
+            g2 = _GPU_AFTER.match(text, q_pos)
+            if g2:
+                return Mention(atom.start, g2.end(), value, "gpus", unit="gpus", raw=atom.value, approx=atom.approx,
+                               weak=atom.weak, spelled=atom.spelled, qualifiers=found)
+    if u is not None:
+        udim, alias, factor, uend = u
+        if udim == "bytes" and dim == "bytes" and unit == "G":
+            value /= 1e9  # "16G bytes" is 16 GB: the suffix and the unit are one
+            factor = 1e9
+        if dim == "params" and udim != "params":
+            pass  # "13 billion times ...": keep params, ignore what follows
+        else:
+            value *= factor
+            dim = udim
+            unit = alias
+            pos = uend
+    elif atom.fraction and dim == "count":
+        dim, unit = "percent", "fraction"
+
+    if dim in ("tokens", "sequences", "writes", "fsyncs", "items", "count", "bytes"):
+        rm = v.per_second_re.match(text, pos)
+        if rm:
+            dim = _RATE_DIM[dim]
+            unit = (unit + " " if unit else "") + "per second"
+            pos = rm.end()
+        elif dim == "count":
+            rs = v.rate_suffix_re.match(text, pos)
+            if rs:
+                dim = _RATE_DIM[v.rate_suffix[" ".join(rs.group(0).strip().lower().split())]]
+                unit = rs.group(0).strip()
+                pos = rs.end()
+    return Mention(atom.start, pos, value, dim, unit=unit, raw=atom.value, approx=atom.approx, weak=atom.weak,
+                   spelled=atom.spelled, k_suffix=k_suffix, qualifiers=quals)
+
+
+def _percentile_zones(text: str, v: Vocab) -> list[tuple[int, int]]:
+    zones = []
+    for pats in v.percentiles.values():
+        for p in pats:
+            zones.extend((m.start(), m.end()) for m in p.finditer(text))
+    return zones
+
+
+def find_mentions(text: str, vocab: Vocab | None = None) -> list[Mention]:
+    """Every number in `text` (a masked segment), with unit, dimension and normalised value."""
+    v = vocab or load()
+    skip = _percentile_zones(text, v)
+    out: list[Mention] = []
+    for m in _TP.finditer(text):
+        n = int(m.group(1) or m.group(2))
+        out.append(Mention(m.start(), m.end(), float(n), "tp", unit="tp", raw=float(n)))
+        skip.append((m.start(), m.end()))
+    atoms = _atoms(text, v, skip)
+    mentions = [_parse_after(text, a, v) for a in atoms]
+    # ranges: "80-100 sequences", "2,000 to 2,400 in flight", "eight or nine copies"
+    merged: list[Mention] = []
+    i = 0
+    while i < len(mentions):
+        a = mentions[i]
+        if i + 1 < len(mentions):
+            b = mentions[i + 1]
+            gap = text[a.end:b.start]
+            is_join = bool(re.fullmatch(r"\s*(?:-|–|—|to|or|through)\s*", gap, re.I)) and not (
+                gap.strip() == "-" and gap != gap.strip())  # "80 - 16" is a subtraction
+            after_from = "from" in text[max(0, a.start - 6):a.start].lower()
+            if is_join and not after_from and (a.dim == b.dim or a.dim == "count"):
+                low = a.value if a.dim == b.dim else a.raw * (b.value / b.raw if b.raw else 1.0)
+                high = b.value
+                if 0 < low <= high:
+                    merged.append(Mention(a.start, b.end, (low + high) / 2, b.dim, low=low, high=high, unit=b.unit,
+                                          raw=b.raw, approx=a.approx or b.approx, spelled=a.spelled or b.spelled,
+                                          k_suffix=a.k_suffix or b.k_suffix, qualifiers=a.qualifiers | b.qualifiers))
+                    i += 2
+                    continue
+        merged.append(a)
+        i += 1
+    out.extend(merged)
+    out.sort(key=lambda m: m.start)
+    return out
+
+

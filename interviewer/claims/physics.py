@@ -1,0 +1,743 @@
+"""Physics checks of the candidate's figures, against the presets in interviewer/hardware.yaml.
+
+* weights = parameters x bytes per parameter; a model whose weights exceed the GPUs it is said to
+  fit on is impossible;
+* KV bytes per token = 2 x layers x KV heads x head dim x bytes (forgetting the 2, or counting
+  attention heads instead of KV heads, is named);
+* free memory = GPU memory (x GPUs per replica) - weights, with a 0-10% reserve;
+* tokens in the cache = free / KV per token; sequences = tokens / sequence length (only when a
+  sequence length is known);
+* max_num_seqs far beyond what the KV cache holds at the stated length is flagged;
+* a per-step token budget whose prefill compute (2 x parameters x tokens at a realistic share of
+  peak) takes longer than the stated TTFT target is flagged;
+* a TTFT, prefill or per-token time below the physical floor (peak FLOPs, weights over memory
+  bandwidth) is impossible.
+
+Every check accepts a figure within 25% of any reasonable reading (GB or GiB, 90% or 100% of
+memory usable, a dtype the candidate said), and explains itself in one or two spoken sentences.
+Interviewer figures are context, never checked. Where no preset covers the model, a figure is
+checked against the speaker's own earlier figures instead (their arithmetic), or left unchecked.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from interviewer import capacity
+from interviewer.claims import say
+from interviewer.claims.models import Check, Claim, Subject
+from interviewer.claims.vocab import Vocab
+
+GIB = 2**30
+
+
+@dataclass
+class Ctx:
+    """All claims in order, with the sentence each sits in, for looking up related figures."""
+
+    claims: list[Claim]
+    sentence_of: list[tuple[int, int]]  # (turn, segment index) of each claim
+    v: Vocab
+
+    def related(self, i: int, kinds: tuple[str, ...], same_sentence_first: bool = True) -> Claim | None:
+        """The figure of one of `kinds` that claim i most plausibly uses: in its own sentence (nearest),
+        else the latest one before it (either speaker), skipping negated ones."""
+        me = self.claims[i]
+        sid = self.sentence_of[i]
+        if same_sentence_first:
+            same = [c for j, c in enumerate(self.claims)
+                    if self.sentence_of[j] == sid and c.kind in kinds and c.value and not c.negated and j != i]
+            if same:
+                return min(same, key=lambda c: abs(c.start - me.start))
+        for j in range(i - 1, -1, -1):
+            c = self.claims[j]
+            if c.kind in kinds and c.value and not c.negated and (me.hypothetical or not c.hypothetical):
+                return c
+        return None
+
+    def own_dtypes(self, i: int) -> set[str]:
+        """Weights dtypes the candidate has mentioned up to claim i (any of them is a fair reading)."""
+        out = set()
+        for j in range(i + 1):
+            s = self.claims[j].subject
+            if s.weights_dtype:
+                out.add(s.weights_dtype)
+        return out
+
+
+def _within(claimed: float, expected: float, tol: float) -> bool:
+    return expected > 0 and abs(claimed - expected) <= tol * expected
+
+
+def _claimed_values(c: Claim) -> list[float]:
+    vals = [c.value] if c.value is not None else []
+    if c.low is not None and c.high is not None:
+        vals += [c.low, c.high]
+    return vals
+
+
+def _best(c: Claim, readings: list[float], tol: float) -> tuple[bool, float]:
+    """Whether any claimed value is within tolerance of any reading; the reading nearest the claim."""
+    vals = _claimed_values(c)
+    best_r, best_d = readings[0], math.inf
+    ok = False
+    for r in readings:
+        for v in vals:
+            d = abs(math.log(max(v, 1e-12) / max(r, 1e-12)))
+            if d < best_d:
+                best_d, best_r = d, r
+            if _within(v, r, tol):
+                ok = True
+    return ok, best_r
+
+
+def _check(status: str, rule: str, expected: float | None, unit: str, claim: Claim, explanation: str,
+           trace: list[str], assumptions: list[str] | None = None, low=None, high=None) -> Check:
+    ratio = None
+    if expected and claim.value is not None:
+        ratio = round(claim.value / expected, 3)
+    return Check(status=status, rule=rule, expected=expected, expected_low=low, expected_high=high, unit=unit,
+                 ratio=ratio, explanation=explanation, trace=trace, assumptions=assumptions or [])
+
+
+# ----------------------------------------------------------------------------------- the hardware
+
+
+def _model(s: Subject):
+    return capacity.load_presets().models.get(s.model) if s.model else None
+
+
+def _gpu(s: Subject):
+    return capacity.load_presets().gpus.get(s.gpu) if s.gpu else None
+
+
+def _params(s: Subject) -> float | None:
+    m = _model(s)
+    if m:
+        return m.params
+    return s.params_b * 1e9 if s.params_b else None
+
+
+def _active_params(s: Subject) -> float | None:
+    m = _model(s)
+    if m:
+        return m.active_params
+    return _params(s)
+
+
+def _mem(s: Subject) -> float | None:
+    g = _gpu(s)
+    if g:
+        return g.memory_gib * GIB
+    return s.gpu_memory_gib * GIB if s.gpu_memory_gib else None
+
+
+def _gpu_label(s: Subject) -> str:
+    g = _gpu(s)
+    if g:
+        return g.name.replace("NVIDIA ", "").split(" (")[0]
+    return f"{s.gpu_memory_gib:g} GB card" if s.gpu_memory_gib else "GPU"
+
+
+def _model_label(s: Subject) -> str:
+    m = _model(s)
+    if m:
+        return m.name
+    return f"a {s.params_b:g}B model" if s.params_b else "the model"
+
+
+def _bpp(dtype: str | None, v: Vocab) -> float:
+    return float(v.physics["bytes_per_param"].get(dtype or "fp16", 2))
+
+
+def _dtype_words(b: float) -> str:
+    return {2.0: "two bytes", 1.0: "one byte", 0.5: "half a byte", 4.0: "four bytes"}.get(b, f"{b:g} bytes")
+
+
+def _n_gpus(s: Subject, weights: float | None, mem: float | None, scope: str | None = None) -> tuple[int, str]:
+    """GPUs per replica: the count said beside the figure, else the carried tensor-parallel degree,
+    else the fewest (a power of two) the weights fit on."""
+    if scope == "per_gpu":
+        return 1, "per GPU"
+    if s.gpus_in_sentence:
+        return s.gpus_in_sentence, "said in the sentence"
+    if s.tp:
+        return s.tp, "tensor-parallel degree said earlier"
+    if weights and mem:
+        n = 1
+        while weights > 0.9 * n * mem and n < 64:
+            n *= 2
+        return n, ("assumed: the fewest GPUs the weights fit on" if n > 1 else "one GPU")
+    return 1, "one GPU"
+
+
+def _weights_readings(c: Claim, ctx: Ctx, i: int) -> list[tuple[float, str]]:
+    p = _params(c.subject)
+    if not p:
+        return []
+    dtypes = [c.subject.weights_dtype or "fp16"]
+    for d in sorted(ctx.own_dtypes(i)) + ["fp16"]:
+        if d not in dtypes:
+            dtypes.append(d)
+    return [(p * _bpp(d, ctx.v), d) for d in dtypes]
+
+
+def _capacity(c: Claim, ctx: Ctx, i: int, scope: str | None = None):
+    """Readings of (free bytes, kv bytes per token) for the claim's subject, or None."""
+    s = c.subject
+    m = _model(s)
+    mem = _mem(s)
+    wr = _weights_readings(c, ctx, i)
+    if not m or not mem or not wr:
+        return None
+    weights, wdt = wr[0]
+    kv_dt = s.kv_dtype or "fp16"
+    kv = capacity.kv_bytes_per_token(m, kv_dt if kv_dt in capacity.KV_DTYPES else "fp16")
+    n, why = _n_gpus(s, weights, mem, scope)
+    per_gpu = scope == "per_gpu" and (s.tp or 1) > 1
+    n_total = s.tp if per_gpu else n
+    readings = []
+    for util in ctx.v.physics["reserve_readings"]:
+        for w, _d in wr:
+            free = n_total * mem * util - w
+            if per_gpu:
+                free /= n_total
+            readings.append(free)
+    primary = n_total * mem * 0.9 - weights
+    if per_gpu:
+        primary /= n_total
+    return {"free": readings, "primary_free": primary, "kv": kv, "n": n_total, "why": why, "weights": weights,
+            "wdt": wdt, "mem": mem, "model": m, "kv_dtype": kv_dt, "per_gpu": per_gpu}
+
+
+# ----------------------------------------------------------------------------------- the checks
+
+
+def check_weights(c: Claim, ctx: Ctx, i: int) -> Check | None:
+    readings = _weights_readings(c, ctx, i)
+    if not readings:
+        return None
+    tol = ctx.v.physics["tolerance"]
+    ok, best = _best(c, [r for r, _ in readings], tol)
+    expected, dt = readings[0]
+    p = _params(c.subject)
+    b = _bpp(dt, ctx.v)
+    trace = [f"weights = {say.params(p)} parameters x {b:g} bytes ({dt}) = {expected:,.0f} bytes ({say.nbytes(expected)})"]
+    if ok:
+        return _check("ok", "weights", best, "bytes", c,
+                      f"Right: {say.params(p)} parameters at {_dtype_words(b)} each is about {say.nbytes(best)}.", trace)
+    mem = _mem(c.subject)
+    extra = ""
+    if mem and expected > 0.9 * mem:
+        need = math.ceil(expected / (0.9 * mem))
+        extra = f", so it needs at least {say.small(need)} {say.nbytes(mem).replace('.0 ', ' ')} cards"
+        extra = f", so it needs at least {say.small(need)} {round(mem / GIB):g} GB cards"
+    return _check("wrong", "weights", expected, "bytes", c,
+                  f"{say.params(p)} parameters at {_dtype_words(b)} each is about {say.nbytes(expected)}, "
+                  f"not {say.nbytes(c.value)}{extra}.", trace)
+
+
+def check_fit(c: Claim, ctx: Ctx, i: int) -> Check | None:
+    """A model said to fit on (or to need) N GPUs, or a tensor-parallel degree: can the weights fit?"""
+    readings = _weights_readings(c, ctx, i)
+    mem = _mem(c.subject)
+    if not readings or not mem or not c.value:
+        return None
+    n = int(c.value)
+    weights, dt = readings[0]
+    b = _bpp(dt, ctx.v)
+    need = max(1, math.ceil(weights / mem))
+    need_room = max(1, math.ceil(weights / (0.9 * mem)))
+    p = _params(c.subject)
+    gl = f"{round(mem / GIB):g} GB"
+    trace = [f"weights = {say.params(p)} x {b:g} bytes ({dt}) = {say.nbytes(weights)}",
+             f"GPU memory = {n} x {mem / GIB:g} GiB = {say.nbytes(n * mem)}"]
+    if c.bound == "lower" and n >= need:
+        return _check("ok", "fit", need, "gpus", c,
+                      f"Yes: about {say.nbytes(weights)} of weights needs at least {say.small(need)} {gl} cards.", trace)
+    if weights > n * mem:
+        return _check("impossible", "fit", need_room, "gpus", c,
+                      f"{say.params(p)} parameters at {_dtype_words(b)} each is about {say.nbytes(weights)}, "
+                      f"so it needs at least {say.small(need_room)} {gl} cards, not {say.small(n)}.", trace)
+    if weights > 0.95 * n * mem:
+        return _check("wrong", "fit", need_room, "gpus", c,
+                      f"About {say.nbytes(weights)} of weights on {say.small(n)} {gl} card{'s' if n > 1 else ''} "
+                      f"leaves almost nothing for the KV cache.", trace)
+    return _check("ok", "fit", n, "gpus", c,
+                  f"Fits: about {say.nbytes(weights)} of weights on {say.nbytes(n * mem)} of GPU memory.", trace)
+
+
+def _kv_diagnosis(claimed: float, m, kv: int, bytes_el: float) -> str:
+    r = claimed / kv
+    h, kvh, layers = m.attention_heads, m.kv_heads, m.layers
+    hidden = m.hidden_size or h * m.head_dim
+    if abs(r - 0.5) <= 0.06:
+        return " It looks like the factor of two for keys and values is missing."
+    if kvh != h and abs(r - h / kvh) <= 0.1 * h / kvh:
+        return f" That counts all {h} attention heads; it caches only {kvh} KV heads."
+    if kvh != h and abs(r - h / kvh / 2) <= 0.1 * h / kvh / 2:
+        return f" That counts {h} attention heads instead of {kvh} KV heads and drops the factor of two."
+    if abs(claimed - hidden * bytes_el) <= 0.25 * hidden * bytes_el or abs(claimed - 2 * hidden * bytes_el) <= 0.25 * 2 * hidden * bytes_el:
+        return " That is one layer's hidden vector; the cache keeps a key and a value in every layer."
+    if abs(r - 1 / layers) <= 0.25 / layers or abs(r - 2 / layers) <= 0.5 / layers:
+        return f" That is one layer's worth; there are {layers} layers."
+    return ""
+
+
+def check_kv_per_token(c: Claim, ctx: Ctx, i: int) -> Check | None:
+    s = c.subject
+    m = _model(s)
+    tol = ctx.v.physics["tolerance"]
+    if not m:
+        return _arith_check(c, ctx)
+    dtypes = [s.kv_dtype or "fp16"] + [d for d in ("fp16", "fp8") if d != (s.kv_dtype or "fp16")]
+    readings = [capacity.kv_bytes_per_token(m, d if d in capacity.KV_DTYPES else "fp16") for d in dtypes]
+    ok, best = _best(c, readings, tol)
+    kv = readings[0]
+    b = capacity.DTYPE_BYTES.get(dtypes[0], 2.0)
+    trace = [f"KV per token = 2 (K and V) x {m.layers} layers x {m.kv_heads} KV heads x {m.head_dim} head dim x "
+             f"{b:g} bytes = {kv:,} bytes ({say.nbytes(kv)})"]
+    if ok:
+        return _check("ok", "kv_per_token", best, "bytes", c,
+                      f"Right: {m.name} stores about {say.nbytes(best)} of keys and values per token.", trace)
+    return _check("wrong", "kv_per_token", kv, "bytes", c,
+                  f"{m.name} keeps a key and a value for {m.layers} layers and {m.kv_heads} KV heads of {m.head_dim} "
+                  f"dimensions at {_dtype_words(b)} each: about {say.nbytes(kv)} per token, not {say.nbytes(c.value)}."
+                  + _kv_diagnosis(c.value, m, kv, b), trace)
+
+
+def _seq_len(c: Claim, ctx: Ctx, i: int) -> tuple[float | None, str]:
+    sl = ctx.related(i, ("seq_len",))
+    if sl:
+        return sl.value, f"sequence length {sl.value:,.0f} tokens (turn {sl.turn}: {sl.span!r})"
+    p = ctx.related(i, ("prompt_tokens",))
+    o = ctx.related(i, ("output_tokens",))
+    if p and o:
+        return p.value + o.value, f"sequence length = {p.value:,.0f} prompt + {o.value:,.0f} reply tokens"
+    return None, ""
+
+
+def check_kv_per_sequence(c: Claim, ctx: Ctx, i: int) -> Check | None:
+    m = _model(c.subject)
+    seq, why = _seq_len(c, ctx, i)
+    if not seq:
+        return None
+    tol = ctx.v.physics["tolerance"]
+    if m:
+        kv = capacity.kv_bytes_per_token(m, c.subject.kv_dtype if c.subject.kv_dtype in capacity.KV_DTYPES else "fp16")
+        who = m.name
+    else:
+        own = ctx.related(i, ("kv_bytes_per_token",))
+        if not own:
+            return None
+        kv, who = own.value, "your per-token figure"
+    expected = kv * seq
+    trace = [why, f"KV per sequence = {kv:,.0f} bytes x {seq:,.0f} tokens = {say.nbytes(expected)}"]
+    ok, best = _best(c, [expected, kv * 2 ** math.ceil(math.log2(seq))], tol)
+    if ok:
+        return _check("ok", "kv_per_sequence", expected, "bytes", c,
+                      f"Right: {say.nbytes(kv)} per token over {seq:,.0f} tokens is about {say.nbytes(expected)}.", trace)
+    return _check("wrong", "kv_per_sequence", expected, "bytes", c,
+                  f"At {say.nbytes(kv)} per token ({who}), a {seq:,.0f}-token sequence holds about "
+                  f"{say.nbytes(expected)} of KV, not {say.nbytes(c.value)}.", trace)
+
+
+def check_free(c: Claim, ctx: Ctx, i: int) -> Check | None:
+    cap = _capacity(c, ctx, i, c.scope if c.scope_stated else None)
+    if not cap:
+        return None
+    tol = ctx.v.physics["tolerance"]
+    readings = list(cap["free"])
+    if cap["n"] > 1:
+        readings += [r / cap["n"] for r in cap["free"]]  # a per-GPU figure for a sharded replica
+    ok, best = _best(c, readings, tol)
+    n, mem, w = cap["n"], cap["mem"], cap["weights"]
+    expected = cap["primary_free"]
+    trace = [f"GPU memory = {n} x {mem / GIB:g} GiB = {say.nbytes(n * mem)} ({cap['why']})",
+             f"usable at 90-100% = {say.nbytes(0.9 * n * mem)} to {say.nbytes(n * mem)}",
+             f"free = usable - weights {say.nbytes(w)} = {say.nbytes(0.9 * n * mem - w)} to {say.nbytes(n * mem - w)}"]
+    if expected <= 0 and n * mem - w <= 0:
+        return _check("impossible", "free", 0, "bytes", c,
+                      f"The weights alone, about {say.nbytes(w)}, are more than the {say.nbytes(n * mem)} of GPU memory, "
+                      f"so nothing is left for the cache.", trace)
+    gl = f"{say.small(n)} {round(mem / GIB):g} GB card{'s' if n > 1 else ''}"
+    if ok:
+        return _check("ok", "free", best, "bytes", c,
+                      f"Right: {gl} less about {say.nbytes(w)} of weights leaves roughly {say.nbytes(best)}.", trace,
+                      low=0.9 * n * mem - w, high=n * mem - w)
+    return _check("wrong", "free", expected, "bytes", c,
+                  f"{gl[0].upper() + gl[1:]} less about {say.nbytes(w)} of weights leaves roughly "
+                  f"{say.nbytes(0.9 * n * mem - w)} to {say.nbytes(n * mem - w)}, not {say.nbytes(c.value)}.", trace,
+                  low=0.9 * n * mem - w, high=n * mem - w)
+
+
+def check_usable(c: Claim, ctx: Ctx, i: int) -> Check | None:
+    mem = _mem(c.subject)
+    if not mem:
+        return None
+    n, why = _n_gpus(c.subject, (_weights_readings(c, ctx, i) or [(None, "")])[0][0], mem)
+    readings = [k * mem * u for k in {n, 1} for u in (0.85, 0.9, 0.95, 1.0)]
+    ok, best = _best(c, readings, ctx.v.physics["tolerance"])
+    trace = [f"GPU memory = {n} x {mem / GIB:g} GiB = {say.nbytes(n * mem)} ({why}); usable 85-100%"]
+    if ok:
+        return _check("ok", "usable", best, "bytes", c, f"Right: about {say.nbytes(best)} usable.", trace)
+    return _check("wrong", "usable", 0.9 * n * mem, "bytes", c,
+                  f"{say.small(n).capitalize()} {round(mem / GIB):g} GB card{'s' if n > 1 else ''} with a tenth held back "
+                  f"is about {say.nbytes(0.9 * n * mem)} usable, not {say.nbytes(c.value)}.", trace)
+
+
+def check_gpu_memory(c: Claim, ctx: Ctx, i: int) -> Check | None:
+    mem = _mem(c.subject)
+    if not mem:
+        return None
+    counts = {1, c.subject.gpus_in_sentence or 1, c.subject.tp or 1}
+    ok, best = _best(c, [k * mem for k in counts], ctx.v.physics["tolerance"])
+    trace = [f"{_gpu_label(c.subject)}: {mem / GIB:g} GiB each"]
+    if ok:
+        return _check("ok", "gpu_memory", best, "bytes", c, f"Right: {say.nbytes(best)}.", trace)
+    return _check("wrong", "gpu_memory", mem, "bytes", c,
+                  f"The {_gpu_label(c.subject)} has {mem / GIB:g} GB, not {say.nbytes(c.value)}.", trace)
+
+
+def check_bandwidth(c: Claim, ctx: Ctx, i: int) -> Check | None:
+    g = _gpu(c.subject)
+    if not g:
+        return None
+    bw = g.hbm_bandwidth_gbs * 1e9
+    ok, _ = _best(c, [bw], ctx.v.physics["tolerance"])
+    trace = [f"{g.id}: {g.hbm_bandwidth_gbs:,.0f} GB/s peak"]
+    if ok:
+        return _check("ok", "bandwidth", bw, "bytes/s", c, f"Right: about {bw / 1e12:.2g} TB/s.", trace)
+    return _check("wrong", "bandwidth", bw, "bytes/s", c,
+                  f"The {_gpu_label(c.subject)} reads memory at about {bw / 1e12:.2g} TB/s, "
+                  f"not {c.value / 1e12:.2g}.", trace)
+
+
+def check_cache_tokens(c: Claim, ctx: Ctx, i: int) -> Check | None:
+    cap = _capacity(c, ctx, i, c.scope if c.scope_stated else None)
+    tol = ctx.v.physics["tolerance"]
+    if not cap:
+        free = ctx.related(i, ("free_kv_bytes",))
+        kv = ctx.related(i, ("kv_bytes_per_token",))
+        if not (free and kv) or c.speaker != free.speaker:
+            return None
+        expected = free.value / kv.value
+        ok, _ = _best(c, [expected], tol)
+        trace = [f"{say.nbytes(free.value)} / {say.nbytes(kv.value)} per token = {expected:,.0f} tokens (your figures)"]
+        return _check("ok" if ok else "wrong", "cache_tokens", expected, "tokens", c,
+                      f"By your own figures, {say.nbytes(free.value)} over {say.nbytes(kv.value)} per token is about "
+                      f"{say.count(expected)} tokens" + ("." if ok else f", not {say.count(c.value)}."), trace)
+    readings = [f / cap["kv"] for f in cap["free"] if f > 0]
+    if not readings:
+        return None
+    ok, best = _best(c, readings, tol)
+    expected = max(cap["primary_free"], 0) / cap["kv"]
+    trace = [f"free = {say.nbytes(cap['primary_free'])}; KV per token = {cap['kv']:,} bytes",
+             f"tokens = free / KV per token = {expected:,.0f}"]
+    if ok:
+        return _check("ok", "cache_tokens", best, "tokens", c,
+                      f"Right: about {say.nbytes(cap['primary_free'])} at {say.nbytes(cap['kv'])} per token holds "
+                      f"roughly {say.count(best)} tokens.", trace)
+    return _check("wrong", "cache_tokens", expected, "tokens", c,
+                  f"About {say.nbytes(cap['primary_free'])} free at {say.nbytes(cap['kv'])} per token holds roughly "
+                  f"{say.count(expected)} tokens, not {say.count(c.value)}.", trace)
+
+
+def _scope_for_sequences(c: Claim) -> str | None:
+    if c.scope_stated:
+        return c.scope
+    return None
+
+
+def check_sequences(c: Claim, ctx: Ctx, i: int) -> Check | None:
+    if c.scope == "fleet" and c.scope_stated:
+        return None
+    seq, why = _seq_len(c, ctx, i)
+    if not seq:
+        return _check("unchecked", "sequences", None, "sequences", c,
+                      "No sequence length was given, so the number of sequences cannot be checked.", [])
+    tol = ctx.v.physics["tolerance"]
+    scope = _scope_for_sequences(c)
+    per_host = scope == "per_host"
+    cap = _capacity(c, ctx, i, None if per_host else scope)
+    if not cap:
+        free = ctx.related(i, ("free_kv_bytes",))
+        kv = ctx.related(i, ("kv_bytes_per_token",))
+        if not (free and kv) or free.speaker != c.speaker or kv.speaker != c.speaker:
+            return None
+        expected = free.value / (kv.value * seq)
+        ok, _ = _best(c, [expected], tol)
+        trace = [why, f"{say.nbytes(free.value)} / ({kv.value:,.0f} bytes x {seq:,.0f} tokens) = {expected:,.1f} (your figures)"]
+        return _check("ok" if ok else "wrong", "sequences", expected, "sequences", c,
+                      f"By your own figures, {say.nbytes(free.value)} at {say.nbytes(kv.value * seq)} per "
+                      f"{seq:,.0f}-token sequence is about {say.count(expected)}" + ("." if ok else f", not {say.count(c.value)}."),
+                      trace)
+    hosts = 1
+    if per_host:
+        host = ctx.related(i, ("gpu_count",), same_sentence_first=False)
+        hosts = int(host.value) if host and host.value and host.value <= 16 else 8
+    readings = [max(f, 0) / (cap["kv"] * seq) * hosts for f in cap["free"]]
+    expected = max(cap["primary_free"], 0) / (cap["kv"] * seq) * hosts
+    ok, best = _best(c, [r for r in readings if r > 0] or [expected or 1e-9], tol)
+    per = f"{cap['kv'] * seq / 1e9:.2g} GB" if cap["kv"] * seq >= 1e9 else say.nbytes(cap["kv"] * seq)
+    where = "per GPU" if cap["per_gpu"] or cap["n"] == 1 else f"per {say.small(cap['n'])}-GPU replica"
+    if per_host:
+        where = f"per host of {hosts} GPUs"
+    trace = [why, f"free = {say.nbytes(cap['primary_free'])} ({cap['why']}); KV per token = {cap['kv']:,} bytes",
+             f"sequences = free / (KV per token x {seq:,.0f}) = {expected:,.1f} {where}"]
+    assumptions = [cap["why"]] if cap["why"].startswith("assumed") else []
+    if ok:
+        return _check("ok", "sequences", best, "sequences", c,
+                      f"Right: about {say.nbytes(cap['primary_free'])} free at {per} per {seq:,.0f}-token sequence is "
+                      f"roughly {say.count(best)} sequences {where}.", trace, assumptions)
+    return _check("wrong", "sequences", expected, "sequences", c,
+                  f"About {say.nbytes(cap['primary_free'])} free at {per} per {seq:,.0f}-token sequence is roughly "
+                  f"{say.count(expected)} sequences {where}, not {say.count(c.value)}.", trace, assumptions)
+
+
+def check_max_num_seqs(c: Claim, ctx: Ctx, i: int) -> Check | None:
+    seq, why = _seq_len(c, ctx, i)
+    cap = _capacity(c, ctx, i, c.scope if c.scope_stated else None)
+    if not seq or not cap:
+        return None
+    fits = max(cap["primary_free"], 0) / (cap["kv"] * seq)
+    flag = float(ctx.v.physics["max_num_seqs_flag_ratio"])
+    trace = [why, f"free = {say.nbytes(cap['primary_free'])} ({cap['why']}); KV per token = {cap['kv']:,} bytes",
+             f"sequences that fit = {fits:,.1f}; a cap of {c.value:,.0f} is {c.value / max(fits, 1e-9):.1f}x that"]
+    assumptions = [cap["why"]] if cap["why"].startswith("assumed") else []
+    if c.value > flag * max(fits, 1):
+        return _check("wrong", "max_num_seqs", fits, "sequences", c,
+                      f"At {seq:,.0f} tokens each, the KV cache holds only about {say.count(fits)} sequences, so a cap "
+                      f"of {say.count(c.value)} would admit far more than fit and the scheduler would keep preempting.",
+                      trace, assumptions)
+    return _check("ok", "max_num_seqs", fits, "sequences", c,
+                  f"Fine: about {say.count(fits)} sequences of {seq:,.0f} tokens fit, and the cap of "
+                  f"{say.count(c.value)} stays within reach of that.", trace, assumptions)
+
+
+def _ttft_target(c: Claim, ctx: Ctx, i: int) -> Claim | None:
+    for kinds in (("ttft_p99_ms",), ("ttft_p95_ms",), ("ttft_ms",), ("ttft_p50_ms",)):
+        t = ctx.related(i, kinds, same_sentence_first=False)
+        if t is None:
+            # a target said later in the round still applies to a budget
+            t = next((x for x in ctx.claims if x.kind in kinds and x.value and not x.negated), None)
+        if t is not None:
+            return t
+    return None
+
+
+def _compute(c: Claim, ctx: Ctx, i: int):
+    s = c.subject
+    act = _active_params(s)
+    g = _gpu(s)
+    if not act or not g:
+        return None
+    wr = _weights_readings(c, ctx, i)
+    weights = wr[0][0] if wr else None
+    n, why = _n_gpus(s, weights, g.memory_gib * GIB)
+    return act, g, n, why, weights
+
+
+def check_token_budget(c: Claim, ctx: Ctx, i: int) -> Check | None:
+    comp = _compute(c, ctx, i)
+    if not comp:
+        return None
+    act, g, n, why, _w = comp
+    mfu = float(ctx.v.physics["realistic_mfu"])
+    flops = 2 * act * c.value
+    step_ms = flops / (n * g.tflops_fp16 * 1e12 * mfu) * 1000
+    target = _ttft_target(c, ctx, i)
+    trace = [f"prefill compute = 2 x {say.params(act)} active parameters x {c.value:,.0f} tokens = {flops:.3g} FLOP",
+             f"at {mfu:.0%} of {n} x {g.tflops_fp16:g} TFLOPS ({why}): {step_ms:,.0f} ms per step"]
+    if target is None:
+        return _check("unchecked", "token_budget", step_ms, "ms", c,
+                      f"A full {c.value:,.0f}-token step takes about {say.ms(step_ms)}; no TTFT target was given to "
+                      f"compare it with.", trace)
+    trace.append(f"TTFT target: {target.value:,.0f} ms ({target.kind}, turn {target.turn})")
+    gl = say.gpus(n, _gpu_label(c.subject))
+    if step_ms > target.value:
+        return _check("wrong", "token_budget", target.value, "ms", c,
+                      f"A {c.value:,.0f}-token step on {_model_label(c.subject)} is about {flops / 1e15:.2g} PFLOP; "
+                      f"even at half the peak of {gl} that's about {say.ms(step_ms)}, longer than the "
+                      f"{say.ms(target.value)} first-token target on its own.", trace)
+    return _check("ok", "token_budget", target.value, "ms", c,
+                  f"Fine: a full {c.value:,.0f}-token step is about {say.ms(step_ms)} on {gl}, inside the "
+                  f"{say.ms(target.value)} target.", trace)
+
+
+def _floor_ms(c: Claim, ctx: Ctx, i: int, tokens: float | None):
+    comp = _compute(c, ctx, i)
+    if not comp:
+        return None
+    act, g, n, why, weights = comp
+    compute = 2 * act * (tokens or 0) / (n * g.tflops_fp16 * 1e12) * 1000
+    read = (weights or 0) / (n * g.hbm_bandwidth_gbs * 1e9) * 1000
+    return max(compute, read), compute, read, n, g, why
+
+
+def check_ttft(c: Claim, ctx: Ctx, i: int) -> Check | None:
+    p = ctx.related(i, ("prompt_tokens",))
+    tokens = p.value if p else None
+    fl = _floor_ms(c, ctx, i, tokens)
+    if not fl:
+        return None
+    floor, compute, read, n, g, why = fl
+    gl = say.gpus(n, _gpu_label(c.subject))
+    trace = [f"prefill floor at 100% of peak = 2 x {say.params(_active_params(c.subject))} x {tokens or 0:,.0f} tokens / "
+             f"({n} x {g.tflops_fp16:g} TFLOPS) = {compute:,.1f} ms ({why})",
+             f"one pass over the weights at {n} x {g.hbm_bandwidth_gbs:,.0f} GB/s = {read:,.1f} ms"]
+    if c.value < floor / 1.25:
+        what = (f"Prefilling a {tokens:,.0f}-token prompt" if tokens else "Even one forward pass") + \
+               f" on {_model_label(c.subject)} takes at least about {say.ms(floor)} on {gl} at full peak"
+        return _check("impossible", "ttft_floor", floor, "ms", c, f"{what}, so {say.ms(c.value)} is not reachable.", trace)
+    return _check("ok", "ttft_floor", floor, "ms", c,
+                  f"Reachable: the physical floor is about {say.ms(floor)} on {gl}.", trace)
+
+
+def check_prefill(c: Claim, ctx: Ctx, i: int) -> Check | None:
+    p = ctx.related(i, ("prompt_tokens", "seq_len"))
+    if not p:
+        return None
+    fl = _floor_ms(c, ctx, i, p.value)
+    if not fl:
+        return None
+    floor, compute, read, n, g, why = fl
+    mfu = float(ctx.v.physics["realistic_mfu"])
+    realistic = compute / mfu
+    gl = say.gpus(n, _gpu_label(c.subject))
+    trace = [f"prefill = 2 x {say.params(_active_params(c.subject))} x {p.value:,.0f} tokens / ({n} x {g.tflops_fp16:g} TFLOPS)"
+             f" = {compute:,.1f} ms at peak, {realistic:,.0f} ms at {mfu:.0%} ({why})"]
+    if c.value < floor / 1.25:
+        return _check("impossible", "prefill_floor", floor, "ms", c,
+                      f"A {p.value:,.0f}-token prefill on {_model_label(c.subject)} needs at least about {say.ms(floor)} "
+                      f"on {gl} even at full peak, so {say.ms(c.value)} is too fast.", trace)
+    return _check("ok", "prefill_floor", realistic, "ms", c,
+                  f"Plausible: about {say.ms(realistic)} at half of peak on {gl}.", trace)
+
+
+def check_decode(c: Claim, ctx: Ctx, i: int) -> Check | None:
+    fl = _floor_ms(c, ctx, i, 0)
+    if not fl:
+        return None
+    floor, _compute, read, n, g, why = fl
+    gl = say.gpus(n, _gpu_label(c.subject))
+    trace = [f"one decode step reads every weight: {say.nbytes(_weights_readings(c, ctx, i)[0][0])} / "
+             f"({n} x {g.hbm_bandwidth_gbs:,.0f} GB/s) = {read:,.2f} ms ({why})"]
+    if c.value < read / 1.25:
+        return _check("impossible", "decode_floor", read, "ms", c,
+                      f"Each decode step has to read all the weights; on {gl} that takes at least about "
+                      f"{say.ms(read)}, so {say.ms(c.value)} per token is too fast.", trace)
+    return _check("ok", "decode_floor", read, "ms", c,
+                  f"Plausible: reading the weights alone takes about {say.ms(read)} per step on {gl}.", trace)
+
+
+def check_shape(c: Claim, ctx: Ctx, i: int) -> Check | None:
+    m = _model(c.subject)
+    if not m:
+        return None
+    actual = {"layers": m.layers, "kv_heads": m.kv_heads, "attention_heads": m.attention_heads,
+              "head_dim": m.head_dim, "hidden_size": m.hidden_size}.get(c.kind)
+    if actual is None:
+        return None
+    label = ctx.v.label_of(c.kind)
+    trace = [f"{m.id} {c.kind} = {actual} ({m.source})"]
+    if c.value == actual or (c.kind == "attention_heads" and c.value == m.kv_heads):
+        return _check("ok", "shape", actual, c.unit, c, f"Right: {m.name} has {actual} {label}.", trace)
+    return _check("wrong", "shape", actual, c.unit, c, f"{m.name} has {actual} {label}, not {c.value:g}.", trace)
+
+
+def check_params(c: Claim, ctx: Ctx, i: int) -> Check | None:
+    m = _model(c.subject)
+    if not m:
+        return None
+    ok, _ = _best(c, [m.params], ctx.v.physics["tolerance"])
+    trace = [f"{m.id}: {m.params_b:g}B parameters"]
+    return _check("ok" if ok else "wrong", "params", m.params, "params", c,
+                  f"{m.name} has about {m.params_b:g} billion parameters" + ("." if ok else f", not {say.params(c.value)}."),
+                  trace)
+
+
+def check_in_flight(c: Claim, ctx: Ctx, i: int) -> Check | None:
+    rate = ctx.related(i, ("request_rate_rps",))
+    dur = ctx.related(i, ("request_duration_s",))
+    if not rate or not dur:
+        return None
+    readings = [r * d for r in _claimed_values(rate) for d in _claimed_values(dur)]
+    expected = rate.value * dur.value
+    ok, best = _best(c, readings, ctx.v.physics["tolerance"])
+    trace = [f"Little's law: in flight = {rate.value:,.0f} requests/s x {dur.value:g} s = {expected:,.0f}"]
+    if ok:
+        return _check("ok", "littles_law", best, "sequences", c,
+                      f"Right: {rate.value:,.0f} a second, each alive about {dur.value:g} seconds, is about "
+                      f"{say.count(best)} in flight.", trace)
+    return _check("wrong", "littles_law", expected, "sequences", c,
+                  f"By Little's law, {rate.value:,.0f} requests a second each alive about {dur.value:g} seconds is about "
+                  f"{say.count(expected)} in flight, not {say.count(c.value)}.", trace)
+
+
+def _arith_check(c: Claim, ctx: Ctx) -> Check | None:
+    """A figure given as a product: does the product of the factors said come to it?"""
+    if not c.formula:
+        return None
+    from interviewer.claims.numbers import find_mentions
+
+    prod = 1.0
+    for f in c.formula:
+        ms = find_mentions(f, ctx.v)
+        if not ms:
+            return None
+        prod *= ms[0].value
+    ok = _within(c.value, prod, ctx.v.physics["tolerance"])
+    trace = [" x ".join(c.formula) + f" = {prod:,.0f}"]
+    return _check("ok" if ok else "wrong", "arithmetic", prod, c.unit, c,
+                  f"{' times '.join(c.formula)} comes to {prod:,.0f}" + ("." if ok else f", not {c.value:,.0f}."), trace)
+
+
+CHECKS = {
+    "weights_bytes": check_weights,
+    "fits_on_gpus": check_fit,
+    "tensor_parallel": check_fit,
+    "kv_bytes_per_token": check_kv_per_token,
+    "kv_bytes_per_sequence": check_kv_per_sequence,
+    "free_kv_bytes": check_free,
+    "usable_memory_bytes": check_usable,
+    "gpu_memory_bytes": check_gpu_memory,
+    "memory_bandwidth": check_bandwidth,
+    "kv_cache_tokens": check_cache_tokens,
+    "concurrent_sequences": check_sequences,
+    "max_num_seqs": check_max_num_seqs,
+    "token_budget": check_token_budget,
+    "ttft_p99_ms": check_ttft,
+    "ttft_p95_ms": check_ttft,
+    "ttft_p50_ms": check_ttft,
+    "ttft_ms": check_ttft,
+    "ttft_mean_ms": check_ttft,
+    "prefill_time_ms": check_prefill,
+    "tpot_ms": check_decode,
+    "tpot_p50_ms": check_decode,
+    "tpot_p95_ms": check_decode,
+    "tpot_p99_ms": check_decode,
+    "tpot_mean_ms": check_decode,
+    "decode_step_ms": check_decode,
+    "layers": check_shape,
+    "kv_heads": check_shape,
+    "attention_heads": check_shape,
+    "head_dim": check_shape,
+    "hidden_size": check_shape,
+    "params": check_params,
+    "fleet_in_flight": check_in_flight,
+}
+
+
+def check_all(ctx: Ctx) -> None:
+    """Set `check` on every candidate claim that physics (or the candidate's own figures) can check."""
+    for i, c in enumerate(ctx.claims):
+        if c.speaker != "candidate" or c.value is None or c.negated or c.value <= 0:
+            continue
+        fn = CHECKS.get(c.kind)
+        if fn is None:
+            continue
+        try:
+            c.check = fn(c, ctx, i)
+        except (ZeroDivisionError, ValueError, KeyError) as exc:  # pragma: no cover - defensive
+            c.check = Check(status="unchecked", rule=c.kind, explanation="", trace=[f"check failed: {exc}"])

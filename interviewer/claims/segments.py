@@ -1,0 +1,195 @@
+"""A turn's text cut into segments: prose sentences (bullet items are sentences) and table rows.
+
+Each segment carries a `text` to match against, in which model names are masked to ``¶`` and GPU
+names to ``§`` (same length, so offsets hold), and a map back to the turn's own text. A Markdown
+table row ("| KV per token | 128 KiB |") becomes one segment per value cell whose text is
+"<row label> <column header>: <cell>", so a cue in the label attaches to the number in the cell;
+only the cell part maps back to the turn.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from interviewer import capacity
+
+MODEL_MASK = "¶"
+GPU_MASK = "§"
+# split after . ! ? followed by space and something that starts a sentence, and at line breaks
+_SENT_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[A-Z0-9~\"'(\[*_-])|\n+")
+_BULLET = re.compile(r"^\s*(?:[-*+•]|\d+[.)])\s+")
+_TABLE_SEP = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
+# names a preset list does not know: "GPT-4", "Qwen2-72B", "8x7B", "Llama-3.1-70B"
+_OTHER_NAMES = re.compile(r"(?<![\w])(?!(?i:tp)[-_=]?\d)(?:[A-Za-z][A-Za-z]*[-_]?\d[\w.]*(?:-[\w.]+)*|\d+x\d+(?:\.\d+)?[bB])(?![\w])")
+_GENERIC_VALUE_HEADERS = re.compile(r"^(?:value|values|number|figure|estimate|amount|size|result|n|#|qty|quantity)$", re.I)
+
+
+@dataclass
+class Segment:
+    text: str          # masked text to match against
+    plain: str         # unmasked text (same length)
+    turn_start: int    # where text[map_from:] begins in the turn's text
+    map_from: int = 0  # text before this index is virtual (a table's labels)
+    source: str = "prose"
+    models: list[tuple[str, int, int]] = field(default_factory=list)  # (preset, start, end) in text
+    gpus: list[tuple[str, int, int]] = field(default_factory=list)
+
+    def to_turn(self, pos: int) -> int:
+        return self.turn_start + (pos - self.map_from)
+
+    @property
+    def sentence(self) -> str:
+        return self.plain[self.map_from:]
+
+
+def _mask(text: str, spans, ch: str) -> str:
+    chars = list(text)
+    for _pid, s, e in spans:
+        for i in range(s, e):
+            chars[i] = ch
+    return "".join(chars)
+
+
+@lru_cache(maxsize=4096)
+def _names(text: str) -> tuple[tuple, tuple]:
+    return tuple(capacity.match_models(text)), tuple(capacity.match_gpus(text))
+
+
+def _masked(text: str) -> tuple[str, list, list]:
+    """Mask model and GPU names (and unknown model-like names) in `text`, keeping offsets."""
+    models, gpus = _names(text)
+    out = _mask(_mask(text, models, MODEL_MASK), gpus, GPU_MASK)
+    # other alphanumeric names ("GPT-4", "FP16" is fine: letters before digits never parse as numbers)
+    extra = [("", m.start(), m.end()) for m in _OTHER_NAMES.finditer(out)
+             if "-" in m.group(0) or "x" in m.group(0).lower()]
+    extra = [x for x in extra if MODEL_MASK not in out[x[1]:x[2]] and GPU_MASK not in out[x[1]:x[2]]]
+    if extra:
+        out = _mask(out, extra, MODEL_MASK)
+    return out, list(models), list(gpus)
+
+
+def _split_cells(line: str, line_start: int) -> list[tuple[str, int]]:
+    """Cells of a table row with their offsets in the turn (leading/trailing pipes dropped)."""
+    cells, pos, start = [], 0, 0
+    body = line
+    for i, ch in enumerate(body):
+        if ch == "|" and (i == 0 or body[i - 1] != "\\"):
+            cells.append((start, i))
+            start = i + 1
+    cells.append((start, len(body)))
+    out = []
+    for s, e in cells:
+        raw = body[s:e]
+        stripped = raw.strip()
+        if not stripped and (s == 0 or e == len(body)):
+            continue  # the empty edge outside a leading or trailing pipe
+        lead = len(raw) - len(raw.lstrip())
+        out.append((stripped, line_start + s + lead))
+    return out
+
+
+def _clean_label(s: str) -> str:
+    return re.sub(r"[*_`]+", "", s).strip()
+
+
+def _table_lines(text: str) -> dict[int, str]:
+    """Line numbers of Markdown table rows -> 'header' or 'body' (markdown-it-py decides)."""
+    if "|" not in text or "-" not in text:
+        return {}
+    from markdown_it import MarkdownIt  # imported only for a turn that may hold a table
+
+    md = _md()
+    kinds: dict[int, str] = {}
+    section = None
+    for tok in md.parse(text):
+        if tok.type == "thead_open":
+            section = "header"
+        elif tok.type == "tbody_open":
+            section = "body"
+        elif tok.type == "tr_open" and tok.map:
+            kinds[tok.map[0]] = section or "body"
+    return kinds
+
+
+@lru_cache(maxsize=1)
+def _md():
+    from markdown_it import MarkdownIt
+
+    return MarkdownIt("commonmark").enable("table")
+
+
+def segments(text: str) -> list[Segment]:
+    """Cut a turn into prose sentences and table-row cells, in text order."""
+    out: list[Segment] = []
+    rows = _table_lines(text)
+    lines = text.split("\n")
+    offsets, pos = [], 0
+    for ln in lines:
+        offsets.append(pos)
+        pos += len(ln) + 1
+    header: list[str] = []
+    prose_start = 0
+
+    def flush_prose(upto: int) -> None:
+        if upto > prose_start:
+            out.extend(_prose(text, prose_start, upto))
+
+    i = 0
+    while i < len(lines):
+        if i in rows or (rows and _TABLE_SEP.match(lines[i]) and (i - 1) in rows):
+            flush_prose(offsets[i])
+            if i in rows:
+                cells = _split_cells(lines[i], offsets[i])
+                if rows[i] == "header":
+                    header = [_clean_label(c) for c, _ in cells]
+                else:
+                    out.extend(_row_segments(cells, header))
+            prose_start = offsets[i] + len(lines[i]) + 1
+        i += 1
+    flush_prose(len(text))
+    return out
+
+
+def _row_segments(cells: list[tuple[str, int]], header: list[str]) -> list[Segment]:
+    if not cells:
+        return []
+    label = _clean_label(cells[0][0])
+    out = []
+    for col, (cell, start) in enumerate(cells[1:], start=1):
+        if not cell:
+            continue
+        head = header[col] if col < len(header) else ""
+        head = "" if _GENERIC_VALUE_HEADERS.match(head or "") else head
+        prefix = " ".join(p for p in (label, head) if p) + ": "
+        plain = prefix + cell
+        masked, models, gpus = _masked(plain)
+        out.append(Segment(text=masked, plain=plain, turn_start=start, map_from=len(prefix), source="table",
+                           models=models, gpus=gpus))
+    return out
+
+
+def _prose(text: str, start: int, end: int) -> list[Segment]:
+    chunk = text[start:end]
+    masked, models, gpus = _masked(chunk)
+    out = []
+    pos = 0
+    bounds = [(m.start(), m.end()) for m in _SENT_END.finditer(chunk)] + [(len(chunk), len(chunk))]
+    for b_start, b_end in bounds:
+        s, e = pos, b_start
+        pos = b_end
+        piece = chunk[s:e]
+        if not piece.strip():
+            continue
+        lead = len(piece) - len(piece.lstrip())
+        bullet = _BULLET.match(piece[lead:])
+        if bullet:
+            lead += bullet.end()
+        s += lead
+        e = s + len(chunk[s:e].rstrip())
+        if s >= e:
+            continue
+        seg_models = [(p, a - s, b - s) for p, a, b in models if a >= s and b <= e]
+        seg_gpus = [(p, a - s, b - s) for p, a, b in gpus if a >= s and b <= e]
+        out.append(Segment(text=masked[s:e], plain=chunk[s:e], turn_start=start + s, models=seg_models, gpus=seg_gpus))
+    return out

@@ -1,0 +1,126 @@
+"""What a figure is about: the model, GPU, dtypes and tensor-parallel degree in play.
+
+The subject is carried across turns of either speaker: the interviewer's opening "Llama-3-70B in
+FP16 on H100 80GB" makes a later "80 gig card" an H100 80GB and "the 70B" Llama-3-70B. A sentence
+that names another model or GPU uses it for its own figures; it becomes the carried subject only
+when the sentence is neither hypothetical ("if we had H200s") nor a comparison ("for comparison,
+Llama-2-7B ...").
+"""
+from __future__ import annotations
+
+from interviewer import capacity
+from interviewer.claims.attach import Found
+from interviewer.claims.models import Subject
+from interviewer.claims.segments import Segment
+from interviewer.claims.vocab import Vocab
+
+_SIZE_MATCH = 0.12  # "the 70B" is Llama-3-70B (70.55B) when within 12%
+
+
+def _nearest(items: list[tuple[str, int, int]], pos: int) -> str | None:
+    before = [p for p, s, _e in items if s <= pos]
+    if before:
+        return before[-1]
+    return items[0][0] if items else None
+
+
+def _dtypes(seg: Segment, v: Vocab) -> tuple[str | None, str | None]:
+    """(weights dtype, kv dtype) said in the segment, or None."""
+    text = seg.text
+    kv = None
+    kv_spans = []
+    for p in v.kv_dtype_res:
+        m = p.search(text)
+        if m:
+            d = v.dtype_re.search(m.group(0))
+            if d:
+                kv = v.dtype_names.get(" ".join(d.group(0).lower().split()).replace("half precision", "half precision"))
+                kv_spans.append((m.start() + d.start(), m.start() + d.end()))
+                break
+    weights = None
+    for p in v.weights_dtype_res:
+        for m in p.finditer(text):
+            d = v.dtype_re.search(m.group(0))
+            if not d:
+                continue
+            s = m.start() + d.start()
+            if any(a <= s < b for a, b in kv_spans):
+                continue
+            weights = v.dtype_names.get(" ".join(d.group(0).lower().split()))
+            break
+        if weights:
+            break
+    return weights, kv
+
+
+class Tracker:
+    """Walks the segments in order, keeping the carried subject."""
+
+    def __init__(self, vocab: Vocab) -> None:
+        self.v = vocab
+        self.carried = Subject()
+
+    def segment_subject(self, seg: Segment, found: list[Found]) -> dict:
+        """What the segment itself says about the subject (each field None when it says nothing)."""
+        v = self.v
+        out: dict = {"models": list(seg.models), "gpus": list(seg.gpus)}
+        sizes = [(f.value / 1e9, f.start) for f in found if f.kind == "params" and f.value and not f.negated]
+        out["sizes"] = sizes
+        mems = []
+        for m in v.gpu_by_memory_re.finditer(seg.text):
+            mems.append((float(m.group(1)), m.start()))
+        for f in found:
+            if f.kind == "gpu_memory_bytes" and f.value and f.scope != "fleet" and f.value < 300e9:
+                mems.append((round(f.value / 1e9), f.start))
+        out["mems"] = mems
+        w, kv = _dtypes(seg, v)
+        out["weights_dtype"], out["kv_dtype"] = w, kv
+        tps = [int(f.value) for f in found if f.kind == "tensor_parallel" and f.value and not f.negated]
+        out["tp"] = tps[0] if tps else None
+        gpus = [int(f.value) for f in found
+                if f.kind in ("tensor_parallel", "gpu_count", "fits_on_gpus") and f.value and not f.negated
+                and f.value <= 64]
+        out["gpus"] = out["gpus"]
+        out["gpu_counts"] = gpus
+        return out
+
+    def resolve(self, said: dict, pos: int, base: Subject | None = None) -> Subject:
+        """The subject for a figure at `pos` in a segment that said `said`, on top of `base`."""
+        cur = (base or self.carried).model_copy()
+        presets = capacity.load_presets()
+        model = _nearest(said["models"], pos)
+        if model:
+            if model != cur.model:
+                cur.tp = None
+            cur.model = model
+            cur.params_b = presets.models[model].params_b
+        elif said["sizes"]:
+            size = min(said["sizes"], key=lambda s: abs(s[1] - pos))[0]
+            if not (cur.params_b and abs(cur.params_b - size) <= _SIZE_MATCH * cur.params_b):
+                cur.model, cur.params_b, cur.tp = None, size, None
+        gpu = _nearest(said["gpus"], pos)
+        if gpu:
+            cur.gpu = gpu
+            cur.gpu_memory_gib = presets.gpus[gpu].memory_gib
+        elif said["mems"]:
+            mem = min(said["mems"], key=lambda s: abs(s[1] - pos))[0]
+            if not (cur.gpu_memory_gib and abs(cur.gpu_memory_gib - mem) <= 0.1 * mem):
+                if 8 <= mem <= 300:
+                    cur.gpu, cur.gpu_memory_gib = None, mem
+        if said["weights_dtype"]:
+            cur.weights_dtype = said["weights_dtype"]
+        if said["kv_dtype"]:
+            cur.kv_dtype = said["kv_dtype"]
+        if said["tp"]:
+            cur.tp = said["tp"]
+        cur.gpus_in_sentence = said["gpu_counts"][0] if said["gpu_counts"] else None
+        return cur
+
+    def advance(self, said: dict, carry: bool) -> None:
+        """Move the carried subject past a segment (unless it was hypothetical or a comparison)."""
+        if not carry:
+            return
+        end = 10**9
+        new = self.resolve(said, end)
+        new.gpus_in_sentence = None
+        self.carried = new

@@ -1,0 +1,215 @@
+"""The claim ledger's vocabulary, read once from ``units.yaml`` and ``kinds.yaml`` and compiled.
+
+Everything the ledger knows about words (units, nouns, cue phrases, percentiles, negation,
+hypotheticals, scopes, dtypes) is data in those two files; this module only compiles it.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+import yaml
+
+HERE = Path(__file__).resolve().parent
+UNITS_FILE = HERE / "units.yaml"
+KINDS_FILE = HERE / "kinds.yaml"
+FLAGS = re.IGNORECASE
+
+
+@dataclass(frozen=True)
+class Cue:
+    pattern: re.Pattern
+    cross: bool = False  # may reach past the previous number of the same dimension
+
+
+@dataclass
+class Rule:
+    """One way of deciding a number's kind (see the header of kinds.yaml)."""
+
+    index: int
+    dims: frozenset[str]
+    kind: str | None = None
+    by_percentile: dict[str, str] | None = None
+    family: str | None = None
+    left: list[Cue] = field(default_factory=list)
+    right: list[Cue] = field(default_factory=list)
+    near: list[Cue] = field(default_factory=list)
+    not_left: list[re.Pattern] = field(default_factory=list)
+    not_right: list[re.Pattern] = field(default_factory=list)
+    near_requires: re.Pattern | None = None
+    qualifiers: frozenset[str] = frozenset()
+    default: bool = False
+    percentile_default: bool = False
+    left_gap: int = 40
+    right_gap: int = 3
+    bonus: float = 0.0
+    min_value: float | None = None
+
+
+@dataclass
+class Unit:
+    alias: str
+    dim: str
+    factor: float
+    pint: str
+
+
+@dataclass
+class Vocab:
+    units: list[Unit]
+    unit_by_alias: dict[str, Unit]
+    unit_re: re.Pattern
+    noun_dim: dict[str, str]
+    noun_re: re.Pattern
+    per_second_re: re.Pattern
+    rate_suffix: dict[str, str]
+    rate_suffix_re: re.Pattern
+    suffixes: dict[str, float]
+    binary_k: frozenset[float]
+    number_word_re: re.Pattern
+    fractions: dict[str, float]
+    fraction_re: re.Pattern
+    qualifier_re: re.Pattern
+    kinds: dict[str, dict]
+    rules: list[Rule]
+    percentiles: dict[str, list[re.Pattern]]
+    bounds: dict[str, list[re.Pattern]]
+    negation: re.Pattern
+    negation_exempt: re.Pattern
+    negation_breaks: re.Pattern
+    settings: dict[str, re.Pattern]
+    setting_verbs: re.Pattern
+    hypothetical: re.Pattern
+    comparison: re.Pattern
+    scopes: dict[str, re.Pattern]
+    scoped_kinds: frozenset[str]
+    dtype_names: dict[str, str]
+    dtype_re: re.Pattern
+    kv_dtype_res: list[re.Pattern]
+    weights_dtype_res: list[re.Pattern]
+    model_size_re: re.Pattern
+    gpu_by_memory_re: re.Pattern
+    physics: dict
+    macros: dict[str, str]
+
+    def unit_of(self, kind: str) -> str:
+        return self.kinds.get(kind, {}).get("unit", "")
+
+    def label_of(self, kind: str) -> str:
+        return self.kinds.get(kind, {}).get("label", kind.replace("_", " "))
+
+
+def _expand(pattern: str, macros: dict[str, str]) -> str:
+    for name, body in macros.items():
+        pattern = pattern.replace("{" + name + "}", body)
+    return pattern
+
+
+def _alternation(words) -> str:
+    """A regex alternation of phrases, longest first, spaces flexible."""
+    out = []
+    for w in sorted(set(words), key=lambda s: (-len(s), s)):
+        out.append(r"\s+".join(re.escape(p) for p in w.split()))
+    return "|".join(out)
+
+
+def _cues(raw, macros) -> list[Cue]:
+    out = []
+    for item in raw or []:
+        if isinstance(item, dict):
+            out.append(Cue(re.compile(_expand(item["re"], macros), FLAGS), bool(item.get("cross"))))
+        else:
+            out.append(Cue(re.compile(_expand(item, macros), FLAGS)))
+    return out
+
+
+def _pats(raw, macros) -> list[re.Pattern]:
+    return [re.compile(_expand(p, macros), FLAGS) for p in raw or []]
+
+
+def _any(raw, macros) -> re.Pattern:
+    return re.compile("|".join(f"(?:{_expand(p, macros)})" for p in raw), FLAGS)
+
+
+@lru_cache(maxsize=1)
+def load() -> Vocab:
+    """Read and compile both vocabulary files once (cached for the process)."""
+    u = yaml.safe_load(UNITS_FILE.read_text(encoding="utf-8"))
+    k = yaml.safe_load(KINDS_FILE.read_text(encoding="utf-8"))
+    macros = {name: str(body) for name, body in (k.get("macros") or {}).items()}
+
+    units: list[Unit] = []
+    for entry in u["units"]:
+        for alias in entry["aliases"]:
+            units.append(Unit(alias=alias.lower(), dim=entry["dim"], factor=float(entry["factor"]), pint=entry["pint"]))
+    unit_by_alias = {x.alias: x for x in units}
+    # a unit ends at a non-letter (so "s" in "sequences" is not seconds; "%" needs no boundary)
+    unit_re = re.compile(rf"(?:{_alternation(unit_by_alias)})(?![a-z0-9])", FLAGS)
+
+    noun_dim: dict[str, str] = {}
+    for dim, words in u["nouns"].items():
+        for w in words:
+            noun_dim[w.lower()] = dim
+    noun_re = re.compile(rf"(?:{_alternation(noun_dim)})(?![a-z])", FLAGS)
+    per_second_re = re.compile(rf"\s*(?:{_alternation(u['per_second'])})(?![a-z])", FLAGS)
+    rate_suffix = {key.lower(): v for key, v in u["rate_suffixes"].items()}
+    rate_suffix_re = re.compile(rf"\s*(?:{_alternation(rate_suffix)})(?![a-z])", FLAGS)
+    words = u["number_words"]
+    w_alt = "|".join(sorted(words, key=len, reverse=True))
+    number_word_re = re.compile(
+        rf"(?<![\w-])(?:a\s+)?(?:{w_alt})(?:(?:[\s-]+|\s+and\s+)(?:{w_alt}))*(?![\w-])", FLAGS)
+    fractions = {key.lower(): float(v) for key, v in u["fractions"].items()}
+    fraction_re = re.compile(rf"(?<![\w-])(?:{_alternation(fractions)})(?![\w-])", FLAGS)
+
+    rules: list[Rule] = []
+    for i, raw in enumerate(k["rules"]):
+        rules.append(Rule(
+            index=i,
+            dims=frozenset(raw["dims"]),
+            kind=raw.get("kind"),
+            by_percentile=raw.get("by_percentile"),
+            family=raw.get("family"),
+            left=_cues(raw.get("left"), macros),
+            right=_cues(raw.get("right"), macros),
+            near=_cues(raw.get("near"), macros),
+            not_left=_pats(raw.get("not_left"), macros),
+            not_right=_pats(raw.get("not_right"), macros),
+            near_requires=re.compile(_expand(raw["near_requires"], macros), FLAGS) if raw.get("near_requires") else None,
+            qualifiers=frozenset(q.lower() for q in raw.get("qualifiers") or ()),
+            default=bool(raw.get("default")),
+            percentile_default=bool(raw.get("percentile_default")),
+            left_gap=int(raw.get("left_gap", 40)),
+            right_gap=int(raw.get("right_gap", 3)),
+            bonus=float(raw.get("bonus", 0)),
+            min_value=raw.get("min_value"),
+        ))
+
+    neg = k["negation"]
+    dt = k["dtypes"]
+    dtype_names = {key.lower(): v for key, v in dt["names"].items()}
+    return Vocab(
+        units=units, unit_by_alias=unit_by_alias, unit_re=unit_re, noun_dim=noun_dim, noun_re=noun_re,
+        per_second_re=per_second_re, rate_suffix=rate_suffix, rate_suffix_re=rate_suffix_re,
+        suffixes={str(key): float(v) for key, v in u["suffixes"].items()},
+        binary_k=frozenset(float(x) for x in u["binary_k_mantissas"]),
+        number_word_re=number_word_re, fractions=fractions, fraction_re=fraction_re,
+        qualifier_re=re.compile(rf"(?:{_alternation(u['qualifiers'])})(?![a-z])", FLAGS),
+        kinds=k["kinds"], rules=rules,
+        percentiles={p: _pats(v, macros) for p, v in k["percentiles"].items()},
+        bounds={b: _pats(v, macros) for b, v in k["bounds"].items()},
+        negation=_any(neg["cues"], macros), negation_exempt=_any(neg["exempt"], macros),
+        negation_breaks=_any(neg["breaks"], macros),
+        settings={kind: _any(v, macros) for kind, v in neg["settings"].items()},
+        setting_verbs=_any(neg["setting_verbs"], macros),
+        hypothetical=_any(k["hypothetical"]["cues"], macros),
+        comparison=_any(k["comparison"]["cues"], macros),
+        scopes={s: _any(v, macros) for s, v in k["scopes"].items()},
+        scoped_kinds=frozenset(k["scoped_kinds"]),
+        dtype_names=dtype_names,
+        dtype_re=re.compile(_expand("{DT}", macros), FLAGS),
+        kv_dtype_res=_pats(dt["kv"], macros), weights_dtype_res=_pats(dt["weights"], macros),
+        model_size_re=re.compile(k["model_size"]), gpu_by_memory_re=re.compile(k["gpu_by_memory"], FLAGS),
+        physics=k["physics"], macros=macros,
+    )
