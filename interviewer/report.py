@@ -1,60 +1,105 @@
-"""Rendering a graded report: JSON (the public contract) and Markdown."""
+"""Rendering a graded report: JSON (the public contract) and Markdown.
+
+Everything in the Markdown that is not our own markup is data: the candidate's quotes, and also
+feedback, titles and judge notes that may repeat the candidate's words. It goes through `md_text`,
+which drops control characters and backslash-escapes whatever Markdown (CommonMark + GFM) would
+act on, so an answer containing `![a](http://host/x)`, `<img ...>`, a bare URL or an e-mail
+address stays text in any renderer: no image is fetched and no link is made.
+"""
 from __future__ import annotations
+
+import re
 
 from interviewer.grader import Report
 
 BAR = {0: "absent", 1: "mentioned", 2: "derived", 3: "defended"}
+
+# C0 controls (ESC, BEL, NUL, ...) except tab and newline, DEL and the C1 controls.
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+# Characters that start or close inline Markdown wherever they stand: emphasis, code, links and
+# images ([ ]), raw HTML and autolinks (< >), entities (&), tables (|), strikethrough (~), math ($).
+_INLINE = re.compile(r"([\\`*_\[\]<>&|~$])")
+# GFM autolink literals (http://, https://, www., e-mail addresses): break the trigger.
+_AUTOLINK = re.compile(r"(?i)(?<=[a-z0-9])(:)(?=//)|(?<=\bwww)(\.)|(@)")
+# Block syntax that only acts at the start of a line: headings, quotes, lists, rules, setext lines.
+_LINE_START = re.compile(r"^(\s*)(?:([#>+=-])|(\d+)([.)]))", re.M)
+
+
+def strip_controls(text: str) -> str:
+    """`text` without control characters (tab and newline stay; CR becomes a newline)."""
+    return _CONTROL.sub("", (text or "").replace("\r\n", "\n").replace("\r", "\n"))
+
+
+def md_text(text: object, *, inline: bool = True) -> str:
+    """`text` as literal Markdown: control characters dropped, Markdown syntax escaped.
+
+    `inline` (the default) also folds line breaks and runs of blanks into single spaces, so the
+    value stays inside the line it is put in (a quote in a blockquote, a list item)."""
+    s = strip_controls(str(text if text is not None else ""))
+    if inline:
+        s = " ".join(s.split())
+    s = _INLINE.sub(r"\\\1", s)
+    s = _AUTOLINK.sub(lambda m: "\\" + m.group(0), s)
+    return _LINE_START.sub(_escape_line_start, s)
+
+
+def _escape_line_start(m: re.Match) -> str:
+    if m.group(2):  # '# ', '> ', '- ', ...
+        return m.group(1) + "\\" + m.group(2)
+    return m.group(1) + m.group(3) + "\\" + m.group(4)  # '1. ' or '1) ': escape the '.' (a digit cannot be)
+
+
+def _md_escape(text: str) -> str:  # the name older callers used
+    return md_text(text)
 
 
 def to_json(report: Report) -> dict:
     return report.model_dump(mode="json")
 
 
-def _md_escape(text: str) -> str:
-    """Quotes are the candidate's words: keep them literal inside Markdown."""
-    return text.replace("\\", "\\\\").replace("*", "\\*").replace("_", "\\_").replace("`", "\\`").replace("<", "&lt;")
-
-
 def to_markdown(report: Report) -> str:
+    """The report as Markdown. Only the headings, labels and layout are markup; every value is
+    passed through `md_text`."""
+    t = md_text
     head = report.question_title or report.question_id
-    lines = [f"# Round report: {head}", ""]
-    meta = [f"**Overall:** {report.overall}/100", f"**Level verdict:** {report.level_verdict}"]
+    lines = [f"# Round report: {t(head)}", ""]
+    meta = [f"**Overall:** {report.overall}/100", f"**Level verdict:** {t(report.level_verdict)}"]
     if report.company:
-        meta.append(f"**Company:** {report.company}")
+        meta.append(f"**Company:** {t(report.company)}")
     if report.level:
-        meta.append(f"**Target level:** {report.level}")
+        meta.append(f"**Target level:** {t(report.level)}")
     lines += [" · ".join(meta), ""]
     if report.down_level_risk:
-        lines += [f"> **Down-level risk.** {report.down_level_risk}", ""]
+        lines += [f"> **Down-level risk.** {t(report.down_level_risk)}", ""]
     lines += ["## Criteria", "", "| Criterion | Required | Score |", "|---|---|---|"]
     for c in report.criteria:
-        lines.append(f"| {c.title} | {'yes' if c.required else 'no'} | {c.score}/3 ({BAR[c.score]}) |")
+        lines.append(f"| {t(c.title)} | {'yes' if c.required else 'no'} | {c.score}/3 ({BAR.get(c.score, '?')}) |")
     lines.append("")
     for c in report.criteria:
-        lines += [f"### {c.title}: {c.score}/3", "", f"*Reads as:* {c.reads_as}", ""]
+        lines += [f"### {t(c.title)}: {c.score}/3", "", f"*Reads as:* {t(c.reads_as)}", ""]
         for q in c.evidence:
-            lines.append(f"> (turn {q.turn}) {_md_escape(q.quote)}")
+            lines.append(f"> (turn {q.turn}) {t(q.quote)}")
             lines.append("")
-        lines += [c.feedback, ""]
+        lines += [t(c.feedback), ""]
     if report.capacity_check:
         cc = report.capacity_check
-        lines += ["## Capacity check", "", cc.summary() + ".", ""]
-        lines += [f"- {t}" for t in cc.arithmetic]
+        lines += ["## Capacity check", "", t(cc.summary() + "."), ""]
+        lines += [f"- {t(line)}" for line in cc.arithmetic]
         lines.append("")
     if report.pitfalls:
         lines += ["## Pitfalls", ""]
         for p in report.pitfalls:
-            lines.append(f"- **{p.title}** (turn {p.turn}): \"{_md_escape(p.quote)}\" {p.feedback}")
+            lines.append(f"- **{t(p.title)}** (turn {p.turn}): \"{t(p.quote)}\" {t(p.feedback)}")
         lines.append("")
     if report.ignored_instructions:
         lines += ["## Ignored", "", "Text addressed to the grader was not scored:", ""]
-        lines += [f"- (turn {q.turn}) \"{_md_escape(q.quote)}\"" for q in report.ignored_instructions]
+        lines += [f"- (turn {q.turn}) \"{t(q.quote)}\"" for q in report.ignored_instructions]
         lines.append("")
     if report.judge:
         lines += ["## LLM judge", ""]
         for d in report.judge.get("disagreements", []):
-            lines.append(f"- {d}")
+            lines.append(f"- {t(d)}")
         lines.append("")
     lines += ["## Next steps", ""]
-    lines += [f"{i}. {s}" for i, s in enumerate(report.next_steps, 1)]
+    lines += [f"{i}. {t(s)}" for i, s in enumerate(report.next_steps, 1)]
     return "\n".join(lines).rstrip() + "\n"
