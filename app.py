@@ -6,16 +6,10 @@ token (kept in the URL as ?u=...) and runs the chosen page with errors turned in
 from __future__ import annotations
 
 import logging
-import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent
-if str(ROOT) not in sys.path:  # `streamlit run` from another folder, or AppTest
-    sys.path.insert(0, str(ROOT))
+import streamlit as st
 
-import streamlit as st  # noqa: E402
-
-from interviewer.ui import common  # noqa: E402
+from interviewer.ui import common
 
 if not logging.getLogger().handlers:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")

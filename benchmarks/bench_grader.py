@@ -10,7 +10,6 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from interviewer.calibration import agreement, load_cases  # noqa: E402
 from interviewer.evidence import _breaks, scan_turn  # noqa: E402

@@ -32,7 +32,6 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
 from interviewer import llm  # noqa: E402
 from interviewer.moves import Move, Passage  # noqa: E402

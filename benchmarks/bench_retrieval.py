@@ -21,7 +21,6 @@ import uuid
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
 QUERIES = ROOT / "tests" / "data" / "retrieval_queries.yaml"
 
@@ -38,21 +37,22 @@ def is_hit(doc_id: str, expected: list[str]) -> bool:
 
 
 def derive_weights(write: bool) -> int:
+    """Print the COMMON_WEIGHTS table derived from corpus/, or write it into embedder_tables.yaml."""
+    import yaml
+
     from interviewer import embeddings
     from interviewer.corpus import load_records
 
-    table = embeddings.format_common_weights(
-        embeddings.derive_common_weights([r.embed_text for r in load_records()]))
+    weights = embeddings.derive_common_weights([r.embed_text for r in load_records()])
     if not write:
-        print(table, end="")
+        print(yaml.safe_dump({"common_weights": weights}, width=110, default_flow_style=None), end="")
         return 0
-    path = Path(embeddings.__file__)
+    path = Path(embeddings.__file__).with_name("embedder_tables.yaml")
     text = path.read_text(encoding="utf-8")
-    begin = text.index("# BEGIN COMMON_WEIGHTS")
-    begin = text.index("\n", begin) + 1
-    end = text.index("# END COMMON_WEIGHTS")
-    path.write_text(text[:begin] + table + text[end:], encoding="utf-8")
-    print(f"rewrote COMMON_WEIGHTS in {path}; bump HASH_VERSION if the vectors changed")
+    head = text[: text.index("common_weights:")]
+    path.write_text(head + yaml.safe_dump({"common_weights": weights}, width=110, default_flow_style=None),
+                    encoding="utf-8")
+    print(f"rewrote common_weights in {path}; bump HASH_VERSION in embeddings.py if the vectors changed")
     return 0
 
 
@@ -67,7 +67,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--derive-weights", action="store_true",
                     help="print the embedder's COMMON_WEIGHTS table derived from corpus/")
     ap.add_argument("--write-weights", action="store_true",
-                    help="rewrite COMMON_WEIGHTS in interviewer/embeddings.py from corpus/ "
+                    help="rewrite common_weights in interviewer/embedder_tables.yaml from corpus/ "
                          "(then bump HASH_VERSION there)")
     args = ap.parse_args(argv)
     if args.derive_weights or args.write_weights:

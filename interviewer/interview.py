@@ -15,7 +15,15 @@ from interviewer.evidence import extract
 from interviewer.grader import Report, grade
 from interviewer.moves import Move
 from interviewer.policy import decide
-from interviewer.round import ANSWER_LIMIT_CHARS, DEFAULT_MINUTES, MAX_ANSWER_CHARS, DrillItem, DrillScore, RoundState, RoundTurn
+from interviewer.round import (
+    ANSWER_LIMIT_CHARS,
+    DEFAULT_MINUTES,
+    MAX_ANSWER_CHARS,
+    DrillItem,
+    DrillScore,
+    RoundState,
+    RoundTurn,
+)
 from interviewer.rubric import load_rubric
 from interviewer.transcript import Level
 from interviewer.voice import render

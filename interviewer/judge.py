@@ -27,13 +27,24 @@ import re
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
+from tenacity import Retrying, retry_if_exception, stop_after_attempt
+from tenacity.stop import stop_base
 
 from interviewer.grader import Report
-from interviewer.llm import (BackendSettings, ModelSource, _model_from, _short, chat_template, describe_error,
-                            make_chat_model, resolve_model, scrub)
+from interviewer.llm import (
+    BackendSettings,
+    ModelSource,
+    _model_from,
+    _short,
+    chat_template,
+    describe_error,
+    make_chat_model,
+    resolve_model,
+    scrub,
+)
 
 MIN_QUOTE_CHARS = 12
 MAX_QUOTES = 3
@@ -78,32 +89,38 @@ class JudgeResult:
 def verdict_schema(criterion_ids: Iterable[str], *, bounded: bool = True) -> dict:
     """The JSON schema of a JudgeVerdict for these criteria, one required property per id.
 
+    Built from pydantic models (with $refs inlined, which every server's grammar handles).
     bounded=True adds maxLength/maxItems (they keep a grammar-constrained local model from
     rambling); the strict json_schema sent to OpenAI omits them.
     """
-    def string(limit: int) -> dict:
-        return {"type": "string", "maxLength": limit} if bounded else {"type": "string"}
+    def text(limit: int):
+        return Annotated[str, Field(max_length=limit)] if bounded else str
 
-    quote = {"type": "object", "properties": {"turn": {"type": "integer"}, "quote": string(QUOTE_CHARS)},
-             "required": ["turn", "quote"], "additionalProperties": False}
-    quotes: dict[str, Any] = {"type": "array", "items": quote}
-    if bounded:
-        quotes["maxItems"] = MAX_QUOTES
-    criterion = {"type": "object",
-                 "properties": {"score": {"type": "integer", "enum": [0, 1, 2, 3]}, "quotes": quotes,
-                                "rationale": string(RATIONALE_CHARS)},
-                 "required": ["score", "quotes", "rationale"], "additionalProperties": False}
+    strict = ConfigDict(extra="forbid")
+    quote = create_model("Quote", __config__=strict, turn=(int, ...), quote=(text(QUOTE_CHARS), ...))
+    quotes = Annotated[list[quote], Field(max_length=MAX_QUOTES)] if bounded else list[quote]
+    criterion = create_model("Criterion", __config__=strict, score=(Literal[0, 1, 2, 3], ...),
+                             quotes=(quotes, ...), rationale=(text(RATIONALE_CHARS), ...))
     ids = list(criterion_ids)
-    return {
-        "type": "object",
-        "properties": {
-            "criteria": {"type": "object", "properties": {cid: criterion for cid in ids},
-                         "required": ids, "additionalProperties": False},
-            "comment": string(COMMENT_CHARS),
-        },
-        "required": ["criteria", "comment"],
-        "additionalProperties": False,
-    }
+    criteria = create_model("Criteria", __config__=strict, **{cid: (criterion, ...) for cid in ids})
+    verdict = create_model("Verdict", __config__=strict, criteria=(criteria, ...), comment=(text(COMMENT_CHARS), ...))
+    return _inline(verdict.model_json_schema())
+
+
+def _inline(schema: dict) -> dict:
+    """The schema with every $ref replaced by its definition and titles dropped (shorter prompts)."""
+    defs = schema.pop("$defs", {})
+
+    def walk(node):
+        if isinstance(node, dict):
+            if "$ref" in node:
+                return walk(defs[node["$ref"].rsplit("/", 1)[-1]])
+            return {k: walk(v) for k, v in node.items() if k != "title"}
+        if isinstance(node, list):
+            return [walk(v) for v in node]
+        return node
+
+    return walk(schema)
 
 
 def _turns(transcript: Any) -> list[tuple[str, str]]:
@@ -207,6 +224,27 @@ def _schema_rejected(exc: BaseException) -> bool:
     return (400 <= code < 500 and code not in (401, 403, 408, 429)) or (code >= 500 and names_format)
 
 
+class _NoVerdict(Exception):
+    """The model answered, but not with a verdict: worth another attempt."""
+
+
+def _worth_retrying(exc: BaseException) -> bool:
+    """Retry garbage and transient faults; a rejected key, a bad request or a missing model will not change."""
+    import openai
+
+    return not (isinstance(exc, openai.APIStatusError) and exc.status_code in (400, 401, 403, 404, 422))
+
+
+class _past(stop_base):
+    """A tenacity stop condition: no new attempt once the judgement's one time budget is spent."""
+
+    def __init__(self, deadline: float):
+        self.deadline = deadline
+
+    def __call__(self, retry_state) -> bool:
+        return time.monotonic() >= self.deadline
+
+
 def _scrub_verdict(verdict: JudgeVerdict, settings: BackendSettings) -> JudgeVerdict:
     verdict.comment = scrub(verdict.comment, settings)
     for cv in verdict.criteria.values():
@@ -220,7 +258,6 @@ def judge(settings: BackendSettings, report: Report, transcript: Any, *, model: 
     `model` injects a LangChain chat model (or a zero-argument factory) for tests. The offline
     backend has no judge: the result has no verdict and no notice.
     """
-    import openai
 
     start = time.monotonic()
     if settings.backend == "offline":
@@ -234,43 +271,45 @@ def judge(settings: BackendSettings, report: Report, transcript: Any, *, model: 
     mode = settings.structured_output
     if mode == "auto":
         mode = _mode_by_endpoint.get(settings.endpoint, "json_schema")
-    switched = False
     budget_end = start + settings.judge_timeout_s  # one bound for the whole judgement, retries included
     failures: list[str] = []
-    attempts = 0
     model_name = settings.model
-    while attempts <= settings.max_retries:
-        if attempts and time.monotonic() >= budget_end:
-            break
-        attempts += 1
-        rf = _response_format(mode, schema, strict_schema, settings.backend)
-        try:
-            if model is not None:
-                chat = _model_from(model, settings)
-            else:
-                model_name = resolve_model(settings)
-                body = {"response_format": rf}
-                chat = make_chat_model(settings, streaming=False, max_tokens=settings.judge_max_tokens,
-                                       timeout_s=max(1.0, min(settings.judge_timeout_s,
-                                                              budget_end - time.monotonic())),
-                                       temperature=0.0, extra_body=body)
-            message = chat.invoke(messages)
-            content = message.content if isinstance(message.content, str) else str(message.content)
-        except Exception as exc:
-            if (not switched and settings.structured_output == "auto" and mode == "json_schema"
-                    and _schema_rejected(exc)):
-                mode, switched = "json_object", True
-                _mode_by_endpoint[settings.endpoint] = mode
-                attempts -= 1          # a capability probe, not a retry
-                continue
-            failures.append(describe_error(exc, settings, settings.judge_timeout_s))
-            if isinstance(exc, openai.APIStatusError) and exc.status_code in (400, 401, 403, 404, 422):
+
+    def attempt() -> JudgeVerdict:
+        nonlocal mode, model_name
+        while True:  # at most twice: a json_schema rejection is a capability probe, not a retry
+            rf = _response_format(mode, schema, strict_schema, settings.backend)
+            try:
+                if model is not None:
+                    chat = _model_from(model, settings)
+                else:
+                    model_name = resolve_model(settings)
+                    chat = make_chat_model(settings, streaming=False, max_tokens=settings.judge_max_tokens,
+                                           timeout_s=max(1.0, budget_end - time.monotonic()),
+                                           temperature=0.0, extra_body={"response_format": rf})
+                message = chat.invoke(messages)
                 break
-            continue
+            except Exception as exc:
+                if settings.structured_output == "auto" and mode == "json_schema" and _schema_rejected(exc):
+                    mode = _mode_by_endpoint[settings.endpoint] = "json_object"
+                    continue
+                failures.append(describe_error(exc, settings, settings.judge_timeout_s))
+                raise
+        content = message.content if isinstance(message.content, str) else str(message.content)
         verdict = parse_verdict(content, ids)
         if verdict is None:
             failures.append(f"not a verdict: {_short(content, 60)!r}" if content.strip() else "an empty reply")
-            continue
+            raise _NoVerdict()
+        return verdict
+
+    retrying = Retrying(stop=stop_after_attempt(settings.max_retries + 1) | _past(budget_end),
+                        retry=retry_if_exception(_worth_retrying), reraise=True)
+    try:
+        verdict = retrying(attempt)
+    except Exception:  # every fault is a line in `failures`; the report stands on its own
+        verdict = None
+    attempts = retrying.statistics.get("attempt_number", 1)
+    if verdict is not None:
         return JudgeResult(verdict=_scrub_verdict(verdict, settings), model=model_name,
                            structured_output=mode, attempts=attempts,
                            elapsed_s=time.monotonic() - start, failures=failures)

@@ -49,13 +49,13 @@ def write_transcript(path: Path, question_id: str, answers: list[str], **extra) 
     return path
 
 
+from conftest_llm import llama_server, llama_settings, silent_server, start_llama  # noqa: E402,F401
 from conftest_servers import (  # noqa: E402,F401  (real servers on 127.0.0.1 for integration tests)
     chroma_server,
     chroma_server_env,
     embedded_store_env,
     openai_embeddings_server,
 )
-from conftest_llm import llama_server, llama_settings, silent_server, start_llama  # noqa: E402,F401
 
 
 def answer(state, text, now: float | None = None):

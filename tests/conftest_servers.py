@@ -15,10 +15,10 @@ import base64
 import json
 import os
 import shutil
-import threading
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 import uuid

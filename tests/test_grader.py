@@ -4,8 +4,8 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from conftest import run_cli, write_transcript
+
 from interviewer.errors import UserError
 from interviewer.grader import grade
 from interviewer.transcript import parse_transcript

@@ -17,15 +17,12 @@ from contextlib import redirect_stdout
 from pathlib import Path
 
 import pytest
-
-from interviewer import config
 import yaml
 
-from interviewer import retrieval
-from interviewer.bank import CORPUS_DIR, CRITERIA
+from interviewer import config, retrieval
+from interviewer.bank import CORPUS_DIR, topics
 from interviewer.corpus import load_records, parse_note
-from interviewer.embeddings import (Embedder, EmbedderSpec, LangChainEmbeddings,
-                                    chroma_embedding_function, hash_embed)
+from interviewer.embeddings import Embedder, EmbedderSpec, LangChainEmbeddings, chroma_embedding_function, hash_embed
 from interviewer.errors import UserError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -72,7 +69,7 @@ def test_corpus_records_have_ids_titles_sources_and_topics():
     assert len({r.doc_id for r in records}) == len(records)
     for r in records:
         assert r.title and r.source and r.text.strip(), r.doc_id
-        assert all(t in CRITERIA for t in r.topics) or r.kind == "note", r.doc_id
+        assert all(t in topics() for t in r.topics) or r.kind == "note", r.doc_id
         if r.kind == "note":
             note_id, slug = r.doc_id.split("#", 1)
             assert slug and ": " in r.title, r.doc_id
@@ -330,8 +327,7 @@ def test_empty_query_is_a_user_error(embedded_store_env):
 # --- CLI ------------------------------------------------------------------------------------
 
 def test_cli_ingest_and_search_json(embedded_store_env, monkeypatch):
-    from interviewer.cli_retrieval import (add_ingest_parser, add_search_parser, run_ingest,
-                                           run_search)
+    from interviewer.cli_retrieval import add_ingest_parser, add_search_parser, run_ingest, run_search
 
     parser = argparse.ArgumentParser(prog="interviewer")
     sub = parser.add_subparsers(dest="command", required=True)

@@ -15,9 +15,7 @@ from pathlib import Path
 import pytest
 from conftest import answer
 
-from interviewer import config
-
-from interviewer import interview, store
+from interviewer import config, interview, store
 from interviewer.errors import UserError
 from interviewer.store import RoundSummary, Store, open_store
 

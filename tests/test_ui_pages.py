@@ -8,11 +8,9 @@ from pathlib import Path
 
 import pytest
 from conftest import answer
-
-from interviewer import config
 from streamlit.testing.v1 import AppTest
 
-from interviewer import interview
+from interviewer import config, interview
 from interviewer.bank import load_bank
 from interviewer.errors import UserError
 from interviewer.store import open_store

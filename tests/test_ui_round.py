@@ -8,10 +8,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
-from interviewer import config
 from streamlit.testing.v1 import AppTest
 
+from interviewer import config
 from interviewer.store import open_store
 
 APP = str(Path(__file__).resolve().parent.parent / "app.py")
@@ -238,7 +237,7 @@ def test_llm_voice_streams_and_falls_back_with_a_notice(monkeypatch):
     from interviewer import llm
 
     said = "What limits would you put on the batch - max sequences and tokens per step?"
-    monkeypatch.setattr(llm, "make_chat_model",
+    monkeypatch.setattr(llm.client, "make_chat_model",
                         lambda settings, **kw: GenericFakeChatModel(messages=iter([AIMessage(content=said)])))
     at = new_app()
     at.session_state["llm_settings"] = llm.BackendSettings(backend="local", base_url="http://127.0.0.1:9/v1",
@@ -250,7 +249,7 @@ def test_llm_voice_streams_and_falls_back_with_a_notice(monkeypatch):
     def broken(settings, **kw):
         raise ConnectionRefusedError("refused")
 
-    monkeypatch.setattr(llm, "make_chat_model", broken)
+    monkeypatch.setattr(llm.client, "make_chat_model", broken)
     reply = answer(at, POLICY)
     turn = stored(at).turns[-1]
     assert reply == turn.text and turn.text != said  # the built-in wording took the turn
