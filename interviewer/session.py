@@ -100,6 +100,18 @@ class BuiltinVoice:
         return _Said(fallback)
 
 
+def _why(exc: BaseException) -> str:
+    """A save failure in a few plain words (no paths, no SQL)."""
+    text = " ".join(str(exc).split()).lower()
+    if getattr(exc, "errno", None) == 28 or "no space" in text or "disk is full" in text:
+        return "the disk is full"
+    if isinstance(exc, UserError):
+        return str(exc)
+    if "locked" in text:
+        return "the database is locked by another process"
+    return f"the database failed ({type(exc).__name__})"
+
+
 # --------------------------------------------------------------------------- a turn in flight
 
 
@@ -134,7 +146,7 @@ class Session:
             try:
                 self.store.save(pending, self.owner)
             except Exception as exc:  # full disk, locked or vanished database: keep it, retry next time
-                self.save_error = str(exc) if isinstance(exc, UserError) else type(exc).__name__
+                self.save_error = _why(exc)
                 log.warning("saving round %s failed: %s", rid, " ".join(str(exc).split())[:200])
                 return False
             del self.unsaved[rid]

@@ -245,7 +245,8 @@ def too_long(answer: str) -> None:
 
 def run_round(state, store) -> None:
     placeholder = "Your answer (Enter to send)" if state.mode == "round" else "Your answer to this follow-up"
-    answer = st.chat_input(placeholder, key="answer", max_chars=ANSWER_LIMIT_CHARS)
+    # No max_chars: a browser would cut a long paste silently; the server refuses it and keeps the text.
+    answer = st.chat_input(placeholder, key="answer")
     if answer is not None and not isinstance(answer, str):  # a ChatInputValue (files are not accepted)
         answer = getattr(answer, "text", "") or ""
     if answer is not None and len(answer) > ANSWER_LIMIT_CHARS:
