@@ -1,4 +1,6 @@
-"""The command line: a thin shell over the library. Every failure is one line on stderr, exit 2."""
+"""The command line: a thin shell over the library. Every failure is one line on stderr and a non-zero
+exit (2 for bad input or usage, 1 for anything unexpected), never a traceback or the usage text.
+Input files are read through interviewer.transcript.read_input: at most 2 MB, checked before reading."""
 from __future__ import annotations
 
 import argparse
@@ -53,18 +55,27 @@ def run_replay(args) -> int:
         _print_json({"turns": [t.model_dump() for t in result.turns], "report": to_json(result.report),
                      "notices": result.notices})
         return 0
-    for t in result.turns:
-        print(f"[{t.role}] {t.text}\n")
+    from interviewer.report import strip_controls
+
+    for t in result.turns:  # a transcript's text never drives the terminal (no ESC sequences)
+        print(f"[{t.role}] {strip_controls(t.text)}\n")
     for n in result.notices:
-        print(f"notice: {n}", file=sys.stderr)
+        print(f"notice: {' '.join(strip_controls(n).split())}", file=sys.stderr)
     print(to_markdown(result.report))
     return 0
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, with a usage error as one line (not the usage text): subcommands inherit it."""
+
+    def error(self, message: str):
+        self.exit(2, f"error: {' '.join(message.split())} (see: {self.prog} --help)\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
     from interviewer import cli_retrieval, cli_tools
 
-    parser = argparse.ArgumentParser(prog="python -m interviewer",
+    parser = _Parser(prog="python -m interviewer",
                                      description="Mock LLM-inference and GPU-serving design rounds.")
     sub = parser.add_subparsers(dest="command", required=True)
 
@@ -104,6 +115,12 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except RecursionError:
+        print("error: the input is nested too deeply to process", file=sys.stderr)
+        return 2
+    except MemoryError:
+        print("error: out of memory; the input is too large", file=sys.stderr)
+        return 1
     except Exception as exc:  # last line of defence: a one-line message, never a traceback
         print(f"error: unexpected {type(exc).__name__}: {' '.join(str(exc).split())[:300]}", file=sys.stderr)
         return 1
