@@ -20,6 +20,7 @@ _OP = re.compile(r"\s*(x|×|\*|times|multiplied\s+by|/|over|divided\s+by|÷|minu
 _RESULT = re.compile(
     r"\s*(?:=|≈|~=|->|→|:|,|is|are|gives|give|comes\s+to|makes|that's|that\s+is|which\s+is|so|per\s+token\s+is)?"
     r"\s*(?:about|roughly|around|approximately|~|so|that's|or|only|just|is)?\s*", re.I)
+_MAY_HAVE_NUMBER = re.compile(r"\d")
 _MUL = {"x", "×", "*", "times", "multiplied by"}
 _DIV = {"/", "over", "divided by", "÷"}
 _SUB = {"minus", "less", "-"}
@@ -167,6 +168,8 @@ def _to_unit(kind: str, mention: Mention, v: Vocab) -> tuple[float, float | None
 def find_claims(seg: Segment, v: Vocab) -> list[Found]:
     """Every claim in one segment (prose sentence or table cell), in text order."""
     text = seg.text
+    if not _MAY_HAVE_NUMBER.search(text) and not v.number_word_re.search(text) and not v.fraction_re.search(text):
+        return _settings(seg, [], v, bool(v.hypothetical.search(text)), bool(v.comparison.search(text)))
     ms = [m for m in find_mentions(text, v) if m.start >= seg.map_from]
     if seg.map_from:
         # a table row's label and header are context; the numbers come from the cell only
@@ -182,14 +185,23 @@ def find_claims(seg: Segment, v: Vocab) -> list[Found]:
         for i in ch.operands:
             if mul_only:
                 role[i] = "factor"
+        if ch.result is not None and set(ch.ops) & _DIV and ms[ch.result].dim in ("sequences", "count"):
+            # "525,000 over 1,800 gives about 870 sequences": the divisor is the sequence length
+            last = ms[ch.operands[-1]]
+            if last.dim in ("count", "tokens") and last.value >= 128:
+                role[ch.operands[-1]] = "seq_len"
         if ch.result is not None:
             h = _hint(ch, ms)
             if h and ms[ch.result].dim in _HINT_DIMS.get(h, set()):
                 hints[ch.result] = (h, [text[ms[i].start:ms[i].end] for i in ch.operands] if mul_only else [])
+            elif mul_only:
+                hints[ch.result] = ("", [text[ms[i].start:ms[i].end] for i in ch.operands])
     prev_time: Found | None = None
     for i, m in enumerate(ms):
         if role.get(i) == "factor" and m.dim not in _SHAPE_DIMS and m.dim != "count":
             continue
+        if m.weak and m.dim == "count":
+            continue  # a bare "one" is a word, not a figure
         # the previous number of the same dimension blocks cues that lie beyond it
         block = 0
         for j in range(i - 1, -1, -1):
@@ -202,7 +214,10 @@ def find_claims(seg: Segment, v: Vocab) -> list[Found]:
                 nxt = ms[j].start
                 break
         exclude = frozenset()
-        decision = classify(text, m, v.rules, block, nxt, m.value, exclude)
+        decision = classify(text, m, v.rules_by_dim.get(m.dim, []), block, nxt, m.value, exclude)
+        if role.get(i) == "seq_len":
+            decision = None
+            hints[i] = ("seq_len", [])
         if role.get(i) == "factor":
             if decision is None or decision.rule.kind not in ("layers", "kv_heads", "attention_heads", "params",
                                                               "head_dim", "hidden_size"):
@@ -214,21 +229,20 @@ def find_claims(seg: Segment, v: Vocab) -> list[Found]:
             family = decision.rule.family
             cue = decision.cue
         hint = hints.get(i)
-        if hint and (decision is None or decision.score > 1.0):
+        if hint and hint[0] and (decision is None or decision.score > 1.0 or role.get(i) == "seq_len"):
             kind, family, cue = hint[0], None, "formula"
         pct = None
         if m.dim == "time":
             pct = percentile_of(text, m, block, v)
+            listed = prev_time is not None and prev_time.mention is not None and m.start - prev_time.mention.end <= 25
             if decision is None or decision.cue == "default":
-                if prev_time is not None and prev_time.family and (
-                        pct is None or prev_time.family in _TIME_FAMILIES_WITH_PCT):
-                    family = prev_time.family
-                    decision_kind_source = prev_time
+                if listed and prev_time.family and (pct is None or prev_time.family in _TIME_FAMILIES_WITH_PCT):
+                    family = prev_time.family  # "p50 TTFT 250 ms and p99 800 ms"; "retrieval 20 ms, fetch 30 ms"
                 elif pct is not None:
                     family = "latency"
                 else:
                     continue
-            if pct is None and prev_time is not None and prev_time.family == family and decision is None:
+            if pct is None and listed and prev_time.family == family and decision is None:
                 pct = prev_time.percentile
             rule = next((r for r in v.rules if r.family == family), None)
             if rule is None:
@@ -250,7 +264,7 @@ def find_claims(seg: Segment, v: Vocab) -> list[Found]:
                   bound=bound, percentile=pct if m.dim == "time" else None, family=family, cue=cue,
                   negated=_negated(text, m.start, v),
                   hypothetical=bool(hyp_m and (hyp_m.start() <= m.start or ";" not in text[m.end:hyp_m.start()])),
-                  comparison=comp, formula=hint[1] if hint and kind == hint[0] else [])
+                  comparison=comp, formula=hint[1] if hint and (kind == hint[0] or not hint[0]) else [])
         if kind in v.scoped_kinds:
             f.scope = _scope(text, m.start, m.end, v)
         if m.dim == "time":

@@ -37,6 +37,16 @@ def _right_re(rule: Rule, pattern: re.Pattern) -> re.Pattern:
 
 
 _RIGHT_CACHE: dict = {}
+_REACH = 72         # how far back an anchored cue may start
+_CROSS_REACH = 120  # ... one that may reach past another number
+_VETO_CACHE: dict = {}
+
+
+def _veto_re(p: re.Pattern) -> re.Pattern:
+    hit = _VETO_CACHE.get(p.pattern)
+    if hit is None:
+        hit = _VETO_CACHE[p.pattern] = re.compile(r"\s*(?:%s)" % p.pattern, re.I)
+    return hit
 _LEFT_WINDOW = 140
 
 
@@ -44,19 +54,38 @@ def _anchored(p: re.Pattern) -> bool:
     return p.pattern.endswith("$")
 
 
-def score_rule(rule: Rule, text: str, m: Mention, block: int, next_start: int, value: float) -> Decision | None:
-    """The nearest cue of `rule` for mention `m` (None: no cue and not a default)."""
+def _allowed(rule: Rule, text: str, m: Mention, value: float) -> bool:
     if rule.min_value is not None and value < rule.min_value:
-        return None
+        return False
+    if rule.max_value is not None and value > rule.max_value:
+        return False
     if rule.near_requires is not None and not rule.near_requires.search(text):
-        return None
-    left_text = text[max(0, m.start - _LEFT_WINDOW):m.start]
-    for veto in rule.not_left:
-        if veto.search(left_text):
-            return None
+        return False
+    if rule.not_left:
+        left_text = text[max(0, m.start - _LEFT_WINDOW):m.start]
+        if any(veto.search(left_text) for veto in rule.not_left):
+            return False
     for veto in rule.not_right:
-        if re.compile(r"\s*(?:%s)" % veto.pattern, re.I).match(text, m.end):
-            return None
+        if _veto_re(veto).match(text, m.end):
+            return False
+    return True
+
+
+def _right_score(rule: Rule, text: str, m: Mention) -> Decision | None:
+    best: Decision | None = None
+    if rule.qualifiers and m.qualifiers & rule.qualifiers:
+        best = Decision(rule, _TIER_RIGHT - rule.bonus, "qualifier:" + ",".join(sorted(m.qualifiers & rule.qualifiers)))
+    for cue in rule.right:
+        rm = _right_re(rule, cue.pattern).match(text, m.end)
+        if rm:
+            gap = len(rm.group(0)) - len(rm.group(0).lstrip(" ,(-–:"))
+            score = _TIER_RIGHT + gap - rule.bonus
+            if best is None or score < best.score:
+                best = Decision(rule, score, rm.group(0).strip())
+    return best
+
+
+def _left_score(rule: Rule, text: str, m: Mention, block: int, next_start: int) -> Decision | None:
     best: Decision | None = None
 
     def offer(score: float, cue: str) -> None:
@@ -66,60 +95,88 @@ def score_rule(rule: Rule, text: str, m: Mention, block: int, next_start: int, v
             best = Decision(rule, score, cue)
 
     bare = m.dim == "count"
-    if rule.qualifiers and m.qualifiers & rule.qualifiers:
-        offer(_TIER_RIGHT, "qualifier:" + ",".join(sorted(m.qualifiers & rule.qualifiers)))
-    for cue in rule.right:
-        rm = _right_re(rule, cue.pattern).match(text, m.end)
-        if rm:
-            gap = len(rm.group(0)) - len(rm.group(0).lstrip(" ,(-–:"))
-            offer(_TIER_RIGHT + gap, rm.group(0).strip())
-    base = max(0, m.start - _LEFT_WINDOW)
     for cue in rule.left:
         if _anchored(cue.pattern):
-            lm = cue.pattern.search(left_text)
+            # an anchored cue ends at the number: search only as far back as it can reach
+            lm = cue.pattern.search(text, max(0, m.start - (_CROSS_REACH if cue.cross else _REACH)), m.start)
             if lm:
                 if bare and len(lm.group(0)) > BARE_GAP + 12:
                     continue
-                if not cue.cross and base + lm.start() < block and any(ch.isdigit() for ch in lm.group(0)):
+                if not cue.cross and lm.start() < block and any(ch.isdigit() for ch in lm.group(0)):
                     continue
-                offer(_TIER_LEFT + min(len(lm.group(0)), 60) / 4, lm.group(0).strip())
+                offer(_TIER_LEFT + min(len(lm.group(0)), 60) / 4 - cue.bonus, lm.group(0).strip())
         else:
             last = None
-            for lm in cue.pattern.finditer(left_text):
-                if base + lm.end() <= m.start and (cue.cross or base + lm.end() >= block):
+            for lm in cue.pattern.finditer(text, max(0, m.start - _LEFT_WINDOW), m.start):
+                if cue.cross or lm.end() >= block:
                     last = lm
             if last is not None:
-                dist = m.start - (base + last.start())
+                dist = m.start - last.start()
                 if dist <= rule.left_gap and not (bare and dist > BARE_GAP):
-                    offer(_TIER_LEFT + dist / 4, last.group(0))
-    for cue in rule.near:
-        last = None
-        for lm in cue.pattern.finditer(left_text):
-            if base + lm.end() <= m.start and (cue.cross or base + lm.end() >= block):
-                last = lm
-        if last is not None:
-            dist = m.start - (base + last.start())
-            if dist <= rule.left_gap and not (bare and dist > BARE_GAP):
-                offer(_TIER_NEAR + dist, last.group(0))
-        rm = cue.pattern.search(text, m.end, min(len(text), m.end + 40))
-        if rm and rm.start() < next_start:
-            dist = rm.start() - m.end
-            offer(_TIER_NEAR + dist + 2, rm.group(0))
-    if best is None and rule.default and not m.weak and not bare:
+                    offer(_TIER_LEFT + dist / 4 - cue.bonus, last.group(0))
+    if rule.near:
+        lo = max(0, m.start - rule.left_gap - 30)
+        hi = min(len(text), m.end + 40)
+        for cue in rule.near:
+            last = None
+            for lm in cue.pattern.finditer(text, lo, m.start):
+                if cue.cross or lm.end() >= block:
+                    last = lm
+            if last is not None:
+                dist = m.start - last.end()
+                if dist <= rule.left_gap and not (bare and dist > BARE_GAP):
+                    offer(_TIER_NEAR + dist, last.group(0))
+            rm = cue.pattern.search(text, m.end, hi)
+            if rm and rm.start() < next_start:
+                dist = rm.start() - m.end
+                # "350 ms of prefill": a cue right after the figure is as good as any right cue
+                adjacent = dist <= 4 or bool(_ADJ.fullmatch(text, m.end, rm.start()))
+                offer((_TIER_RIGHT + dist + 1) if adjacent else (_TIER_NEAR + dist + 2), rm.group(0))
+    return best
+
+
+_ADJ = re.compile(r"[\s,(]*(?:of|for|in|on)?\s*(?:the\s+)?", re.I)
+
+
+def score_rule(rule: Rule, text: str, m: Mention, block: int, next_start: int, value: float) -> Decision | None:
+    """The nearest cue of `rule` for mention `m` (None: no cue and not a default)."""
+    if not _allowed(rule, text, m, value):
+        return None
+    cands = [d for d in (_right_score(rule, text, m), _left_score(rule, text, m, block, next_start)) if d]
+    best = min(cands, key=lambda d: d.score) if cands else None
+    if best is None and rule.default and not m.weak and m.dim != "count":
         best = Decision(rule, _TIER_DEFAULT - rule.bonus, "default")
     return best
 
 
 def classify(text: str, m: Mention, rules: list[Rule], block: int, next_start: int, value: float,
              exclude: frozenset[str] = frozenset()) -> Decision | None:
-    """The winning rule for one mention, or None when no rule claims it."""
+    """The winning rule for one mention, or None when no rule claims it.
+
+    Cues right after the number are scored for every rule first; a rule's cues before the number
+    are searched only when they could still beat the best score so far."""
+    candidates = [r for r in rules if r.kind not in exclude and _allowed(r, text, m, value)]
     best: Decision | None = None
-    for rule in rules:
-        if m.dim not in rule.dims or (rule.kind in exclude):
-            continue
-        d = score_rule(rule, text, m, block, next_start, value)
-        if d is not None and (best is None or d.score < best.score):
+
+    def better(d: Decision | None) -> None:
+        nonlocal best
+        if d is not None and (best is None or d.score < best.score
+                              or (d.score == best.score and d.rule.index < best.rule.index)):
             best = d
+
+    for rule in candidates:
+        better(_right_score(rule, text, m))
+    for rule in sorted(candidates, key=lambda r: r.best_left):
+        if not (rule.left or rule.near):
+            continue
+        floor = min(rule.best_left, _TIER_RIGHT - rule.bonus) if rule.near else rule.best_left
+        if best is not None and floor > best.score:
+            continue
+        better(_left_score(rule, text, m, block, next_start))
+    if best is None and not m.weak and m.dim != "count":
+        for rule in candidates:
+            if rule.default:
+                better(Decision(rule, _TIER_DEFAULT - rule.bonus, "default"))
     return best
 
 

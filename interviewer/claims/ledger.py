@@ -25,9 +25,10 @@ def build_ledger(turns: Sequence[tuple[str, str]], family: Optional[str] = None,
     claims: list[Claim] = []
     where: list[tuple[int, int]] = []
     subjects = []
-    for t, (role, text) in enumerate(turns):
+    texts = [text or "" for _role, text in turns]
+    for t, (role, _text) in enumerate(turns):
         speaker = _ROLES.get(str(role).lower(), "candidate")
-        text = text or ""
+        text = texts[t]
         for si, seg in enumerate(segments(text)):
             found = find_claims(seg, v)
             said = tracker.segment_subject(seg, found)
@@ -40,7 +41,7 @@ def build_ledger(turns: Sequence[tuple[str, str]], family: Optional[str] = None,
                     scope = "per_replica" if (subject.tp or subject.gpus_in_sentence or 1) > 1 else "per_gpu"
                 elif f.kind == "fleet_in_flight" and scope is None:
                     scope = "fleet"
-                claims.append(Claim(
+                claims.append(Claim.model_construct(
                     kind=f.kind, value=f.value, unit=v.unit_of(f.kind), low=f.low, high=f.high, approx=f.approx,
                     bound=f.bound, percentile=f.percentile, scope=scope, scope_stated=stated, subject=subject,
                     turn=t, span=text[start:end], start=start, end=end, sentence=seg.sentence, speaker=speaker,

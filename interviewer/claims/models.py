@@ -20,6 +20,7 @@ class Subject(BaseModel):
     """
 
     model: Optional[str] = None
+    model_inferred: bool = Field(default=False, description="model named by size only; a preset of that size and shape stands in")
     params_b: Optional[float] = None
     gpu: Optional[str] = None
     gpu_memory_gib: Optional[float] = None

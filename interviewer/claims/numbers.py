@@ -24,8 +24,15 @@ _RANGE_JOIN = re.compile(r"\s*(?:-|–|—|to|or|through)\s*(?=[~≈\d]|[a-z])",
 _SPELLED_MULT = re.compile(r"[\s-]*(thousand|million|billion|trillion)(?![a-z])", re.I)
 _SPELLED_FACTORS = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
 _GPU_AFTER = re.compile(r"\s*(?:x\s*)?(?:nvidia\s+)?§+(?:\s*(?:gpus?|cards?|devices?))?")
-_MULTIPLIER = re.compile(r"(?:x|×)(?=\s+[a-z(]|\s*$|[,.;)])|\s+times\s+(?=(?:faster|slower|more|fewer|less|higher|lower|larger|smaller|the|as|bigger|cheaper)\b)", re.I)
+_MULTIPLIER = re.compile(r"(?:x|×)(?=\s+[a-z(]|\s*$|[,.;)])|\s+times\s+(?=(?:faster|slower|more|fewer|less|higher|lower|larger|smaller|the|bigger|cheaper|over)\b)", re.I)
 _GAP = re.compile(r"[\s-]*")
+_PRONOUN_BEFORE = re.compile(r"\b(?:this|that|the|which|each|every|any|no|another|only|next|last|first|a|new|old|right|wrong|big|small|same)\s+$", re.I)
+_PRONOUN_AFTER = re.compile(r"\s+(?:of|another|by|at\s+a\s+time|way|thing|reason|side|hand)\b|[-]", re.I)
+_OPERAND_NEXT = re.compile(r"\s*(?:[~\d(]|(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|half)\b)", re.I)
+# cheap substrings that every number word or fraction contains one of
+_WORD_HINTS = ("one", "two", "thr", "four", "five", "six", "seven", "eight", "nine", "ten", "elev", "twel", "teen",
+               "twenty", "thirty", "forty", "fifty", "sixty", "ninety", "hundred", "thousand", "million",
+               "billion", "zero", "half", "quarter", "tenth", "couple", "dozen", "single")
 _SCALE_WORDS = {"hundred", "thousand", "million", "billion", "trillion"}
 _WEAK_WORDS = {"one", "a single", "single", "a couple", "a couple of"}
 
@@ -72,12 +79,14 @@ def _atoms(text: str, v: Vocab, skip: list[tuple[int, int]]) -> list[_Atom]:
     def free(s: int, e: int) -> bool:
         return all(e <= a or s >= b for a, b in skip) and all(e <= x.start or s >= x.end for x in atoms)
 
-    for m in v.fraction_re.finditer(text):
+    low = text.lower()
+    words = any(w in low for w in _WORD_HINTS)
+    for m in (v.fraction_re.finditer(text) if words else ()):
         if free(m.start(), m.end()):
             phrase = " ".join(m.group(0).lower().split())
             atoms.append(_Atom(m.start(), m.end(), v.fractions[phrase], spelled=True, weak=phrase in _WEAK_WORDS,
                                fraction=v.fractions[phrase] < 1))
-    for m in v.number_word_re.finditer(text):
+    for m in (v.number_word_re.finditer(text) if words else ()):
         phrase = " ".join(m.group(0).lower().split())
         body = phrase[2:] if phrase.startswith("a ") else phrase
         if body.split()[0].split("-")[0] in _SCALE_WORDS and not phrase.startswith("a "):
@@ -86,6 +95,8 @@ def _atoms(text: str, v: Vocab, skip: list[tuple[int, int]]) -> list[_Atom]:
             value = float(text2num(body, "en"))
         except (ValueError, TypeError):
             continue
+        if body == "one" and (_PRONOUN_BEFORE.search(text, 0, m.start()) or _PRONOUN_AFTER.match(text, m.end())):
+            continue  # "this one", "one of them": not a quantity
         if free(m.start(), m.end()):
             atoms.append(_Atom(m.start(), m.end(), value, spelled=True, weak=body == "one"))
     for m in _DIGITS.finditer(text):
@@ -115,6 +126,8 @@ def _unit_at(text: str, pos: int, v: Vocab) -> tuple[str, str, float, int] | Non
         u = v.unit_by_alias[" ".join(um.group(0).lower().split())]
         best = (u.dim, um.group(0), u.factor, um.end())
     nm = v.noun_re.match(text, p)
+    if nm and nm.group(0).lower() == "times" and _OPERAND_NEXT.match(text, nm.end()):
+        nm = None  # "128 times 2 bytes" multiplies; "retries 3 times" counts
     if nm and (best is None or nm.end() > best[3]):
         alias = " ".join(nm.group(0).lower().split())
         best = (v.noun_dim[alias], nm.group(0), 1.0, nm.end())
@@ -222,11 +235,7 @@ def _parse_after(text: str, atom: _Atom, v: Vocab) -> Mention:
 
 
 def _percentile_zones(text: str, v: Vocab) -> list[tuple[int, int]]:
-    zones = []
-    for pats in v.percentiles.values():
-        for p in pats:
-            zones.extend((m.start(), m.end()) for m in p.finditer(text))
-    return zones
+    return [(m.start(), m.end()) for m in v.percentile_any.finditer(text)]
 
 
 def find_mentions(text: str, vocab: Vocab | None = None) -> list[Mention]:

@@ -21,6 +21,7 @@ checked against the speaker's own earlier figures instead (their arithmetic), or
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 
 from interviewer import capacity
@@ -93,11 +94,15 @@ def _best(c: Claim, readings: list[float], tol: float) -> tuple[bool, float]:
 
 def _check(status: str, rule: str, expected: float | None, unit: str, claim: Claim, explanation: str,
            trace: list[str], assumptions: list[str] | None = None, low=None, high=None) -> Check:
+    assumptions = list(assumptions or [])
+    if claim.subject.model_inferred and claim.subject.model:
+        assumptions.append(f"a {claim.subject.params_b:g}B model taken to have the shape of {claim.subject.model}")
     ratio = None
     if expected and claim.value is not None:
         ratio = round(claim.value / expected, 3)
-    return Check(status=status, rule=rule, expected=expected, expected_low=low, expected_high=high, unit=unit,
-                 ratio=ratio, explanation=explanation, trace=trace, assumptions=assumptions or [])
+    return Check.model_construct(status=status, rule=rule, expected=expected, expected_low=low, expected_high=high,
+                                 unit=unit, ratio=ratio, explanation=explanation, trace=trace,
+                                 assumptions=assumptions or [])
 
 
 # ----------------------------------------------------------------------------------- the hardware
@@ -105,6 +110,44 @@ def _check(status: str, rule: str, expected: float | None, unit: str, claim: Cla
 
 def _model(s: Subject):
     return capacity.load_presets().models.get(s.model) if s.model else None
+
+
+@dataclass
+class Arch:
+    name: str
+    layers: int
+    kv_heads: int
+    attention_heads: int
+    head_dim: int
+    hidden: int
+
+    def kv_bytes(self, dtype: str | None) -> int:
+        b = capacity.DTYPE_BYTES.get(dtype or "fp16", 2.0)
+        return int(round(2 * self.layers * self.kv_heads * self.head_dim * b))
+
+
+def _arch(c: Claim, ctx: Ctx, i: int) -> Arch | None:
+    """The model's attention shape: its preset, with any shape the interviewer stated on top
+    ("the model switches to 8 KV heads"), or the interviewer's shape alone for an unnamed model."""
+    m = _model(c.subject)
+    said: dict[str, float] = {}
+    for j in range(i - 1, -1, -1):
+        x = ctx.claims[j]
+        if x.speaker == "interviewer" and x.kind in ("layers", "kv_heads", "attention_heads", "head_dim") and x.value \
+                and not x.negated and x.kind not in said and x.subject.model == c.subject.model:
+            said[x.kind] = x.value
+    if m is None and not {"layers", "head_dim"} <= set(said) | ({"head_dim"} if "hidden_size" in said else set()):
+        return None
+    if m is None and not ("kv_heads" in said or "attention_heads" in said):
+        return None
+    layers = int(said.get("layers", m.layers if m else 0))
+    heads = int(said.get("attention_heads", m.attention_heads if m else said.get("kv_heads", 0)))
+    kv = int(said.get("kv_heads", m.kv_heads if m and "attention_heads" not in said else heads))
+    head_dim = int(said.get("head_dim", m.head_dim if m else 0))
+    if not (layers and kv and head_dim):
+        return None
+    name = m.name if m and not said else (f"{m.name} as described" if m else "the model as described")
+    return Arch(name, layers, kv, heads, head_dim, (m.hidden_size if m and m.hidden_size else heads * head_dim))
 
 
 def _gpu(s: Subject):
@@ -154,21 +197,32 @@ def _dtype_words(b: float) -> str:
     return {2.0: "two bytes", 1.0: "one byte", 0.5: "half a byte", 4.0: "four bytes"}.get(b, f"{b:g} bytes")
 
 
-def _n_gpus(s: Subject, weights: float | None, mem: float | None, scope: str | None = None) -> tuple[int, str]:
+def _replica_gpus(s: Subject, weights: float | None, mem: float | None) -> tuple[list[int], str]:
     """GPUs per replica: the count said beside the figure, else the carried tensor-parallel degree,
-    else the fewest (a power of two) the weights fit on."""
-    if scope == "per_gpu":
-        return 1, "per GPU"
+    else every power of two from the fewest the weights fit on up to a full 8-GPU node (the
+    candidate did not say, so any of them is a fair reading; the first is the one explained)."""
     if s.gpus_in_sentence:
-        return s.gpus_in_sentence, "said in the sentence"
+        return [s.gpus_in_sentence], "GPU count said in the sentence"
     if s.tp:
-        return s.tp, "tensor-parallel degree said earlier"
+        return [s.tp], "tensor-parallel degree said earlier"
     if weights and mem:
         n = 1
         while weights > 0.9 * n * mem and n < 64:
             n *= 2
-        return n, ("assumed: the fewest GPUs the weights fit on" if n > 1 else "one GPU")
-    return 1, "one GPU"
+        if n == 1:
+            return [1], "one GPU"
+        ns = [n]
+        while ns[-1] < 8:
+            ns.append(ns[-1] * 2)
+        return ns, f"assumed: no GPU count was said, so {n} to {max(ns)} GPUs per replica"
+    return [1], "one GPU"
+
+
+def _n_gpus(s: Subject, weights: float | None, mem: float | None, scope: str | None = None) -> tuple[int, str]:
+    if scope == "per_gpu":
+        return 1, "per GPU"
+    ns, why = _replica_gpus(s, weights, mem)
+    return ns[0], why
 
 
 def _weights_readings(c: Claim, ctx: Ctx, i: int) -> list[tuple[float, str]]:
@@ -183,31 +237,32 @@ def _weights_readings(c: Claim, ctx: Ctx, i: int) -> list[tuple[float, str]]:
 
 
 def _capacity(c: Claim, ctx: Ctx, i: int, scope: str | None = None):
-    """Readings of (free bytes, kv bytes per token) for the claim's subject, or None."""
+    """Readings of free KV memory for the claim's subject (None without a model preset and a GPU).
+
+    `free` lists every reading (GPUs per replica x usable share x weights dtype); `primary_free`
+    is the one explained (fewest GPUs, 90% usable, the dtype in play); `generous_free` the
+    largest replica considered (used before flagging a limit on an assumption)."""
     s = c.subject
-    m = _model(s)
+    a = _arch(c, ctx, i)
     mem = _mem(s)
     wr = _weights_readings(c, ctx, i)
-    if not m or not mem or not wr:
+    if not a or not mem or not wr:
         return None
+    m = a
     weights, wdt = wr[0]
     kv_dt = s.kv_dtype or "fp16"
-    kv = capacity.kv_bytes_per_token(m, kv_dt if kv_dt in capacity.KV_DTYPES else "fp16")
-    n, why = _n_gpus(s, weights, mem, scope)
-    per_gpu = scope == "per_gpu" and (s.tp or 1) > 1
-    n_total = s.tp if per_gpu else n
-    readings = []
-    for util in ctx.v.physics["reserve_readings"]:
-        for w, _d in wr:
-            free = n_total * mem * util - w
-            if per_gpu:
-                free /= n_total
-            readings.append(free)
-    primary = n_total * mem * 0.9 - weights
-    if per_gpu:
-        primary /= n_total
-    return {"free": readings, "primary_free": primary, "kv": kv, "n": n_total, "why": why, "weights": weights,
-            "wdt": wdt, "mem": mem, "model": m, "kv_dtype": kv_dt, "per_gpu": per_gpu}
+    kv = a.kv_bytes(kv_dt)
+    ns, why = _replica_gpus(s, weights, mem)
+    per_gpu = scope == "per_gpu" and max(ns) > 1
+
+    def free(n: int, util: float, w: float) -> float:
+        f = n * mem * util - w
+        return f / n if per_gpu else f
+
+    readings = [free(n, u, w) for n in ns for u in ctx.v.physics["reserve_readings"] for w, _d in wr]
+    return {"free": readings, "primary_free": free(ns[0], 0.9, weights), "generous_free": free(ns[-1], 0.9, weights),
+            "kv": kv, "n": ns[0], "ns": ns, "why": why, "weights": weights, "wdt": wdt, "mem": mem, "model": m,
+            "kv_dtype": kv_dt, "per_gpu": per_gpu}
 
 
 # ----------------------------------------------------------------------------------- the checks
@@ -270,7 +325,7 @@ def check_fit(c: Claim, ctx: Ctx, i: int) -> Check | None:
 def _kv_diagnosis(claimed: float, m, kv: int, bytes_el: float) -> str:
     r = claimed / kv
     h, kvh, layers = m.attention_heads, m.kv_heads, m.layers
-    hidden = m.hidden_size or h * m.head_dim
+    hidden = m.hidden
     if abs(r - 0.5) <= 0.06:
         return " It looks like the factor of two for keys and values is missing."
     if kvh != h and abs(r - h / kvh) <= 0.1 * h / kvh:
@@ -286,24 +341,26 @@ def _kv_diagnosis(claimed: float, m, kv: int, bytes_el: float) -> str:
 
 def check_kv_per_token(c: Claim, ctx: Ctx, i: int) -> Check | None:
     s = c.subject
-    m = _model(s)
+    a = _arch(c, ctx, i)
     tol = ctx.v.physics["tolerance"]
-    if not m:
+    if not a:
         return _arith_check(c, ctx)
-    dtypes = [s.kv_dtype or "fp16"] + [d for d in ("fp16", "fp8") if d != (s.kv_dtype or "fp16")]
-    readings = [capacity.kv_bytes_per_token(m, d if d in capacity.KV_DTYPES else "fp16") for d in dtypes]
+    said_fp8 = any(x.subject.kv_dtype == "fp8" for x in ctx.claims[:i + 1])
+    dtypes = [s.kv_dtype or "fp16"] + [d for d in ("fp16",) + (("fp8",) if said_fp8 else ())
+                                       if d != (s.kv_dtype or "fp16")]
+    readings = [a.kv_bytes(d) for d in dtypes]
     ok, best = _best(c, readings, tol)
     kv = readings[0]
     b = capacity.DTYPE_BYTES.get(dtypes[0], 2.0)
-    trace = [f"KV per token = 2 (K and V) x {m.layers} layers x {m.kv_heads} KV heads x {m.head_dim} head dim x "
+    trace = [f"KV per token = 2 (K and V) x {a.layers} layers x {a.kv_heads} KV heads x {a.head_dim} head dim x "
              f"{b:g} bytes = {kv:,} bytes ({say.nbytes(kv)})"]
     if ok:
         return _check("ok", "kv_per_token", best, "bytes", c,
-                      f"Right: {m.name} stores about {say.nbytes(best)} of keys and values per token.", trace)
+                      f"Right: {a.name} stores about {say.nbytes(best)} of keys and values per token.", trace)
     return _check("wrong", "kv_per_token", kv, "bytes", c,
-                  f"{m.name} keeps a key and a value for {m.layers} layers and {m.kv_heads} KV heads of {m.head_dim} "
+                  f"{a.name} keeps a key and a value for {a.layers} layers and {a.kv_heads} KV heads of {a.head_dim} "
                   f"dimensions at {_dtype_words(b)} each: about {say.nbytes(kv)} per token, not {say.nbytes(c.value)}."
-                  + _kv_diagnosis(c.value, m, kv, b), trace)
+                  + _kv_diagnosis(c.value, a, kv, b), trace)
 
 
 def _seq_len(c: Claim, ctx: Ctx, i: int) -> tuple[float | None, str]:
@@ -317,15 +374,28 @@ def _seq_len(c: Claim, ctx: Ctx, i: int) -> tuple[float | None, str]:
     return None, ""
 
 
+def _formula_tokens(c: Claim, ctx: Ctx) -> float | None:
+    """A token count among the factors of a product ("6,000 x 320 KB"), if one was said."""
+    from interviewer.claims.numbers import find_mentions
+
+    for f in c.formula:
+        for m in find_mentions(f, ctx.v):
+            if m.dim in ("count", "tokens") and m.value >= 64:
+                return m.value
+    return None
+
+
 def check_kv_per_sequence(c: Claim, ctx: Ctx, i: int) -> Check | None:
     m = _model(c.subject)
-    seq, why = _seq_len(c, ctx, i)
+    ft = _formula_tokens(c, ctx)
+    seq, why = (ft, f"sequence length {ft:,.0f} tokens (a factor of the product said)") if ft else _seq_len(c, ctx, i)
     if not seq:
         return None
     tol = ctx.v.physics["tolerance"]
-    if m:
-        kv = capacity.kv_bytes_per_token(m, c.subject.kv_dtype if c.subject.kv_dtype in capacity.KV_DTYPES else "fp16")
-        who = m.name
+    a = _arch(c, ctx, i)
+    if a:
+        kv = a.kv_bytes(c.subject.kv_dtype)
+        who = a.name
     else:
         own = ctx.related(i, ("kv_bytes_per_token",))
         if not own:
@@ -429,7 +499,7 @@ def check_cache_tokens(c: Claim, ctx: Ctx, i: int) -> Check | None:
                       f"{say.count(expected)} tokens" + ("." if ok else f", not {say.count(c.value)}."), trace)
     readings = [f / cap["kv"] for f in cap["free"] if f > 0]
     if not readings:
-        return None
+        return _no_room(c, cap, "cache_tokens", "tokens")
     ok, best = _best(c, readings, tol)
     expected = max(cap["primary_free"], 0) / cap["kv"]
     trace = [f"free = {say.nbytes(cap['primary_free'])}; KV per token = {cap['kv']:,} bytes",
@@ -472,6 +542,8 @@ def check_sequences(c: Claim, ctx: Ctx, i: int) -> Check | None:
                       f"By your own figures, {say.nbytes(free.value)} at {say.nbytes(kv.value * seq)} per "
                       f"{seq:,.0f}-token sequence is about {say.count(expected)}" + ("." if ok else f", not {say.count(c.value)}."),
                       trace)
+    if cap["primary_free"] <= 0 and max(cap["free"]) <= 0:
+        return _no_room(c, cap, "sequences", "sequences")
     hosts = 1
     if per_host:
         host = ctx.related(i, ("gpu_count",), same_sentence_first=False)
@@ -495,14 +567,23 @@ def check_sequences(c: Claim, ctx: Ctx, i: int) -> Check | None:
                   f"{say.count(expected)} sequences {where}, not {say.count(c.value)}.", trace, assumptions)
 
 
+def _no_room(c: Claim, cap: dict, rule: str, unit: str) -> Check:
+    n, mem, w = cap["n"], cap["mem"], cap["weights"]
+    return _check("impossible", rule, 0, unit, c,
+                  f"About {say.nbytes(w)} of weights leaves no room for a KV cache on {say.small(n)} "
+                  f"{round(mem / GIB):g} GB card{'s' if n > 1 else ''}.",
+                  [f"weights {say.nbytes(w)} vs GPU memory {say.nbytes(n * mem)} ({cap['why']})"])
+
+
 def check_max_num_seqs(c: Claim, ctx: Ctx, i: int) -> Check | None:
     seq, why = _seq_len(c, ctx, i)
     cap = _capacity(c, ctx, i, c.scope if c.scope_stated else None)
     if not seq or not cap:
         return None
-    fits = max(cap["primary_free"], 0) / (cap["kv"] * seq)
+    fits = max(cap["generous_free"], 0) / (cap["kv"] * seq)
     flag = float(ctx.v.physics["max_num_seqs_flag_ratio"])
-    trace = [why, f"free = {say.nbytes(cap['primary_free'])} ({cap['why']}); KV per token = {cap['kv']:,} bytes",
+    trace = [why, f"free = {say.nbytes(cap['generous_free'])} on {cap['ns'][-1]} GPUs ({cap['why']}); "
+                  f"KV per token = {cap['kv']:,} bytes",
              f"sequences that fit = {fits:,.1f}; a cap of {c.value:,.0f} is {c.value / max(fits, 1e-9):.1f}x that"]
     assumptions = [cap["why"]] if cap["why"].startswith("assumed") else []
     if c.value > flag * max(fits, 1):
@@ -534,8 +615,8 @@ def _compute(c: Claim, ctx: Ctx, i: int):
         return None
     wr = _weights_readings(c, ctx, i)
     weights = wr[0][0] if wr else None
-    n, why = _n_gpus(s, weights, g.memory_gib * GIB)
-    return act, g, n, why, weights
+    ns, why = _replica_gpus(s, weights, g.memory_gib * GIB)
+    return act, g, ns[-1], why, weights
 
 
 def check_token_budget(c: Claim, ctx: Ctx, i: int) -> Check | None:
@@ -594,8 +675,25 @@ def check_ttft(c: Claim, ctx: Ctx, i: int) -> Check | None:
                   f"Reachable: the physical floor is about {say.ms(floor)} on {gl}.", trace)
 
 
+_PER_TOKENS = re.compile(r"\s*(?:per|for\s+(?:every|each))\s+(~?\d[\d,]*)\s*(k\b)?", re.I)
+
+
+def _per_tokens(c: Claim) -> float | None:
+    """"90 ms per 1,000 tokens": the token count a time is quoted for."""
+    pos = c.sentence.find(c.span)
+    if pos < 0:
+        return None
+    m = _PER_TOKENS.match(c.sentence, pos + len(c.span))
+    if not m:
+        return None
+    return float(m.group(1).lstrip("~").replace(",", "")) * (1000 if m.group(2) else 1)
+
+
 def check_prefill(c: Claim, ctx: Ctx, i: int) -> Check | None:
+    per = _per_tokens(c)
     p = ctx.related(i, ("prompt_tokens", "seq_len"))
+    if per:
+        p = c.model_copy(update={"value": per, "kind": "prompt_tokens"})
     if not p:
         return None
     fl = _floor_ms(c, ctx, i, p.value)
@@ -632,18 +730,18 @@ def check_decode(c: Claim, ctx: Ctx, i: int) -> Check | None:
 
 
 def check_shape(c: Claim, ctx: Ctx, i: int) -> Check | None:
-    m = _model(c.subject)
-    if not m:
+    a = _arch(c, ctx, i)
+    if not a:
         return None
-    actual = {"layers": m.layers, "kv_heads": m.kv_heads, "attention_heads": m.attention_heads,
-              "head_dim": m.head_dim, "hidden_size": m.hidden_size}.get(c.kind)
-    if actual is None:
+    actual = {"layers": a.layers, "kv_heads": a.kv_heads, "attention_heads": a.attention_heads,
+              "head_dim": a.head_dim, "hidden_size": a.hidden}.get(c.kind)
+    if not actual:
         return None
     label = ctx.v.label_of(c.kind)
-    trace = [f"{m.id} {c.kind} = {actual} ({m.source})"]
-    if c.value == actual or (c.kind == "attention_heads" and c.value == m.kv_heads):
-        return _check("ok", "shape", actual, c.unit, c, f"Right: {m.name} has {actual} {label}.", trace)
-    return _check("wrong", "shape", actual, c.unit, c, f"{m.name} has {actual} {label}, not {c.value:g}.", trace)
+    trace = [f"{a.name}: {c.kind} = {actual}"]
+    if c.value == actual or (c.kind == "attention_heads" and c.value == a.kv_heads):
+        return _check("ok", "shape", actual, c.unit, c, f"Right: {a.name} has {actual} {label}.", trace)
+    return _check("wrong", "shape", actual, c.unit, c, f"{a.name} has {actual} {label}, not {c.value:g}.", trace)
 
 
 def check_params(c: Claim, ctx: Ctx, i: int) -> Check | None:

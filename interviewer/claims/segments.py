@@ -51,14 +51,69 @@ def _mask(text: str, spans, ch: str) -> str:
     return "".join(chars)
 
 
+_SEP = r"[\s\-_/(),]*"
+
+
+def _alias_body(alias: str) -> str:
+    """An alias as a regex: parts joined by optional separators, a gap allowed after digits
+    (the same reading as capacity.match_models / match_gpus)."""
+    parts = [p for p in re.split(r"[\s\-_/]+", alias.lower().strip()) if p]
+    return _SEP.join(_SEP.join(re.escape(x) for x in re.split(r"(?<=\d)(?=[a-z])", part)) for part in parts)
+
+
+@lru_cache(maxsize=2)
+def _combined(kind: str) -> tuple[re.Pattern, list[str]]:
+    """One regex for every preset alias of a kind, longest alias first, so a turn is scanned once
+    (capacity's matcher runs one regex per alias; the answers agree, see tests/test_claims.py)."""
+    presets = capacity.load_presets()
+    specs = presets.models if kind == "model" else presets.gpus
+    entries = sorted(((len(a), pid, _alias_body(a)) for pid, spec in specs.items() for a in [spec.id, *spec.aliases]),
+                     key=lambda e: -e[0])
+    ids = [pid for _n, pid, _b in entries]
+    alt = "|".join(f"(?P<g{i}>{body})" for i, (_n, _pid, body) in enumerate(entries))
+    first = "".join(sorted({re.escape(a.lower()[0]) for _pid, spec in specs.items() for a in [spec.id, *spec.aliases]}))
+    alt = f"(?=[{first}])(?:{alt})"  # most positions fail on one character test
+    if kind == "gpu":
+        pat = rf"(?:(?<![a-z0-9])|(?<=\dx))(?:{alt})s?(?![a-z0-9])"
+    else:
+        pat = rf"(?<![a-z0-9.])(?:{alt})(?![a-z0-9])"
+    return re.compile(pat), ids
+
+
+def _find_names(kind: str, text: str) -> tuple:
+    pat, ids = _combined(kind)
+    low = text.lower()
+    if len(low) != len(text):
+        low = "".join(c if len(c.lower()) != 1 else c.lower() for c in text)
+    return tuple((ids[int(m.lastgroup[1:])], m.start(), m.end()) for m in pat.finditer(low))
+
+
 @lru_cache(maxsize=4096)
 def _names(text: str) -> tuple[tuple, tuple]:
-    return tuple(capacity.match_models(text)), tuple(capacity.match_gpus(text))
+    return _find_names("model", text), _find_names("gpu", text)
 
 
-def _masked(text: str) -> tuple[str, list, list]:
+_JOIN = "\n#\n"  # '#' never occurs inside a preset name, so no match spans two turns
+
+
+def names_for(texts: list[str]) -> list[tuple[list, list]]:
+    """Model and GPU mentions of every text, found in one pass over them all (much cheaper than
+    one pass per text on a long transcript); offsets are per text."""
+    joined = _JOIN.join(texts)
+    models, gpus = _names(joined)
+    out: list[tuple[list, list]] = []
+    pos = 0
+    for t in texts:
+        end = pos + len(t)
+        out.append(([(p, a - pos, b - pos) for p, a, b in models if a >= pos and b <= end],
+                    [(p, a - pos, b - pos) for p, a, b in gpus if a >= pos and b <= end]))
+        pos = end + len(_JOIN)
+    return out
+
+
+def _masked(text: str, names: tuple[list, list] | None = None) -> tuple[str, list, list]:
     """Mask model and GPU names (and unknown model-like names) in `text`, keeping offsets."""
-    models, gpus = _names(text)
+    models, gpus = names if names is not None else _names(text)
     out = _mask(_mask(text, models, MODEL_MASK), gpus, GPU_MASK)
     # other alphanumeric names ("GPT-4", "FP16" is fine: letters before digits never parse as numbers)
     extra = [("", m.start(), m.end()) for m in _OTHER_NAMES.finditer(out)
@@ -119,8 +174,9 @@ def _md():
     return MarkdownIt("commonmark").enable("table")
 
 
-def segments(text: str) -> list[Segment]:
-    """Cut a turn into prose sentences and table-row cells, in text order."""
+def segments(text: str, names: tuple[list, list] | None = None) -> list[Segment]:
+    """Cut a turn into prose sentences and table-row cells, in text order. `names`: the turn's
+    model and GPU mentions when already known (see names_for)."""
     out: list[Segment] = []
     rows = _table_lines(text)
     lines = text.split("\n")
@@ -133,7 +189,11 @@ def segments(text: str) -> list[Segment]:
 
     def flush_prose(upto: int) -> None:
         if upto > prose_start:
-            out.extend(_prose(text, prose_start, upto))
+            sub = None
+            if names is not None:
+                sub = ([(p, a - prose_start, b - prose_start) for p, a, b in names[0] if a >= prose_start and b <= upto],
+                       [(p, a - prose_start, b - prose_start) for p, a, b in names[1] if a >= prose_start and b <= upto])
+            out.extend(_prose(text, prose_start, upto, sub))
 
     i = 0
     while i < len(lines):
@@ -169,9 +229,9 @@ def _row_segments(cells: list[tuple[str, int]], header: list[str]) -> list[Segme
     return out
 
 
-def _prose(text: str, start: int, end: int) -> list[Segment]:
+def _prose(text: str, start: int, end: int, names=None) -> list[Segment]:
     chunk = text[start:end]
-    masked, models, gpus = _masked(chunk)
+    masked, models, gpus = _masked(chunk, names)
     out = []
     pos = 0
     bounds = [(m.start(), m.end()) for m in _SENT_END.finditer(chunk)] + [(len(chunk), len(chunk))]

@@ -8,13 +8,25 @@ Llama-2-7B ...").
 """
 from __future__ import annotations
 
+import re
+
 from interviewer import capacity
 from interviewer.claims.attach import Found
 from interviewer.claims.models import Subject
 from interviewer.claims.segments import Segment
 from interviewer.claims.vocab import Vocab
 
+_SIZED = re.compile(r"\d+\s*(?:gb|gib|g)\b", re.I)  # "A100 80GB" names its memory; a bare "A100" does not
 _SIZE_MATCH = 0.12  # "the 70B" is Llama-3-70B (70.55B) when within 12%
+
+
+def _shape_for_size(size_b: float) -> str | None:
+    """A preset standing in for "a 13B model": only when every preset of about that size has the
+    same attention shape (layers, KV heads, head dim), so the KV arithmetic does not depend on it."""
+    models = capacity.load_presets().models.values()
+    near = [m for m in models if abs(m.params_b - size_b) <= _SIZE_MATCH * size_b]
+    shapes = {(m.layers, m.kv_heads, m.head_dim) for m in near}
+    return near[0].id if len(shapes) == 1 else None
 
 
 def _nearest(items: list[tuple[str, int, int]], pos: int) -> str | None:
@@ -27,6 +39,8 @@ def _nearest(items: list[tuple[str, int, int]], pos: int) -> str | None:
 def _dtypes(seg: Segment, v: Vocab) -> tuple[str | None, str | None]:
     """(weights dtype, kv dtype) said in the segment, or None."""
     text = seg.text
+    if not v.dtype_re.search(text):
+        return None, None
     kv = None
     kv_spans = []
     for p in v.kv_dtype_res:
@@ -63,7 +77,8 @@ class Tracker:
     def segment_subject(self, seg: Segment, found: list[Found]) -> dict:
         """What the segment itself says about the subject (each field None when it says nothing)."""
         v = self.v
-        out: dict = {"models": list(seg.models), "gpus": list(seg.gpus)}
+        out: dict = {"models": list(seg.models), "gpus": list(seg.gpus),
+                     "gpu_sized": {s for _p, s, e in seg.gpus if _SIZED.search(seg.plain[s:e])}}
         sizes = [(f.value / 1e9, f.start) for f in found if f.kind == "params" and f.value and not f.negated]
         out["sizes"] = sizes
         mems = []
@@ -92,13 +107,19 @@ class Tracker:
         if model:
             if model != cur.model:
                 cur.tp = None
-            cur.model = model
+            cur.model, cur.model_inferred = model, False
             cur.params_b = presets.models[model].params_b
         elif said["sizes"]:
             size = min(said["sizes"], key=lambda s: abs(s[1] - pos))[0]
             if not (cur.params_b and abs(cur.params_b - size) <= _SIZE_MATCH * cur.params_b):
-                cur.model, cur.params_b, cur.tp = None, size, None
+                cur.model, cur.params_b, cur.tp = _shape_for_size(size), size, None
+                cur.model_inferred = cur.model is not None
         gpu = _nearest(said["gpus"], pos)
+        if gpu and cur.gpu and gpu != cur.gpu and gpu.split("-")[0] == cur.gpu.split("-")[0]:
+            # a bare "A100" after "A100 80GB" is the same card
+            hit = [s for p, s, _e in said["gpus"] if p == gpu]
+            if hit and not any(s in said["gpu_sized"] for s in hit):
+                gpu = cur.gpu
         if gpu:
             cur.gpu = gpu
             cur.gpu_memory_gib = presets.gpus[gpu].memory_gib

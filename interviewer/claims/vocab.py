@@ -22,6 +22,7 @@ FLAGS = re.IGNORECASE
 class Cue:
     pattern: re.Pattern
     cross: bool = False  # may reach past the previous number of the same dimension
+    bonus: float = 0.0   # counts as this many characters nearer (on top of the rule's bonus)
 
 
 @dataclass
@@ -46,6 +47,13 @@ class Rule:
     right_gap: int = 3
     bonus: float = 0.0
     min_value: float | None = None
+    max_value: float | None = None
+
+    @property
+    def best_left(self) -> float:
+        """The best (lowest) score a left or near cue of this rule could reach."""
+        bonus = max([c.bonus for c in self.left] + [0.0])
+        return (10.0 if self.left else 30.0) - self.bonus - bonus - 0.01
 
 
 @dataclass
@@ -74,7 +82,9 @@ class Vocab:
     qualifier_re: re.Pattern
     kinds: dict[str, dict]
     rules: list[Rule]
+    rules_by_dim: dict[str, list[Rule]]
     percentiles: dict[str, list[re.Pattern]]
+    percentile_any: re.Pattern
     bounds: dict[str, list[re.Pattern]]
     negation: re.Pattern
     negation_exempt: re.Pattern
@@ -119,7 +129,8 @@ def _cues(raw, macros) -> list[Cue]:
     out = []
     for item in raw or []:
         if isinstance(item, dict):
-            out.append(Cue(re.compile(_expand(item["re"], macros), FLAGS), bool(item.get("cross"))))
+            out.append(Cue(re.compile(_expand(item["re"], macros), FLAGS), bool(item.get("cross")),
+                           float(item.get("bonus", 0))))
         else:
             out.append(Cue(re.compile(_expand(item, macros), FLAGS)))
     return out
@@ -184,6 +195,7 @@ def load() -> Vocab:
             right_gap=int(raw.get("right_gap", 3)),
             bonus=float(raw.get("bonus", 0)),
             min_value=raw.get("min_value"),
+            max_value=raw.get("max_value"),
         ))
 
     neg = k["negation"]
@@ -197,7 +209,9 @@ def load() -> Vocab:
         number_word_re=number_word_re, fractions=fractions, fraction_re=fraction_re,
         qualifier_re=re.compile(rf"(?:{_alternation(u['qualifiers'])})(?![a-z])", FLAGS),
         kinds=k["kinds"], rules=rules,
+        rules_by_dim={d: [r for r in rules if d in r.dims] for d in {d for r in rules for d in r.dims}},
         percentiles={p: _pats(v, macros) for p, v in k["percentiles"].items()},
+        percentile_any=_any([x for v in k["percentiles"].values() for x in v], macros),
         bounds={b: _pats(v, macros) for b, v in k["bounds"].items()},
         negation=_any(neg["cues"], macros), negation_exempt=_any(neg["exempt"], macros),
         negation_breaks=_any(neg["breaks"], macros),
