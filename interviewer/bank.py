@@ -34,6 +34,7 @@ class FollowUp(BaseModel):
 
     id: str
     text: str
+    text_cold: str | None = None  # the same question for a candidate who has not said what `text` credits them with
     probes: str  # a criterion id in rubrics/criteria.yaml (checked when the bank loads)
     phase: Phase = "deep_dive"
     answer_cues: list[str] = Field(default_factory=list)

@@ -18,7 +18,8 @@ MoveKind = Literal[
     "simulate",       # the simulator's result for the candidate's own limits
     "follow_up",      # a question- or company-specific follow-up from the bank
     "phase",          # the clock moved the round to its next phase
-    "wrap_up",        # last phase: summary question
+    "wrap_up",        # last phase: summary question, asked once
+    "offer",          # after the wrap-up, with time left: go on, or stop here
     "close",          # the round is over
     "empty",          # the answer was empty
     "clarify",        # the answer had no substance to respond to (off-topic, other language)

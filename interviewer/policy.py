@@ -1,18 +1,24 @@
-"""The interviewer policy: from the transcript so far, decide the next move.
+"""The interviewer policy: from the round so far, decide the next move.
 
-Order of precedence, like a person running the round: the clock first (close, change phase),
-then a wrong number (challenge with the arithmetic), then a pitfall just hit, then the candidate's
-own limits run through the simulator, then the most important gap against the rubric or a
-question/company follow-up. Nothing already asked is asked again, and a follow-up whose answer
-cues already appear in the candidate's turns counts as answered.
+Like a person running the round, in this order: the clock (close; the wrap-up once, near the
+end); where the candidate asked to go; a number that does not check out (each wrong claim in the
+ledger is challenged once, with the key figure); a pitfall just hit; the candidate's own limits
+run through the simulator; a topic the candidate just raised (its deep-dive map follow-up); then
+what is still missing for the bar, alternating with the phase's deep-dive, bank and company
+follow-ups. Nothing is asked twice, a follow-up whose answer cues already appear counts as
+answered, and any wording that attributes something to the candidate is checked against what
+they said (interviewer.attribution) before it is used.
 """
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from interviewer.attribution import supported
 from interviewer.bank import Company, FollowUp, Question
 from interviewer.checks import CapacityCheck
+from interviewer.claims import Claim, Ledger, build_ledger
+from interviewer.deep_dive import DeepDiveMap, DeepFollowUp, Topic, level_allows, load_map
 from interviewer.evidence import Evidence
 from interviewer.grader import analyse
 from interviewer.moves import Move
@@ -24,16 +30,29 @@ _LETTERS = re.compile(r"[A-Za-z]")
 _UNSURE = re.compile(r"\b(?:i\s+)?(?:don.?t|do\s+not)\s+know\b|\bnot\s+sure\b|\bno\s+idea\b|^\s*(?:pass|skip|next)\b"
                      r"|\bno\s+clue\b|\bcan.?t\s+(?:say|remember)\b", re.IGNORECASE)
 _WORD = re.compile(r"[A-Za-z]{2,}")
+# The candidate steering: "shall I go deeper on X or Y?", "can we talk about X", "let me cover X".
+_REQUEST = re.compile(
+    r"(?:shall|should|can|could|may)\s+(?:i|we)\s+(?:go\s+(?:deeper|further|into)|talk|dig|dive|drill|cover|discuss|"
+    r"move\s+on|look)|(?:let\s+me|let's|i'?d\s+like\s+to|i\s+want\s+to|want\s+me\s+to)\s+(?:go\s+(?:deeper|into)|"
+    r"talk|dig|dive|cover|discuss|walk)|(?:go|dig|dive)\s+deeper\s+(?:on|into)", re.IGNORECASE)
+_STOP = re.compile(r"\b(?:let'?s\s+(?:stop|end|wrap)|stop\s+here|end\s+(?:it|the\s+round|here)|i'?m\s+done|"
+                   r"that'?s\s+(?:all|it)\s+from\s+me|show\s+(?:me\s+)?the\s+report)\b", re.IGNORECASE)
+ORDER = {"requirements": 0, "high_level": 1, "deep_dive": 2, "wrap_up": 3}
+OFFER_MIN_S = 150  # time left after the wrap-up below which the round simply closes
 
 
 @dataclass
 class Context:
-    """What the policy reads: the evidence now and before the last answer."""
+    """What the policy reads: evidence now and before the last answer, the claim ledger, the map."""
 
     evidence: Evidence
     before: Evidence
     check: CapacityCheck | None
     last_answer: str
+    last_index: int | None = None
+    ledger: Ledger = field(default_factory=Ledger)
+    deep: DeepDiveMap | None = None
+    answers: list[str] = field(default_factory=list)
 
 
 def _analyse(state: RoundState, rubric: Rubric, family: str, upto: int | None = None):
@@ -46,7 +65,10 @@ def build_context(state: RoundState, question: Question, rubric: Rubric) -> Cont
     ev, check = _analyse(state, rubric, question.family)
     before = _analyse(state, rubric, question.family, upto=last)[0] if last is not None else ev
     text = (state.turns[last].raw or state.turns[last].text) if last is not None else ""
-    return Context(ev, before, check, text)
+    ledger = build_ledger([(t.role, t.raw or t.text) for t in state.turns], family=question.family,
+                          question_id=question.id)
+    answers = [t.raw or t.text for t in state.turns if t.role == "candidate"]
+    return Context(ev, before, check, text, last, ledger, load_map(question.id), answers)
 
 
 def _answered(fu: FollowUp, texts: list[str]) -> bool:
@@ -54,9 +76,17 @@ def _answered(fu: FollowUp, texts: list[str]) -> bool:
     return any(re.search(c, joined, re.IGNORECASE) for c in fu.answer_cues)
 
 
+# --------------------------------------------------------------------------- acknowledgement
+
+
 def _acknowledgement(ctx: Context, rubric: Rubric, family: str) -> tuple[str | None, str | None]:
     """The most telling new piece of substance in the last answer, among those this family scores:
-    its label, and the candidate's own words for it when they are short enough to echo back."""
+    its label, and the candidate's own words for it when they are short enough to echo back.
+
+    Nothing is acknowledged from an answer with a figure a check marks wrong, and an echo is a
+    verbatim piece of the answer."""
+    if ctx.last_index is None or any(c.turn == ctx.last_index for c in _open_wrong(ctx)):
+        return None, None
     scored = {i for cid in rubric.criteria_for(family) for i in rubric.spec(family, cid).items}
     new = (ctx.evidence.present - ctx.before.present) & scored
     for item in rubric.policy.acknowledge_order:
@@ -66,6 +96,124 @@ def _acknowledgement(ctx: Context, rubric: Rubric, family: str) -> tuple[str | N
             echo = words if 8 <= len(words) <= 60 and any(c.isdigit() for c in words) else None
             return rubric.items[item].label, echo
     return None, None
+
+
+# --------------------------------------------------------------------------- numbers
+
+
+def _claim_key(claim: Claim) -> str:
+    value = "?" if claim.value is None else f"{claim.value:.3g}"
+    return f"claim:{claim.kind}:{value}"
+
+
+def _open_wrong(ctx: Context) -> list[Claim]:
+    """The candidate's figures a check marks wrong or impossible, said as their own, newest first."""
+    out = [c for c in ctx.ledger.wrong()
+           if c.speaker == "candidate" and not c.negated and not c.hypothetical and c.check.explanation]
+    return sorted(out, key=lambda c: (-c.turn, c.start))
+
+
+def _challenge(state: RoundState, ctx: Context, phase: str) -> Move | None:
+    """Each wrong figure once, in a spoken sentence or two with the key number."""
+    asked = state.asked()
+    for claim in _open_wrong(ctx):
+        key = _claim_key(claim)
+        if key in asked:
+            continue
+        return Move(kind="challenge", phase=phase, criterion=_criterion_of(claim), key=key,
+                    ask="How does that change your plan?", facts=[claim.check.explanation],
+                    slots={"span": claim.span}, query=f"{claim.kind.replace('_', ' ')} arithmetic {claim.subject.label()}")
+    return None
+
+
+def _criterion_of(claim: Claim) -> str:
+    if claim.kind.startswith(("ttft", "latency")):
+        return "tail_latency_tradeoff"
+    if claim.kind in ("max_num_seqs", "token_budget", "max_batch_size", "max_wait_ms"):
+        return "scheduling_policy"
+    return "capacity_number"
+
+
+# --------------------------------------------------------------------------- the deep-dive map
+
+
+def _map_key(question: Question, fu: DeepFollowUp) -> str:
+    return f"dd:{question.id}:{fu.id}"
+
+
+def _open_follow_ups(state: RoundState, question: Question, ctx: Context, topic: Topic | None = None):
+    """(topic, follow-up) pairs not yet asked or covered, allowed at this level."""
+    if ctx.deep is None:
+        return []
+    asked, joined = state.asked(), "\n".join(ctx.answers)
+    pairs = [(topic, f) for f in topic.follow_ups] if topic is not None else ctx.deep.follow_ups()
+    return [(t, f) for t, f in pairs
+            if _map_key(question, f) not in asked and not f.answered(joined) and level_allows(f, state.level)]
+
+
+def _map_move(question: Question, topic: Topic, fu: DeepFollowUp, phase: str, ctx: Context,
+              engaged: bool, lead: str | None = None) -> Move:
+    """A deep-dive follow-up; the wording that credits the candidate only when they said it."""
+    ask = fu.ask if engaged and supported(fu.ask, ctx.answers) else fu.ask_cold
+    move = Move(kind="follow_up", phase=phase, criterion=fu.criterion, key=_map_key(question, fu), ask=ask,
+                query=f"{topic.title}: {fu.ask_cold}", slots={"topic": topic.id})
+    if lead:
+        move.slots["lead"] = lead
+    return move
+
+
+def _requested(state: RoundState, question: Question, ctx: Context, phase: str) -> Move | None:
+    """Where the candidate asked to go ("shall I go deeper on the router, or on failover?")."""
+    m = _REQUEST.search(ctx.last_answer)
+    if m is None or ctx.deep is None:
+        return None
+    after = ctx.last_answer[m.start():]
+    raised = sorted(((hit.start(), t) for t in ctx.deep.topics if (hit := t.raised_in(after))), key=lambda x: x[0])
+    for _, topic in raised:
+        open_ = _open_follow_ups(state, question, ctx, topic)
+        open_.sort(key=lambda tf: abs(ORDER[tf[1].phase] - ORDER["deep_dive"]))
+        if open_:
+            t, fu = open_[0]
+            return _map_move(question, t, fu, phase, ctx, engaged=False,
+                             lead=f"Sure, let's go into {t.title[0].lower() + t.title[1:]}.")
+    return None
+
+
+def _raised(state: RoundState, question: Question, ctx: Context, phase: str) -> Move | None:
+    """A topic the last answer raised: its next follow-up, credited to the candidate."""
+    if ctx.deep is None or not ctx.last_answer:
+        return None
+    hits = sorted(((hit.start(), t) for t in ctx.deep.topics if (hit := t.raised_in(ctx.last_answer))),
+                  key=lambda x: x[0])
+    for _, topic in hits:
+        open_ = [(t, f) for t, f in _open_follow_ups(state, question, ctx, topic)
+                 if f.phase != "wrap_up" or phase == "wrap_up"]
+        open_.sort(key=lambda tf: abs(ORDER[tf[1].phase] - ORDER[phase]))
+        if open_:
+            t, fu = open_[0]
+            return _map_move(question, t, fu, phase, ctx, engaged=True)
+    return None
+
+
+def _phase_follow_up(state: RoundState, question: Question, ctx: Context, phase: str) -> Move | None:
+    """This phase's next deep-dive question, else an earlier phase's, else a later one's."""
+    open_ = [(t, f) for t, f in _open_follow_ups(state, question, ctx) if f.phase != "wrap_up" or phase == "wrap_up"]
+    if not open_:
+        return None
+    last = state.last_interviewer()
+    last_topic = last.key if last is not None else None
+    visited = {k for k in state.asked() if k.startswith("dd:")}
+
+    def rank(tf):
+        gap = ORDER[tf[1].phase] - ORDER[phase]
+        fresh_topic = not any(_map_key(question, f) in visited for f in tf[0].follow_ups)
+        return (0 if gap == 0 else 1 if gap < 0 else 2 + gap, not fresh_topic, _map_key(question, tf[1]) == last_topic)
+
+    t, fu = min(open_, key=rank)
+    return _map_move(question, t, fu, phase, ctx, engaged=False)
+
+
+# --------------------------------------------------------------------------- rubric gaps and the bank
 
 
 def _probe_candidates(state: RoundState, question: Question, rubric: Rubric, ctx: Context, phase: str):
@@ -86,18 +234,14 @@ def _probe_candidates(state: RoundState, question: Question, rubric: Rubric, ctx
             if f"item:{item}" in asked or not _askable(rubric, item, question.family):
                 continue
             # Required criteria first; within them phase order, and a 0 beats a 2.
-            scored.append(((not required, rank if phase != "deep_dive" else score, rank), cid, item))
+            scored.append(((not required, rank if phase != "deep_dive" else score, rank), cid, item, score))
             break
     scored.sort(key=lambda s: s[0])
-    return [(cid, item) for _, cid, item in scored]
+    return [(cid, item, score) for _, cid, item, score in scored]
 
 
 def _gaps(spec, score: int, present: set[str]) -> list[str]:
-    """Missing items that would lift the criterion: the next level's first, then the levels above.
-
-    When the next level's item was already asked and still not answered, the round moves on to
-    another way up rather than repeating itself or running out of questions.
-    """
+    """Missing items that would lift the criterion: the next level's first, then the levels above."""
     out: list[str] = []
     for level in range(score + 1, 4):
         for alt in sorted(spec.levels.get(level, []), key=lambda a: len(a.lacking(present))):
@@ -115,33 +259,40 @@ def _askable(rubric: Rubric, item: str, family: str) -> bool:
     return bool(ask_variants(item, family) or rubric.items[item].missing)
 
 
-def _follow_ups(state: RoundState, question: Question, company: Company | None, rubric: Rubric, phase: str):
+def _bank_follow_ups(state: RoundState, question: Question, company: Company | None, rubric: Rubric,
+                     ctx: Context, phase: str):
+    """The bank's and the company's follow-ups still open, this phase first, company first in a tie."""
     asked = state.asked()
-    texts = [t.raw or t.text for t in state.turns if t.role == "candidate"]
     pool = [(f"fu:{question.id}:{f.id}", f) for f in question.follow_ups]
     if company:
         pool += [(f"fu:{company.name}:{f.id}", f) for f in company.follow_ups]
-    order = {"requirements": 0, "high_level": 1, "deep_dive": 2, "wrap_up": 3}
     out = []
     for key, fu in pool:
-        if key in asked or _answered(fu, texts):
+        if key in asked or _answered(fu, ctx.answers):
             continue
         if state.level not in rubric.policy.level_only.get(fu.probes, [state.level]):
             continue
+        if not supported(fu.text, ctx.answers) and not fu.text_cold:
+            continue  # it credits the candidate with something they did not say, and has no other wording
         out.append((key, fu))
-    # This phase's follow-ups first, then earlier phases', then later ones (a fast candidate gets
-    # there early); company follow-ups first within a tie.
+
     def rank(kf):
-        gap = order[kf[1].phase] - order[phase]
+        gap = ORDER[kf[1].phase] - ORDER[phase]
         return (0 if gap == 0 else 1 if gap < 0 else 2 + gap,
                 not kf[0].startswith(f"fu:{company.name}") if company else 0)
     out.sort(key=rank)
     return out
 
 
+def _bank_move(key: str, fu: FollowUp, phase: str, ctx: Context) -> Move:
+    text = fu.text if supported(fu.text, ctx.answers) else fu.text_cold
+    return Move(kind="follow_up", phase=phase, criterion=fu.probes, key=key, ask=text, query=fu.text_cold or fu.text)
+
+
 def _simulate_move(state: RoundState, question: Question, rubric: Rubric, ctx: Context, phase: str) -> Move | None:
     """Run the candidate's own limits through the simulator, once, when they have stated them."""
-    if not rubric.families[question.family].simulate_limits or "sim:limits" in state.asked() or phase not in ("deep_dive", "wrap_up"):
+    if (not rubric.families[question.family].simulate_limits or "sim:limits" in state.asked()
+            or phase not in ("deep_dive", "wrap_up")):
         return None
     present = ctx.evidence.present
     if not {"max_seqs", "tail_target"} <= present:
@@ -154,6 +305,9 @@ def _simulate_move(state: RoundState, question: Question, rubric: Rubric, ctx: C
     facts, ask = result
     return Move(kind="simulate", phase=phase, ask=ask, criterion="scheduling_policy", key="sim:limits",
                 facts=facts, query="tail latency p99 TTFT under load which scheduler limit moves")
+
+
+# --------------------------------------------------------------------------- deciding
 
 
 def decide(state: RoundState, question: Question, company: Company | None, rubric: Rubric,
@@ -170,18 +324,18 @@ def decide(state: RoundState, question: Question, company: Company | None, rubri
         return Move(kind="empty", phase=phase, ask=_core_question(last_iv) or last_ask,
                     criterion=last_iv.criterion if last_iv else None)
     ack, echo = _acknowledgement(ctx, rubric, question.family)
-    new_substance = bool(ctx.evidence.present - ctx.before.present)
+    new_substance = bool(ctx.evidence.present - ctx.before.present) or bool(ctx.ledger.in_turn(ctx.last_index))
     unsure = bool(_UNSURE.search(answer)) and not new_substance
     thin = not _LETTERS.search(answer) or len(_WORD.findall(answer)) < 3  # e.g. "ok", or another script
     if thin and not unsure and not new_substance and not (last_iv is not None and last_iv.kind == "clarify"):
         return Move(kind="clarify", phase=phase, ask=_core_question(last_iv) or last_ask,
                     criterion=last_iv.criterion if last_iv else None)
 
-    move = _next_move(state, question, company, rubric, ctx, phase)
+    move = _next_move(state, question, company, rubric, ctx, phase, now)
     move.family = question.family
     # No praise in the same breath as a challenge or a pitfall: it would read as mixed signals.
-    move.acknowledgement = ack if move.kind not in ("challenge", "pitfall") else None
-    if move.acknowledgement and echo:
+    move.acknowledgement = ack if move.kind not in ("challenge", "pitfall", "close") else None
+    if move.acknowledgement and echo and supported(f'"{echo}"', ctx.answers):
         move.slots["echo"] = echo
     if unsure:
         move.slots["unsure"] = "1"
@@ -198,58 +352,78 @@ def _core_question(turn) -> str | None:
     return qs[-1].strip() if qs else None
 
 
-def _next_move(state, question, company, rubric, ctx: Context, phase: str) -> Move:
+def _next_move(state, question, company, rubric, ctx: Context, phase: str, now: float | None) -> Move:
     asked = state.asked()
-    check = ctx.check
-    if check is not None and check.consistent is False:
-        key = f"challenge:{check.model}:{','.join(map(str, check.claimed_sequences))}"
-        if key not in asked:
-            claimed = (f"{check.claimed_sequences[0]} sequences" if check.claimed_sequences
-                       else f"{check.claimed_kv_bytes_per_token[0]:,} bytes per token")
-            expected = (f"{check.expected_sequences} sequences" if check.claimed_sequences
-                        else f"{check.expected_kv_bytes_per_token:,} bytes per token")
-            return Move(kind="challenge", phase=phase, criterion="capacity_number", key=key,
-                        ask="Where does the difference come from?", facts=_challenge_facts(check),
-                        slots={"expected": expected, "claimed": claimed},
-                        query=f"KV cache memory budget {check.model} {check.gpu} concurrency arithmetic")
+    last = state.last_interviewer()
+    # After the wrap-up: close, or (time left) offer to go on once; a candidate who wants to stop, stops.
+    if "wrap_up" in asked:
+        if _STOP.search(ctx.last_answer) or state.remaining(now) < OFFER_MIN_S or (
+                last is not None and last.kind == "offer" and re.match(r"\s*(?:no|nope|that's it)\b",
+                                                                        ctx.last_answer, re.I)):
+            return Move(kind="close", phase="wrap_up", ask="", key="close")
+        if "offer" not in asked:
+            return Move(kind="offer", phase=phase, key="offer", ask="",
+                        slots={"minutes": str(max(1, int(state.remaining(now) // 60)))})
+    requested = _requested(state, question, ctx, phase)
+    if requested is not None:
+        return requested
+    challenge = _challenge(state, ctx, phase)
+    if challenge is not None:
+        return challenge
     for pid in ctx.evidence.pitfalls:
         if pid not in ctx.before.pitfalls and f"pitfall:{pid}" not in asked:
             return Move(kind="pitfall", phase=phase, criterion=rubric.pitfalls[pid].criterion, key=f"pitfall:{pid}",
-                        pitfall=pid,
-                        ask=rubric.pitfalls[pid].feedback, query=rubric.pitfalls[pid].title)
+                        pitfall=pid, ask=rubric.pitfalls[pid].feedback, query=rubric.pitfalls[pid].title)
     sim = _simulate_move(state, question, rubric, ctx, phase)
     if sim is not None:
         return sim
-
-    probes = _probe_candidates(state, question, rubric, ctx, phase)
-    follow_ups = _follow_ups(state, question, company, rubric, phase)
-    last = state.last_interviewer()
-    last_kind = last.kind if last else None
-    # Two questions in a row on the same criterion read as asking the same thing twice: prefer
-    # another criterion when there is one.
-    if last is not None and last.criterion:
-        probes = [p for p in probes if p[0] != last.criterion] + [p for p in probes if p[0] == last.criterion]
-        follow_ups = ([f for f in follow_ups if f[1].probes != last.criterion]
-                      + [f for f in follow_ups if f[1].probes == last.criterion])
-    # Alternate bank follow-ups with rubric probes so the round follows the question's and the
-    # company's reported style rather than reading like a checklist.
-    prefer_follow_up = last_kind != "follow_up"
-    if probes and (not prefer_follow_up or not follow_ups):
-        cid, item = probes[0]
-        return Move(kind="probe", phase=phase, criterion=cid, key=f"item:{item}", item=item,
-                    ask=rubric.items[item].missing or rubric.items[item].label,
-                    query=f"{rubric.criteria[cid].title}: {rubric.items[item].label}")
-    if follow_ups:
-        key, fu = follow_ups[0]
-        return Move(kind="follow_up", phase=phase, criterion=fu.probes, key=key, ask=fu.text,
-                    query=fu.text)
     if phase == "wrap_up" and "wrap_up" not in asked:
-        return Move(kind="wrap_up", phase=phase, key="wrap_up", ask="", query="summarise design capacity scheduling latency")
-    n = sum(1 for k in asked if k.startswith("exhausted"))
-    return Move(kind="wrap_up", phase=phase, key=f"exhausted:{n}", ask="", query="interview pitfalls level bar",
-                slots={"exhausted": "1"})
+        return Move(kind="wrap_up", phase=phase, key="wrap_up", ask="",
+                    query="summarise design capacity scheduling latency")
+
+    phase_changed = last is not None and last.phase is not None and last.phase != phase
+    engaged = None if phase_changed else _raised(state, question, ctx, phase)
+    probes = _probe_candidates(state, question, rubric, ctx, phase)
+    bank = _bank_follow_ups(state, question, company, rubric, ctx, phase)
+    if last is not None and last.criterion:  # two questions in a row on one criterion read as repetition
+        probes = [p for p in probes if p[0] != last.criterion] + [p for p in probes if p[0] == last.criterion]
+    required_gap = [p for p in probes if p[0] in rubric.required and p[2] < 2]
+    recent = [t.kind for t in state.turns if t.role == "interviewer"][-2:]
+    # Follow the candidate first, but not so long that the bar's gaps go unasked, and not before the
+    # requirements have a first number for each required criterion.
+    untouched = [p for p in required_gap if p[2] == 0]
+    if engaged is not None and not (required_gap and recent.count("follow_up") == 2) and not (
+            phase == "requirements" and untouched):
+        return engaged
+    if phase_changed:  # a new phase opens with a question of its kind
+        opener = _phase_follow_up(state, question, ctx, phase)
+        if opener is not None:
+            return opener
+    company_first = [kf for kf in bank if company and kf[0].startswith(f"fu:{company.name}")
+                     and ORDER[kf[1].phase] <= ORDER[phase]]
+    if company_first and "follow_up" not in recent:
+        return _bank_move(*company_first[0], phase, ctx)
+    if required_gap and (last is None or last.kind != "probe"):
+        cid, item, _ = required_gap[0]
+        return _probe(rubric, cid, item, phase)
+    deep = _phase_follow_up(state, question, ctx, phase)
+    in_phase_bank = [kf for kf in bank if kf[1].phase == phase]
+    if in_phase_bank and (deep is None or len(asked) % 3 == 0):
+        return _bank_move(*in_phase_bank[0], phase, ctx)
+    if deep is not None:
+        return deep
+    if probes:
+        cid, item, _ = probes[0]
+        return _probe(rubric, cid, item, phase)
+    if bank:
+        return _bank_move(*bank[0], phase, ctx)
+    if "wrap_up" not in asked:
+        return Move(kind="wrap_up", phase=phase, key="wrap_up", ask="",
+                    query="summarise design capacity scheduling latency")
+    return Move(kind="close", phase="wrap_up", ask="", key="close")
 
 
-def _challenge_facts(check: CapacityCheck) -> list[str]:
-    keep = ("KV bytes per token", "weights", "free for KV", "tokens in cache", "max sequences")
-    return [t for t in check.arithmetic if t.startswith(keep)]
+def _probe(rubric: Rubric, cid: str, item: str, phase: str) -> Move:
+    return Move(kind="probe", phase=phase, criterion=cid, key=f"item:{item}", item=item,
+                ask=rubric.items[item].missing or rubric.items[item].label,
+                query=f"{rubric.criteria[cid].title}: {rubric.items[item].label}")

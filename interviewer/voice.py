@@ -61,6 +61,8 @@ def render(move: Move, seed: str = "") -> str:
     if move.kind == "opening":
         parts.append(move.ask)
     elif move.kind == "probe" or move.kind == "follow_up":
+        if move.slots.get("lead"):
+            parts.append(move.slots["lead"])
         parts.append(_question(move, rng))
     elif move.kind == "pitfall":
         pid = move.pitfall or ""
@@ -68,13 +70,16 @@ def render(move: Move, seed: str = "") -> str:
         parts.append(_pick(options or [move.ask], rng))
     elif move.kind == "challenge":
         facts = " ".join(f.rstrip(".") + "." for f in move.facts)
-        parts.append(_pick(w["challenge"], rng).format(facts=facts, **move.slots))
+        parts.append(_pick(w["challenge"], rng).format(facts=facts, facts_lc=facts[:1].lower() + facts[1:],
+                                                        ask=move.ask))
     elif move.kind == "simulate":
         parts.append(_pick(w["simulate"], rng).format(facts=" ".join(move.facts), ask=move.ask))
     elif move.kind == "wrap_up":
         parts.append(_pick(w["exhausted" if move.slots.get("exhausted") else "wrap_up"], rng))
     elif move.kind == "close":
         parts.append(_pick(w["close"], rng))
+    elif move.kind == "offer":
+        parts.append(_pick(w["offer"], rng).format(minutes=move.slots.get("minutes", "a few")))
     elif move.kind in ("empty", "clarify"):
         parts.append(_pick(w[move.kind], rng).format(ask=move.ask).strip())
     return " ".join(p.strip() for p in parts if p.strip())

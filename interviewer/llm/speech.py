@@ -96,7 +96,7 @@ def stream_reply(settings: BackendSettings, move: Move, history: Iterable[Any], 
 @dataclass
 class SpeakOutcome:
     text: str                                   # the turn as it should be stored and shown
-    source: Literal["llm", "fallback", "offline"]
+    source: Literal["llm", "fallback", "offline", "replaced"]  # replaced: failed a check (llm.guard)
     notice: str | None = None                   # one line, when the fallback took the turn
     attempts: int = 0
     elapsed_s: float = 0.0
@@ -343,11 +343,14 @@ class LLMVoice:
     def __init__(self, settings: BackendSettings, *, model: ModelSource = None):
         self.settings, self.model = settings, model
 
-    def speak(self, move: Move, state: Any, fallback: str) -> Speech:
+    def speak(self, move: Move, state: Any, fallback: str):
+        """The LLM's wording of `move`, each sentence checked before it is shown (llm.guard)."""
         from interviewer.interview import question_of
+        from interviewer.llm.guard import GuardedSpeech
 
-        return speak(self.settings, move, state.turns, question_of(state).title, state.company, fallback,
-                     model=self.model)
+        speech = speak(self.settings, move, state.turns, question_of(state).title, state.company, fallback,
+                       model=self.model)
+        return GuardedSpeech(speech, move, state.turns, fallback)
 
 
 def budget_s(settings: BackendSettings) -> float:
