@@ -1,17 +1,32 @@
-"""A graded report as an A4 PDF the candidate can keep (fpdf2, core fonts: no font files, no network).
+"""A graded report as an A4 PDF the candidate can keep (fpdf2; fonts from installed packages, no network).
 
-fpdf2's core fonts (Helvetica) are Latin-1 only, so every string goes through `latin1()`:
-typographic quotes, dashes and common symbols become ASCII, accented letters outside Latin-1
-lose their accent, invisible characters go, and anything else (CJK, emoji) becomes '?'.
+Text is set in Noto Sans with fallbacks for what it lacks: Noto Sans Arabic and Hebrew (and the other
+Noto scripts), Noto Sans Symbols, Noto Emoji (all from the `manimgx-fonts` wheel) and WenQuanYi Micro
+Hei for Chinese, Japanese and Korean (the `paperang-p2-fonts-cjk` wheel); where Debian's DejaVu or
+Noto packages are installed they stand in for a missing wheel. Only fonts whose characters the
+report uses are loaded, and fpdf2 embeds only the glyphs used. Text that needs it is shaped with
+uharfbuzz (Arabic joining, right-to-left order, combining marks, emoji sequences). One face is
+parsed: bold is the regular face drawn with a thin outline (the wheel ships variable fonts, and
+instancing a bold one takes seconds), and quotes are set apart by colour instead of italics.
+
+With no Unicode font at all, the report falls back to the core Helvetica font and `latin1()`, which
+keeps Latin-1, turns typographic punctuation into ASCII and anything else into '?'.
 fpdf2 is imported inside report_pdf: importing this module is cheap.
 """
 from __future__ import annotations
 
+import functools
+import logging
+import re
 import unicodedata
+from dataclasses import dataclass
 from datetime import date as Date
 from datetime import datetime
+from pathlib import Path
 
 from interviewer.grader import Report
+
+log = logging.getLogger(__name__)
 
 BAR = {0: "absent", 1: "mentioned", 2: "derived", 3: "defended"}
 _ASCII = {
@@ -47,6 +62,119 @@ def latin1(text: object) -> str:
     return "".join(out)
 
 
+# --- Unicode fonts ----------------------------------------------------------------------------
+
+_DEBIAN = Path("/usr/share/fonts")
+_CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+# Fallbacks in the order they are tried for a character the body font lacks.
+_NOTO_FALLBACKS = ("NotoSansSymbols[wght].ttf", "NotoSansArabic[wght].ttf", "NotoSansHebrew[wght].ttf",
+                   "NotoSansDevanagari[wght].ttf", "NotoSansBengali[wght].ttf", "NotoSansTamil[wght].ttf",
+                   "NotoSansTelugu[wght].ttf", "NotoSansGujarati[wght].ttf", "NotoSansGurmukhi[wght].ttf",
+                   "NotoSansKannada[wght].ttf", "NotoSansMalayalam[wght].ttf", "NotoSansOriya[wght].ttf",
+                   "NotoSansSinhala[wght].ttf", "NotoSansThai[wght].ttf", "NotoSansLao[wght].ttf",
+                   "NotoSansKhmer[wght].ttf", "NotoSansMyanmar[wght].ttf", "NotoSansGeorgian[wght].ttf",
+                   "NotoSansArmenian[wght].ttf", "NotoSansEthiopic[wght].ttf")
+_DEBIAN_FALLBACKS = ("truetype/noto/NotoSansArabic-Regular.ttf", "truetype/noto/NotoSansHebrew-Regular.ttf",
+                     "truetype/noto/NotoSansSymbols-Regular.ttf", "truetype/dejavu/DejaVuSans.ttf")
+_CJK = ("truetype/wqy/wqy-microhei.ttc", "truetype/droid/DroidSansFallbackFull.ttf",
+        "opentype/noto/NotoSansCJK-Regular.ttc")
+
+
+@dataclass(frozen=True)
+class FontFile:
+    path: Path
+    index: int = 0  # the face inside a .ttc collection
+
+
+@dataclass(frozen=True)
+class UnicodeFonts:
+    regular: FontFile
+    fallbacks: tuple[FontFile, ...]
+
+
+def _package_dir(name: str) -> Path | None:
+    try:
+        module = __import__(name)
+    except ImportError:
+        return None
+    return Path(module.__file__).parent if getattr(module, "__file__", None) else None
+
+
+@functools.lru_cache(maxsize=1)
+def unicode_fonts() -> UnicodeFonts | None:
+    """The font files the PDF is set in, or None when no Unicode font is installed."""
+    files: list[FontFile] = []
+    noto = _package_dir("manimgx_fonts")
+    regular = None
+    if noto and (noto / "NotoSans[wght].ttf").is_file():
+        regular = FontFile(noto / "NotoSans[wght].ttf")
+        files += [FontFile(noto / f) for f in _NOTO_FALLBACKS if (noto / f).is_file()]
+    files += [FontFile(_DEBIAN / f) for f in _DEBIAN_FALLBACKS if (_DEBIAN / f).is_file()]
+    cjk = _package_dir("paperang_p2_fonts_cjk")
+    if cjk and (cjk / "fonts" / "wqy-microhei.ttc").is_file():
+        files.append(FontFile(cjk / "fonts" / "wqy-microhei.ttc"))
+    files += [FontFile(_DEBIAN / f) for f in _CJK if (_DEBIAN / f).is_file()]
+    if noto and (noto / "NotoEmoji[wght].ttf").is_file():
+        files.append(FontFile(noto / "NotoEmoji[wght].ttf"))
+    if regular is None:
+        dejavu = _DEBIAN / "truetype/dejavu/DejaVuSans.ttf"
+        if not dejavu.is_file():
+            return None
+        regular = FontFile(dejavu)
+    return UnicodeFonts(regular, tuple(f for f in dict.fromkeys(files) if f != regular))
+
+
+@functools.lru_cache(maxsize=64)
+def coverage(font: FontFile) -> frozenset[int]:
+    """The code points `font` has a glyph for."""
+    from fontTools.ttLib import TTFont
+
+    try:
+        with TTFont(font.path, fontNumber=font.index, lazy=True) as f:
+            return frozenset(f.getBestCmap() or {})
+    except Exception:  # an unreadable font file is skipped, never fatal
+        return frozenset()
+
+
+def _fallbacks_for(fonts: UnicodeFonts, text: str) -> list[FontFile]:
+    """The fallback fonts `text` needs: for each character the body font lacks, the first that has it."""
+    wanted = {c for c in {ord(ch) for ch in set(text)} - coverage(fonts.regular)  # invisible characters need no glyph
+              if unicodedata.category(chr(c)) not in ("Cc", "Cf", "Zs", "Zl", "Zp") and not 0xFE00 <= c <= 0xFE0F}
+    chosen = []
+    for font in fonts.fallbacks:
+        if not wanted:
+            break
+        has = wanted & coverage(font)
+        if has:
+            chosen.append(font)
+            wanted -= has
+    return chosen
+
+
+def needs_shaping(text: str) -> bool:
+    """Whether `text` has anything a shaping engine changes: right-to-left or complex scripts,
+    combining marks, joiners. Latin, Greek and Cyrillic alone are set faster without it."""
+    return any(ord(ch) >= 0x0590 and not 0x2000 <= ord(ch) <= 0x2BFF and not 0x3000 <= ord(ch) <= 0x9FFF
+               or unicodedata.category(ch).startswith("M") for ch in text)
+
+
+def clean(text: object) -> str:
+    """`text` for the Unicode fonts: control characters dropped (newline kept), tabs as spaces."""
+    s = str(text if text is not None else "").replace("\r\n", "\n").replace("\r", "\n").replace("\t", "    ")
+    return _CONTROLS.sub("", s).replace("\u2028", "\n").replace("\u2029", "\n")
+
+
+def _strings(value: object) -> list[str]:
+    """Every string inside a dumped report (a superset of what the PDF prints)."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in _strings(v)]
+    if isinstance(value, (list, tuple)):
+        return [s for v in value for s in _strings(v)]
+    return []
+
+
 def _when(value: float | datetime | Date | None) -> str:
     if value is None:
         value = datetime.now()
@@ -60,21 +188,56 @@ def report_pdf(report: Report, *, title: str | None = None,
     """The report as PDF bytes. `title` replaces the heading; `date` (epoch seconds, datetime or
     date; default now) is the round's date shown in the header."""
     from fpdf import FPDF
+    from fpdf.enums import TextMode
     from fpdf.fonts import FontFace
 
     question = report.question_title or report.question_id
     heading = title or "Mock design round report"
+    fonts = unicode_fonts()
+    family = "body" if fonts else "Helvetica"
+    norm = clean if fonts else latin1
 
     class _PDF(FPDF):
         def footer(self):
             self.set_y(-12)
-            self.set_font("Helvetica", "", 8)
+            style_font("", 8)
             self.set_text_color(120)
-            self.cell(0, 6, latin1(f"{question} - page {self.page_no()}/{{nb}}"), align="C")
+            self.cell(0, 6, norm(f"{question} - page {self.page_no()}/{{nb}}"), align="C")
             self.set_text_color(0)
 
     pdf = _PDF(format="A4", unit="mm")
-    pdf.set_title(latin1(heading if title else f"{heading}: {question}"))
+    if fonts:
+        # One face, regular: bold is drawn by stroking it (style_font), and quotes are set off by
+        # their colour rather than an italic face, so a plain report parses a single font file.
+        pdf.add_font(family, "", fonts.regular.path, collection_font_number=fonts.regular.index)
+        body = clean("\n".join([heading, question, *_strings(report.model_dump(mode="json"))]))
+        names = []
+        for i, font in enumerate(_fallbacks_for(fonts, body)):
+            names.append(f"fallback{i}")
+            pdf.add_font(names[-1], "", font.path, collection_font_number=font.index)
+        if names:
+            pdf.set_fallback_fonts(names, exact_match=False)
+        if needs_shaping(body):
+            try:
+                pdf.set_text_shaping(True)  # uharfbuzz: Arabic joining, right-to-left order, marks
+            except Exception:  # not installed: unshaped text still shows every character
+                log.warning("uharfbuzz is not installed: right-to-left text in the PDF is not shaped")
+
+    def style_font(style: str, size: float, color: int = 0) -> None:
+        """Set the font. In the Unicode face, bold is fill plus a thin outline of the text colour and
+        italic is upright (the caller's colour sets quotes apart)."""
+        if not fonts:
+            pdf.set_font(family, style, size)
+            return
+        pdf.set_font(family, "", size)
+        if "B" in style:
+            pdf.text_mode = TextMode.FILL_STROKE
+            pdf.set_draw_color(color)
+            pdf.set_line_width(size * 0.012)
+        else:
+            pdf.text_mode = TextMode.FILL
+
+    pdf.set_title(norm(heading if title else f"{heading}: {question}"))
     pdf.set_author("interviewer")
     pdf.set_creator("interviewer (fpdf2)")
     pdf.set_margins(18, 16, 18)
@@ -84,10 +247,10 @@ def report_pdf(report: Report, *, title: str | None = None,
 
     def text(s: object, size: float = 10, style: str = "", h: float | None = None, color: int = 0,
              indent: float = 0) -> None:
-        pdf.set_font("Helvetica", style, size)
+        style_font(style, size, color)
         pdf.set_text_color(color)
         pdf.set_x(pdf.l_margin + indent)
-        pdf.multi_cell(width - indent, h or size * 0.5, latin1(s), new_x="LMARGIN", new_y="NEXT")
+        pdf.multi_cell(width - indent, h or size * 0.5, norm(s), new_x="LMARGIN", new_y="NEXT")
         pdf.set_text_color(0)
 
     def section(name: str) -> None:
@@ -95,7 +258,9 @@ def report_pdf(report: Report, *, title: str | None = None,
         if pdf.will_page_break(20):
             pdf.add_page()
         text(name, 13, "B", h=7)
+        style_font("", 10)
         pdf.set_draw_color(180)
+        pdf.set_line_width(0.2)
         pdf.line(pdf.l_margin, pdf.get_y(), pdf.l_margin + width, pdf.get_y())
         pdf.ln(2)
 
@@ -109,16 +274,16 @@ def report_pdf(report: Report, *, title: str | None = None,
         meta.append(("Target level", report.level))
     meta.append(("Date", _when(date)))
     for label, value in meta:
-        pdf.set_font("Helvetica", "B", 10)
-        pdf.cell(30, 5.5, latin1(label + ":"))
-        pdf.set_font("Helvetica", "", 10)
-        pdf.multi_cell(width - 30, 5.5, latin1(value), new_x="LMARGIN", new_y="NEXT")
+        style_font("B", 10)
+        pdf.cell(30, 5.5, norm(label + ":"))
+        style_font("", 10)
+        pdf.multi_cell(width - 30, 5.5, norm(value), new_x="LMARGIN", new_y="NEXT")
     pdf.ln(3)
 
     # verdict
     pdf.set_fill_color(240, 243, 248)
-    pdf.set_font("Helvetica", "B", 14)
-    pdf.cell(width, 10, latin1(f"Overall {report.overall}/100    Level verdict: {report.level_verdict}"),
+    style_font("B", 14)
+    pdf.cell(width, 10, norm(f"Overall {report.overall}/100    Level verdict: {report.level_verdict}"),
              fill=True, new_x="LMARGIN", new_y="NEXT")
     if report.down_level_risk:
         pdf.ln(2)
@@ -127,8 +292,8 @@ def report_pdf(report: Report, *, title: str | None = None,
 
     # criteria table
     section("Criteria")
-    heading_style = FontFace(emphasis="BOLD", fill_color=(225, 230, 238))
-    pdf.set_font("Helvetica", "", 9.5)
+    heading_style = FontFace(emphasis=None if fonts else "BOLD", fill_color=(225, 230, 238))
+    style_font("", 9.5)
     with pdf.table(col_widths=(27, 12, 16, 45), text_align=("LEFT", "CENTER", "CENTER", "LEFT"),
                    line_height=5, headings_style=heading_style, padding=1.5) as table:
         row = table.row()
@@ -136,10 +301,10 @@ def report_pdf(report: Report, *, title: str | None = None,
             row.cell(h)
         for c in report.criteria:
             row = table.row()
-            row.cell(latin1(c.title))
+            row.cell(norm(c.title))
             row.cell("yes" if c.required else "no")
-            row.cell(latin1(f"{c.score}/3 ({BAR.get(c.score, '?')})"))
-            row.cell(latin1(c.reads_as or "-"))
+            row.cell(norm(f"{c.score}/3 ({BAR.get(c.score, '?')})"))
+            row.cell(norm(c.reads_as or "-"))
 
     # each criterion: quotes and feedback
     for c in report.criteria:
@@ -173,7 +338,8 @@ def report_pdf(report: Report, *, title: str | None = None,
             text("; ".join(claims) + ".", 9.5, h=5, color=70)
         pdf.ln(1)
         for line in cc.arithmetic:
-            pdf.set_font("Courier", "", 8.5)
+            pdf.text_mode = TextMode.FILL
+            pdf.set_font("Courier", "", 8.5)  # the calculator's own lines: monospace, Latin-1
             pdf.set_x(pdf.l_margin + 4)
             pdf.multi_cell(width - 4, 4.4, latin1("- " + line), new_x="LMARGIN", new_y="NEXT")
 

@@ -1,15 +1,19 @@
 """The PDF report: a real round's report renders, parses with pypdf, and carries the question, the
-score, every criterion and the candidate's own words; text outside Latin-1 never breaks it."""
+score, every criterion and the candidate's own words; text in any script (CJK, emoji, RTL Arabic and
+Hebrew, combining marks) is set in embedded Unicode fonts from installed packages, never '?'."""
 from __future__ import annotations
 
 import io
+import unicodedata
 from datetime import datetime
 
 import pypdf
 from conftest import answer
 
 from interviewer import interview
-from interviewer.pdf import latin1, report_pdf
+from interviewer import pdf as pdf_mod
+from interviewer.grader import Quote
+from interviewer.pdf import coverage, latin1, report_pdf, unicode_fonts
 
 QID = "gpu-inference-serving"
 ANSWERS = [
@@ -72,22 +76,77 @@ def test_title_overrides_the_heading():
     assert reader.metadata.title == "My practice round #3"
 
 
-def test_non_latin_answers_do_not_break_the_pdf():
-    answers = [
-        "我们用连续批处理，max 128 active sequences 🚀🔥, p99 TTFT 目标 800 ms。",
-        "Continuous batching — “with limits”: max 8192 scheduled tokens per step… naïve café Łódź ő "
-        "مرحبا Привет 👩‍💻 ∑ ≤ ≥ → \u200b\ufeff end. " + "长" * 400,
-        "KV cache ≈ 1.3 GB per sequence × 130 sequences; \x00\x07 control chars and a lone tab\there.",
-    ]
-    _, report = graded(answers, company=None, level="senior")
+NON_LATIN = [
+    "我们用连续批处理，max 128 active sequences 🚀🔥, p99 TTFT 目标 800 ms。",  # CJK, emoji, fullwidth punctuation
+    "Continuous batching — “with limits”: naïve café Łódź ő ș Привет Ελληνικά ≤ ≥ → ∑ 👩‍💻 👍\ufe0f end.",
+    "Cafe\u0301 nai\u0308ve an\u0303o",  # combining marks, not precomposed
+    "KV cache ≈ 1.3 GB per sequence × 130 sequences; 한국어 日本語のテキスト.",
+]
+RTL = ["مرحبا بالعالم الدفعات المستمرة", "שלום עולם תור עדיפויות"]
+
+
+def nfc(s: str) -> str:
+    return unicodedata.normalize("NFC", flat(s))
+
+
+def font_names(reader: pypdf.PdfReader) -> set[str]:
+    names = set()
+    for page in reader.pages:
+        for font in page["/Resources"]["/Font"].values():
+            names.add(str(font.get_object()["/BaseFont"]).split("+")[-1].lstrip("/"))
+    return names
+
+
+def test_the_unicode_fonts_come_from_installed_packages():
+    fonts = unicode_fonts()
+    assert fonts is not None
+    assert "manimgx_fonts" in str(fonts.regular.path)  # requirements.txt brings it: no system font needed
+    assert any("paperang_p2_fonts_cjk" in str(f.path) for f in fonts.fallbacks)
+    assert ord("中") in coverage(fonts.fallbacks[[i for i, f in enumerate(fonts.fallbacks)
+                                                  if "paperang" in str(f.path)][0]])
+
+
+def test_non_latin_text_is_shown_not_question_marks():
+    """CJK, emoji, RTL Arabic and Hebrew, Greek, Cyrillic and combining marks come back out of the
+    PDF as they went in (pypdf reads the text through the embedded fonts' Unicode maps, so a glyph
+    the fonts lack would come back empty)."""
+    _, report = graded(ANSWERS[:1], company=None, level="senior")
+    report.ignored_instructions = [Quote(turn=1, quote=q) for q in NON_LATIN + RTL]
+    report.ignored_instructions.append(Quote(turn=1, quote="ctrl \x1b[31mred\x1b[0m \x07bell\x00 tab\there"))
     data = report_pdf(report, title="Отчёт 报告 📄")
     reader, text = pdf_text(data)
-    assert len(reader.pages) >= 1
+    text = nfc(text)
+    assert text.startswith("Отчёт 报告 📄") and reader.metadata.title == "Отчёт 报告 📄"
     assert "Criteria" in text and f"{report.overall}/100" in text
-    quotes = [q.quote for c in report.criteria for q in c.evidence]
-    assert quotes, "the answers should have produced evidence"
-    for q in quotes:
-        assert flat(latin1(q)) in text
+    for q in NON_LATIN:
+        assert nfc(q.replace("\ufe0f", "")) in text.replace("\ufe0f", ""), q
+    # Right to left is set (and so read back) in visual order, word by word. Shaping can add a glyph
+    # that stands for no character of its own (fpdf2 maps it to nothing, pypdf then yields its raw
+    # code, a control character) and pypdf may split a word where glyphs join: ignore both.
+    joined = "".join(ch for ch in text if ord(ch) >= 0x20 and not ch.isspace())
+    for q in RTL:
+        for word in q.split():
+            assert word in joined, word
+    assert "?" not in text.replace("???", "")  # no '?' stands in for a character
+    assert "ctrl [31mred[0m bell tab here" in text  # control characters dropped, the tab a space
+    names = font_names(reader)
+    assert {"NotoSans", "NotoSansArabic", "NotoEmoji", "WenQuanYiMicroHei"} <= names, names
+    assert any(n.startswith("NotoSansHebrew") for n in names), names
+
+
+def test_a_latin_report_loads_only_the_body_font():
+    state, report = graded(ANSWERS)
+    reader, _ = pdf_text(report_pdf(report, date=state.started_at))
+    assert font_names(reader) <= {"NotoSans", "Courier"}
+
+
+def test_without_a_unicode_font_the_core_fonts_still_work(monkeypatch):
+    monkeypatch.setattr(pdf_mod, "unicode_fonts", lambda: None)
+    _, report = graded(ANSWERS[:1])
+    report.ignored_instructions = [Quote(turn=1, quote=NON_LATIN[0])]
+    reader, text = pdf_text(report_pdf(report, title="Отчёт"))
+    assert flat(latin1(NON_LATIN[0])) in text and text.startswith("?????")
+    assert "Helvetica" in font_names(reader)
 
 
 def test_latin1_sanitising():
