@@ -169,23 +169,41 @@ def test_determinism_by_seed():
     assert simulate(cfg).ttft_p99_s != simulate(cfg.model_copy(update={"seed": 43})).ttft_p99_s
 
 
-@pytest.mark.parametrize("update, needle", [
-    (dict(arrival_rate=0), "arrival-rate"),
-    (dict(arrival_rate=-3), "arrival-rate"),
-    (dict(prompt_tokens=0), "prompt-tokens"),
-    (dict(output_tokens=-1), "output-tokens"),
-    (dict(requests=0), "requests"),
-    (dict(max_num_seqs=0), "max-num-seqs"),
-    (dict(max_num_batched_tokens=8, max_num_seqs=16), "max-num-batched-tokens"),
-    (dict(priority_fraction=1.5), "priority"),
-    (dict(prompt_tokens=8000, output_tokens=500), "does not fit"),
-    (dict(model="gpt-9"), "known models"),
+@pytest.mark.parametrize("update, setting, needle", [
+    (dict(arrival_rate=0), "arrival_rate", "arrival rate"),
+    (dict(arrival_rate=-3), "arrival_rate", "arrival rate"),
+    (dict(arrival_rate=float("nan")), "arrival_rate", "arrival rate"),
+    (dict(arrival_rate=1e-308), "arrival_rate", "arrival rate must be between"),  # was NaN results
+    (dict(prompt_tokens=0), "prompt_tokens", "prompt length"),
+    (dict(output_tokens=-1), "output_tokens", "output length"),
+    (dict(requests=0), "requests", "number of requests"),
+    (dict(max_num_seqs=0), "max_num_seqs", "max_num_seqs"),
+    (dict(max_num_batched_tokens=8, max_num_seqs=16), "max_num_batched_tokens", "max_num_batched_tokens"),
+    (dict(priority_fraction=1.5), "priority_fraction", "priority"),
+    (dict(priority_fraction=float("nan")), "priority_fraction", "priority"),
+    (dict(mfu=float("inf")), "mfu", "MFU"),
+    (dict(prompt_tokens=8000, output_tokens=500), "prompt_tokens", "does not fit"),
+    # exponential lengths averaging beyond the context were accepted and clipped
+    (dict(prompt_tokens=8000, output_tokens=500, prompt_dist="exponential"), "prompt_tokens", "on average does not fit"),
+    (dict(tp=0), "tp", "tensor-parallel degree"),
+    (dict(tp=3), "tp", "does not divide"),
+    (dict(replicas=0), "replicas", "replica count"),
+    (dict(prefixes=4), "prefix_tokens", "shared prefixes need both"),
+    (dict(router="prefix-affinity"), "router", "prefix-affinity router needs"),
 ])
-def test_invalid_settings_are_one_line_user_errors(update, needle):
+def test_invalid_settings_are_one_line_user_errors(update, setting, needle):
     cfg = SimConfig(requests=10).model_copy(update=update)
     with pytest.raises(UserError) as exc:
         simulate(cfg)
     assert needle in str(exc.value) and "\n" not in str(exc.value)
+    assert exc.value.setting == setting and "--" not in str(exc.value)  # worded for the page and the CLI
+
+
+def test_unknown_model_and_weights_that_do_not_fit_are_user_errors():
+    with pytest.raises(UserError, match="known models"):
+        simulate(SimConfig(requests=10, model="gpt-9"))
+    with pytest.raises(UserError, match="across at least 2 GPUs"):
+        simulate(SimConfig(requests=10, model="llama-3-70b"))
 
 
 # --------------------------------------------------------------------------- CLI
@@ -213,3 +231,23 @@ def test_cli_simulate_bad_rate_is_one_line_error():
                        cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert p.returncode == 2
     assert p.stderr.startswith("error: ") and p.stderr.count("\n") == 1
+
+
+@pytest.mark.skipif(not CLI_PRESENT, reason="interviewer/cli.py not written yet")
+@pytest.mark.parametrize("args, needle", [
+    (("--arrival-rate", "1e-308"), "--arrival-rate: arrival rate must be between"),
+    (("--arrival-rate", "nan"), "not a finite number"),
+    (("--arrival-rate", "inf"), "not a finite number"),
+    (("--arrival-rate", "1", "--prompt-tokens", "8000", "--output-tokens", "500", "--prompt-dist", "exponential"),
+     "on average does not fit"),
+    (("--arrival-rate", "1", "--tp", "3"), "--tp: tensor-parallel degree 3"),
+    (("--arrival-rate", "1", "--replicas", "-2"), "--replicas"),
+    (("--arrival-rate", "1", "--router", "fastest"), "invalid choice"),
+])
+def test_cli_simulate_edge_cases_are_one_line_errors(args, needle):
+    full = ["--prompt-tokens", "256", "--output-tokens", "64", "--requests", "50", *args]
+    p = subprocess.run([sys.executable, "-m", "interviewer", "simulate", *full],
+                       cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert p.returncode == 2, p.stdout
+    assert p.stderr.startswith("error: ") and p.stderr.count("\n") == 1, p.stderr
+    assert needle in p.stderr and "usage:" not in p.stderr and "Traceback" not in p.stderr
