@@ -12,7 +12,7 @@ from collections.abc import Iterable
 
 _QUOTED = re.compile(r"\"([^\"\n]{4,300})\"|“([^”\n]{4,300})”")
 _ATTRIBUTION = re.compile(
-    r"\b(?:you(?:'ve| have)?\s+(?:said|mentioned|brought\s+up|raised|proposed|suggested|chose|picked|named|"
+    r"\b(?:you(?:'ve| have)?\s+(?:said|mentioned|listed|brought\s+up|raised|proposed|suggested|chose|picked|named|"
     r"described|want(?:ed)?\s+to)|when\s+you\s+say|you(?:'re|\s+are|'d|\s+would)\s+(?:using|routing|proposing)|"
     r"you\s+(?:route|shard|batch|cache|quantize|quantise|preempt|replicate))\b\s*(?:that\s+|to\s+)?"
     r"([^.?!;:\n]{3,90})", re.IGNORECASE)

@@ -54,24 +54,44 @@ def start_round(question_id: str, company: str | None = None, level: Level = "se
 
 
 def drill_items(company: str) -> list[DrillItem]:
-    """The company's own follow-ups first, then those of its design questions, capped at DRILL_SIZE."""
+    """The company's own follow-ups first, then its design questions', capped at DRILL_SIZE, with no
+    two that ask the same thing (see `_same_question`) and none that credits the candidate with
+    something a drill's first answer cannot have said."""
+    from interviewer.attribution import supported
+
     bank = load_bank()
     comp = bank.company(company)
     design = [q for q in bank.for_company(comp.name) if q.is_design]
     if not design:
         raise UserError(f"{comp.name} has no design questions in the bank; drills run design follow-ups")
     home = design[0]
-    items = [DrillItem(follow_up_id=f.id, question_id=home.id, family=home.family, criterion=f.probes,
-                       text=f.text, answer_cues=f.answer_cues) for f in comp.follow_ups]
-    for q in design:
-        items += [DrillItem(follow_up_id=f.id, question_id=q.id, family=q.family, criterion=f.probes,
-                            text=f.text, answer_cues=f.answer_cues) for f in q.follow_ups if f.phase == "deep_dive"]
-    seen, out = set(), []
-    for it in items:
-        if it.text not in seen:
-            seen.add(it.text)
-            out.append(it)
+    pool = [(home, f) for f in comp.follow_ups] + [(q, f) for q in design for f in q.follow_ups
+                                                    if f.phase == "deep_dive"]
+    out: list[DrillItem] = []
+    kept = []
+    for q, f in pool:
+        text = f.text if supported(f.text, []) else f.text_cold
+        if not text or any(_same_question(f, g) for g in kept):
+            continue
+        kept.append(f)
+        out.append(DrillItem(follow_up_id=f.id, question_id=q.id, family=q.family, criterion=f.probes,
+                             text=text, answer_cues=f.answer_cues))
     return out[:DRILL_SIZE]
+
+
+def _same_question(a, b) -> bool:
+    """Two follow-ups ask the same thing when the same answer would answer both: a shared id, or
+    answer cues that mostly coincide, or (same criterion) wording that is nearly the same."""
+    if a.id == b.id:
+        return True
+    shared = set(a.answer_cues) & set(b.answer_cues)
+    if shared and len(shared) * 2 >= min(len(a.answer_cues), len(b.answer_cues)):
+        return True
+    if a.probes != b.probes:
+        return False
+    from interviewer.embeddings import hash_embed
+
+    return float(hash_embed(a.text) @ hash_embed(b.text)) >= 0.35
 
 
 def start_drill(company: str, level: Level = "senior", now: float | None = None) -> RoundState:
@@ -175,10 +195,27 @@ def end_round(state: RoundState, now: float | None = None, retriever=None) -> Re
     if not any(t.role == "candidate" and t.text.strip() for t in state.turns):
         return None
     report = grade(state.transcript(), question_of(state) if state.mode == "round" else None)
+    if state.mode == "drill":
+        report = _drill_report(state, report)
     if retriever is not None:
         report = _with_sources(report, retriever)
     state.report = report.model_dump(mode="json")
     return report
+
+
+def _drill_report(state: RoundState, report: Report) -> Report:
+    """A drill's report counts only what was asked: the criteria its follow-ups probed, scored as
+    the on-the-spot scores were, and next steps for those criteria alone."""
+    rubric = load_rubric()
+    asked = {s.criterion for s in state.drill_scores}
+    best: dict[str, int] = {}
+    for s in state.drill_scores:
+        best[s.criterion] = max(best.get(s.criterion, 0), s.score)
+    criteria = [c.model_copy(update={"score": best[c.id]}) for c in report.criteria if c.id in asked]
+    overall = round(100 * sum(s.score for s in state.drill_scores) / (3 * len(state.drill_scores))) \
+        if state.drill_scores else 0
+    steps = [rubric.criteria[c.id].next_step for c in sorted(criteria, key=lambda c: c.score) if c.score < 3]
+    return report.model_copy(update={"criteria": criteria, "overall": overall, "next_steps": steps[:4]})
 
 
 def _with_sources(report: Report, retriever) -> Report:
@@ -223,16 +260,28 @@ def _plan_drill(state: RoundState, now: float | None) -> Move:
 
 
 def score_drill_answer(item: DrillItem, text: str, turn: int) -> DrillScore:
+    """0-3 on what this follow-up asked, and nothing else.
+
+    3: it answers the question (its answer cues) with specifics (two of the cues, or the criterion's
+    evidence at level 2: a number or a named rule); 2: it answers the question; 1: it is on the
+    criterion but does not answer what was asked; 0: neither. Feedback names only what was asked.
+    """
     rubric = load_rubric()
     ev = extract([(turn, text)], rubric, item.family)
     spec = rubric.spec(item.family, item.criterion)
-    score = spec.score(ev.present)
-    answered = any(re.search(c, text, re.IGNORECASE) for c in item.answer_cues)
-    if score < 3:
-        lacking = spec.lacking_for(score + 1, ev.present)
-        feedback = "Next level: " + "; ".join(rubric.items[i].missing or rubric.items[i].label for i in lacking) + "."
+    on_criterion = spec.score(ev.present)
+    cues = sum(bool(re.search(c, text, re.IGNORECASE)) for c in item.answer_cues)
+    answered = cues > 0
+    if answered:
+        score = 3 if cues >= 2 or on_criterion >= 2 else 2
     else:
+        score = 1 if on_criterion >= 1 else 0
+    if score == 3:
         feedback = "Full marks on this one."
+    elif answered:
+        feedback = "You answered it; to make it a 3, put a number or a named rule on your answer."
+    else:
+        feedback = f"That didn't answer what was asked: {item.text}"
     hits = [h for i in spec.items for h in ev.hits.get(i, [])]
     return DrillScore(follow_up_id=item.follow_up_id, criterion=item.criterion, score=score, answered=answered,
                       feedback=feedback, quote=hits[0].quote if hits else None)

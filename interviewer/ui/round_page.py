@@ -283,6 +283,9 @@ def drill_summary(state) -> None:
             "Feedback": s.feedback if s else "",
         })
     scored = state.drill_scores
+    if scored:  # the last answer's score, which the closing reply had no room to show
+        st.caption(f"Your last answer ({len(scored)} of {len(state.drill)}):")
+        chat.score_card(scored[-1])
     cols = st.columns(3)
     cols[0].metric("Average score", f"{sum(s.score for s in scored) / len(scored):.1f}/3" if scored else "-")
     cols[1].metric("Answered", f"{sum(s.answered for s in scored)} of {len(state.drill)}")
