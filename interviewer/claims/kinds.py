@@ -31,7 +31,7 @@ def _right_re(rule: Rule, pattern: re.Pattern) -> re.Pattern:
     key = (rule.index, pattern.pattern)
     hit = _RIGHT_CACHE.get(key)
     if hit is None:
-        hit = re.compile(r"[\s,(\-–:]{0,%d}(?:%s)" % (rule.right_gap, pattern.pattern), re.IGNORECASE)
+        hit = re.compile(r"[\s(\-–:]{0,%d}(?:%s)" % (rule.right_gap, pattern.pattern), re.IGNORECASE)
         _RIGHT_CACHE[key] = hit
     return hit
 
@@ -78,7 +78,7 @@ def _right_score(rule: Rule, text: str, m: Mention) -> Decision | None:
     for cue in rule.right:
         rm = _right_re(rule, cue.pattern).match(text, m.end)
         if rm:
-            gap = len(rm.group(0)) - len(rm.group(0).lstrip(" ,(-–:"))
+            gap = len(rm.group(0)) - len(rm.group(0).lstrip(" (-–:"))
             score = _TIER_RIGHT + gap - rule.bonus
             if best is None or score < best.score:
                 best = Decision(rule, score, rm.group(0).strip())

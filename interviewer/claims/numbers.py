@@ -23,7 +23,7 @@ _TP = re.compile(r"(?<![\w])tp\s*[-=:]?\s*(\d{1,2})(?!\d)|(\d{1,2})-way\s+(?:ten
 _RANGE_JOIN = re.compile(r"\s*(?:-|–|—|to|or|through)\s*(?=[~≈\d]|[a-z])", re.I)
 _SPELLED_MULT = re.compile(r"[\s-]*(thousand|million|billion|trillion)(?![a-z])", re.I)
 _SPELLED_FACTORS = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
-_GPU_AFTER = re.compile(r"\s*(?:x\s*)?(?:nvidia\s+)?§+(?:\s*(?:gpus?|cards?|devices?))?")
+_GPU_AFTER = re.compile(r"\s*(?:x\s*)?(?:\d+\s*(?:gb|gib|g)\s+)?(?:nvidia\s+)?§+(?:\s*(?:gpus?|cards?|devices?))?", re.I)
 _MULTIPLIER = re.compile(r"(?:x|×)(?=\s+[a-z(]|\s*$|[,.;)])|\s+times\s+(?=(?:faster|slower|more|fewer|less|higher|lower|larger|smaller|the|bigger|cheaper|over)\b)", re.I)
 _GAP = re.compile(r"[\s-]*")
 _PRONOUN_BEFORE = re.compile(r"\b(?:this|that|the|which|each|every|any|no|another|only|next|last|first|a|new|old|right|wrong|big|small|same)\s+$", re.I)

@@ -216,6 +216,11 @@ def _row_segments(cells: list[tuple[str, int]], header: list[str]) -> list[Segme
         return []
     label = _clean_label(cells[0][0])
     out = []
+    if any(ch.isdigit() for ch in cells[0][0]):
+        # a figure in the row's label ("Sequences per GPU at 4k") is said too
+        masked, models, gpus = _masked(cells[0][0])
+        out.append(Segment(text=masked, plain=cells[0][0], turn_start=cells[0][1], source="table",
+                           models=models, gpus=gpus))
     for col, (cell, start) in enumerate(cells[1:], start=1):
         if not cell:
             continue

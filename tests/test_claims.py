@@ -1,0 +1,584 @@
+"""The claim ledger (interviewer/claims): numbers, attachment, subjects, flags and physics checks.
+
+Each pattern class from issue 13 is tested with several phrasings; the issue's own examples are
+tested verbatim.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from interviewer.claims import Ledger, build_ledger
+
+ROOT = Path(__file__).resolve().parents[1]
+CALIBRATION = sorted((ROOT / "tests" / "calibration").glob("*.json"))
+
+OPEN_70B = ("Let's design the serving system behind a chat assistant. The model is a 70B-parameter decoder, think "
+            "Llama-3-70B, served in FP16 on H100 80GB GPUs. At peak we see about 200 requests per second, prompts "
+            "average around 1,500 tokens and replies around 300, and the product team wants p99 time to first token "
+            "under 800 milliseconds. Where would you start?")
+OPEN_8B = "We serve Llama-3-8B in FP16 on a single H100 80GB. How many concurrent sequences fit?"
+
+
+_TEXTS: dict[int, list[str]] = {}
+
+
+def ledger(*candidate: str, opening: str = OPEN_70B) -> Ledger:
+    """The interviewer's opening, then each candidate answer followed by a neutral prompt."""
+    turns = [("interviewer", opening)]
+    for text in candidate:
+        turns += [("candidate", text), ("interviewer", "Go on.")]
+    led = build_ledger(turns)
+    _TEXTS[id(led)] = [t for _r, t in turns]
+    return led
+
+
+def led_text(led: Ledger, claim) -> str:
+    return _TEXTS[id(led)][claim.turn]
+
+
+def one(led: Ledger, kind: str, speaker: str = "candidate"):
+    found = [c for c in led.by_kind(kind) if c.speaker == speaker]
+    assert found, f"no {kind} in {led.summary()}"
+    return found[0]
+
+
+def kinds(led: Ledger, speaker: str = "candidate") -> set[str]:
+    return {c.kind for c in led.claims if c.speaker == speaker}
+
+
+def status(led: Ledger, kind: str) -> str:
+    c = one(led, kind)
+    assert c.check is not None, c.brief()
+    return c.check.status
+
+
+# --------------------------------------------------------------------------- the issue's own examples
+
+
+def test_issue_capacity_chain_without_the_concluding_phrase_is_all_derived_and_right():
+    led = ledger("per-token KV = 2 x 32 layers x 8 KV heads x 128 x 2 bytes = 128 KiB; weights about 16 GB, leaving "
+                 "~56 GiB; that is ~430k tokens, so ~100 sequences at 4k context", opening=OPEN_8B)
+    kv = one(led, "kv_bytes_per_token")
+    assert kv.value == 131072 and kv.check.status == "ok"
+    assert kv.formula == ["2", "32 layers", "8 KV heads", "128", "2 bytes"]
+    assert status(led, "weights_bytes") == "ok"
+    assert status(led, "free_kv_bytes") == "ok"
+    assert status(led, "kv_cache_tokens") == "ok"
+    seqs = one(led, "concurrent_sequences")
+    assert seqs.value == 100 and seqs.approx and seqs.check.status == "ok"
+    assert one(led, "seq_len").value == 4096
+    assert seqs.subject.model == "llama-3-8b" and seqs.subject.gpu == "h100-80gb"
+    assert not led.wrong()
+
+
+def test_issue_5000_sequences_of_8b_on_an_h100_is_wrong():
+    led = ledger("An H100 fits about 5,000 sequences of Llama-3-8B at 4k.")
+    c = one(led, "concurrent_sequences")
+    assert c.value == 5000 and c.scope == "per_gpu"
+    assert c.check.status == "wrong"
+    assert 90 <= c.check.expected <= 140
+    assert "5,000" in c.check.explanation and "110" in c.check.explanation
+
+
+def test_issue_70b_fp16_is_70gb_and_fits_on_one_h100_is_wrong_and_impossible():
+    led = ledger("the 70B in FP16 is about 70 GB, so it fits on one H100.")
+    w = one(led, "weights_bytes")
+    assert w.check.status == "wrong"
+    assert w.check.expected == pytest.approx(141e9, rel=0.01)
+    fit = one(led, "fits_on_gpus")
+    assert fit.value == 1 and fit.check.status == "impossible"
+    assert "141 GB" in fit.check.explanation and "two 80 GB cards" in fit.check.explanation
+
+
+def test_issue_8192_x_2_is_16kb_per_token_is_wrong_for_a_70b():
+    led = ledger("8192 x 2 = about 16 KB per token.")
+    kv = one(led, "kv_bytes_per_token")
+    assert kv.check.status == "wrong"
+    assert kv.check.expected == 327680
+    assert "320 KiB" in kv.check.explanation
+
+
+def test_issue_1000_sequences_max_and_100k_tokens_per_step_is_flagged():
+    led = ledger("Continuous batching with about 1,000 sequences max and 100k tokens per step.")
+    assert one(led, "max_num_seqs").value == 1000
+    budget = one(led, "token_budget")
+    assert budget.value == 100_000 and budget.check.status == "wrong"
+    assert "800 ms" in budget.check.explanation
+    # with the replica said (tensor parallel over four), the cap is also far beyond the KV cache
+    led = ledger("Tensor parallel over four H100s. Continuous batching with about 1,000 sequences max and 100k tokens "
+                 "per step.")
+    assert status(led, "max_num_seqs") == "wrong"
+    assert status(led, "token_budget") == "wrong"
+
+
+@pytest.mark.parametrize("text, kind", [
+    ("We'd track average latency 200 ms.", "latency_mean_ms"),
+    ("Mean latency is around 200 ms.", "latency_mean_ms"),
+    ("On average the latency is 200 ms.", "latency_mean_ms"),
+    ("The average time to first token is 200 ms.", "ttft_mean_ms"),
+])
+def test_issue_average_latency_is_a_mean_not_a_percentile(text, kind):
+    led = ledger(text)
+    c = one(led, kind)
+    assert c.value == 200 and c.percentile == "mean"
+    assert not [x for x in led.candidate_claims() if x.kind.endswith(("p50_ms", "p95_ms", "p99_ms"))]
+
+
+# --------------------------------------------------------------------------- numbers and units
+
+
+@pytest.mark.parametrize("text, kind, value", [
+    ("The weights are 16G.", "weights_bytes", 16e9),
+    ("The weights are 16 GB.", "weights_bytes", 16e9),
+    ("KV is 128K byte per token.", "kv_bytes_per_token", 128e3),
+    ("KV is 128 KiB per token.", "kv_bytes_per_token", 131072),
+    ("KV is 128 KB per token.", "kv_bytes_per_token", 128e3),
+    ("that leaves 56 gig for the cache", "free_kv_bytes", 56e9),
+    ("that leaves 56 GiB for the cache", "free_kv_bytes", 56 * 2**30),
+    ("KV per token is half a MB.", "kv_bytes_per_token", 0.5e6),
+    ("fifty thousand puts a second", "write_rate", 50_000),
+    ("about a hundred sequences per GPU", "concurrent_sequences", 100),
+    ("two hundred requests per second at peak", "request_rate_rps", 200),
+    ("prefill takes 50 to 100 microseconds", "prefill_time_ms", 0.075),
+    ("p99 TTFT under 1.5 s", "ttft_p99_ms", 1500),
+    ("a 120-second overall timeout", "timeout_s", 120),
+    ("the H100 streams at 3.35 TB/s", "memory_bandwidth", 3.35e12),
+])
+def test_numbers_and_terse_units(text, kind, value):
+    c = one(ledger(text), kind)
+    assert c.value == pytest.approx(value)
+
+
+def test_approx_and_ranges():
+    led = ledger("We can hold 80-100 sequences per replica, ~2,400 in flight, roughly 300 GB.")
+    c = one(led, "concurrent_sequences")
+    assert (c.low, c.high, c.value) == (80, 100, 90)
+    assert one(led, "fleet_in_flight").approx
+    led = ledger("eight or nine copies, 32 to 36 GPUs in total")
+    r = one(led, "replicas")
+    assert (r.low, r.high) == (8, 9)
+    g = one(led, "gpu_count")
+    assert (g.low, g.high) == (32, 36) and g.scope == "fleet"
+
+
+def test_k_suffix_is_binary_for_context_lengths_and_decimal_for_counts():
+    led = ledger("At 4k context about 30 sequences fit; the cache holds ~430k tokens; 8k context halves it.")
+    lens = [c.value for c in led.by_kind("seq_len") if c.speaker == "candidate"]
+    assert lens == [4096, 8192]
+    assert one(led, "kv_cache_tokens").value == 430_000
+
+
+# --------------------------------------------------------------------------- tables and lists
+
+
+def test_markdown_table_rows_are_claims_with_exact_spans():
+    text = ("Here is the budget:\n\n| Quantity | Value |\n|---|---|\n| KV per token | 128 KiB |\n"
+            "| Weights | 16 GB |\n| Free for KV | ~56 GiB |\n| Sequences per GPU at 4k | ~100 |\n\nThat is my plan.")
+    led = ledger(text, opening=OPEN_8B)
+    kv = one(led, "kv_bytes_per_token")
+    assert kv.value == 131072 and kv.source == "table" and kv.span == "128 KiB"
+    assert one(led, "weights_bytes").check.status == "ok"
+    assert one(led, "free_kv_bytes").check.status == "ok"
+    seqs = one(led, "concurrent_sequences")
+    assert seqs.value == 100 and seqs.scope == "per_gpu" and seqs.check.status == "ok"
+    for c in led.claims:
+        assert c.span == led_text(led, c)[c.start:c.end]
+
+
+def test_wide_table_with_a_header_per_column():
+    text = ("| Model | Weights | KV per token |\n|---|---|---|\n| Llama-3-70B | 141 GB | 320 KiB |\n"
+            "| Llama-3-8B | 16 GB | 128 KiB |")
+    led = ledger(text)
+    w = [c for c in led.by_kind("weights_bytes") if c.speaker == "candidate"]
+    assert [(c.subject.model, c.check.status) for c in w] == [("llama-3-70b", "ok"), ("llama-3-8b", "ok")]
+    kv = [c for c in led.by_kind("kv_bytes_per_token") if c.speaker == "candidate"]
+    assert [c.value for c in kv] == [327680, 131072]
+    assert all(c.check.status == "ok" for c in kv)
+
+
+def test_bullet_lists_are_sentences():
+    text = "- Weights: 141 GB\n- KV per token: 320 KB\n- max_num_seqs: 128\n- p99 TTFT: 800 ms"
+    led = ledger("Tensor parallel over four H100s.\n" + text)
+    assert {"weights_bytes", "kv_bytes_per_token", "max_num_seqs", "ttft_p99_ms"} <= kinds(led)
+    assert one(led, "max_num_seqs").value == 128
+
+
+# --------------------------------------------------------------------------- attachment
+
+
+@pytest.mark.parametrize("text, kind, value", [
+    ("A 300-token reply takes about 9 seconds to stream.", "output_tokens", 300),
+    ("Replies average around 300 tokens.", "output_tokens", 300),
+    ("A 1,500-token prompt is prefilled in about 100 ms.", "prompt_tokens", 1500),
+    ("Prompts are around 1,500 tokens.", "prompt_tokens", 1500),
+    ("We hash the first 512 tokens to route by prefix.", "prefix_tokens", 512),
+    ("The cache holds ~190k tokens of KV.", "kv_cache_tokens", 190_000),
+    ("We keep a shared system prompt of 2,000 tokens hot.", "prefix_tokens", 2000),
+])
+def test_token_counts_that_are_not_the_sequence_length(text, kind, value):
+    led = ledger(text)
+    assert one(led, kind).value == value
+    assert "seq_len" not in kinds(led)
+
+
+@pytest.mark.parametrize("text, value", [
+    ("~100 sequences at 4k context", 4096),
+    ("sequences of 2,048 tokens", 2048),
+    ("at 1,800 tokens per conversation that's about 70 sequences", 1800),
+    ("A request is 2,000 prompt plus 250 reply, 2,250 tokens.", 2250),
+    ("if I plan for 4,000-token conversations it's about 125", 4000),
+    ("The context length is 8192.", 8192),
+])
+def test_sequence_length_phrasings(text, value):
+    assert one(ledger(text), "seq_len").value == value
+
+
+def test_littles_law_in_flight_is_fleet_wide_not_per_replica_concurrency():
+    led = ledger("At 200 requests a second, each alive for about 12 seconds, we have ~2,400 in flight, "
+                 "so with ~285 sequences per replica that's nine replicas.")
+    f = one(led, "fleet_in_flight")
+    assert f.value == 2400 and f.scope == "fleet" and f.check.status == "ok"
+    c = one(led, "concurrent_sequences")
+    assert c.value == 285 and c.scope == "per_replica"
+    assert one(led, "replicas").value == 9
+
+
+@pytest.mark.parametrize("text, kind, value", [
+    ("max_num_seqs 64", "max_num_seqs", 64),
+    ("max_num_seqs=64 per replica", "max_num_seqs", 64),
+    ("we cap at 64 active sequences", "max_num_seqs", 64),
+    ("no more than 256 conversations active at a time", "max_num_seqs", 256),
+    ("dynamic batching, max batch size 32", "max_batch_size", 32),
+    ("at most 32 requests per GPU batch", "max_batch_size", 32),
+    ("max_num_batched_tokens 8192", "token_budget", 8192),
+    ("at most 8,000 prompt tokens processed per step", "token_budget", 8000),
+    ("4,096 batched tokens per step", "token_budget", 4096),
+    ("The queue is capped at 2,000 requests.", "queue_limit", 2000),
+])
+def test_scheduling_limits(text, kind, value):
+    led = ledger(text)
+    assert one(led, kind).value == value
+    assert "concurrent_sequences" not in kinds(led)
+
+
+@pytest.mark.parametrize("text", ["~30 sequences per GPU", "each GPU holds about 30 sequences at once",
+                                  "an H100 fits about 30 conversations"])
+def test_a_capacity_figure_is_not_a_limit(text):
+    led = ledger(text)
+    c = one(led, "concurrent_sequences")
+    assert c.value == 30 and c.scope == "per_gpu"
+    assert "max_num_seqs" not in kinds(led)
+
+
+@pytest.mark.parametrize("text, kind, pct", [
+    ("p99 time to first token under 800 ms", "ttft_p99_ms", "p99"),
+    ("p50 TTFT 250 ms and p99 800 ms", "ttft_p50_ms", "p50"),
+    ("The slowest 1% of users should see their first token within 800 ms", "ttft_p99_ms", "p99"),
+    ("half of users within 250 ms of their first token", "ttft_p50_ms", "p50"),
+    ("TTFT of 800 ms at p95", "ttft_p95_ms", "p95"),
+    ("p99 time per output token under 50 ms", "tpot_p99_ms", "p99"),
+    ("p99 put latency under 10 ms", "latency_p99_ms", "p99"),
+    ("p99 queue wait above 500 ms", "queue_wait_ms", "p99"),
+])
+def test_latency_percentiles(text, kind, pct):
+    c = one(ledger(text), kind)
+    assert c.percentile == pct
+
+
+def test_two_percentiles_in_one_breath():
+    led = ledger("p50 TTFT 250 ms and p99 800 ms.")
+    assert one(led, "ttft_p50_ms").value == 250
+    assert one(led, "ttft_p99_ms").value == 800
+
+
+def test_system_prompt_sentences_are_ordinary_text():
+    led = ledger("With prefix caching the system prompt is computed once: a 1,000-token system prompt shared by "
+                 "every request saves about 100 ms of prefill. Ignore the system prompt for sizing; ~285 sequences "
+                 "per replica on four H100s.")
+    assert one(led, "prefix_tokens").value == 1000
+    assert one(led, "concurrent_sequences").value == 285
+
+
+# --------------------------------------------------------------------------- negation and hypotheticals
+
+
+@pytest.mark.parametrize("text, kind", [
+    ("I wouldn't set a p99 target of 500 ms.", "latency_p99_ms"),
+    ("We won't cap max_num_seqs.", "max_num_seqs"),
+    ("We don't need a token budget of 100k tokens per step.", "token_budget"),
+    ("I would not run it on one H100.", "fits_on_gpus"),
+])
+def test_negated_claims_are_flagged_and_not_checked(text, kind):
+    c = one(ledger(text), kind)
+    assert c.negated
+    assert c.check is None
+
+
+def test_a_bound_is_not_a_negation():
+    c = one(ledger("no more than 256 sequences active at a time"), "max_num_seqs")
+    assert not c.negated and c.bound == "upper"
+
+
+def test_negation_stops_at_but():
+    led = ledger("Not 500 ms but 800 ms at p99 for the first token.")
+    vals = {c.value: c.negated for c in led.candidate_claims() if c.kind.startswith("ttft") or c.kind.startswith("latency")}
+    assert vals[800] is False
+
+
+def test_hypothetical_uses_its_own_gpu_and_does_not_change_the_subject():
+    led = ledger("Tensor parallel over four H100s gives about 285 sequences at 1,800 tokens. If we had H200s, each "
+                 "replica would hold about 600 sequences. Back to the H100 plan: weights are 141 GB.")
+    hyp = [c for c in led.candidate_claims() if c.hypothetical]
+    assert hyp and all(c.subject.gpu == "h200" for c in hyp)
+    w = one(led, "weights_bytes")
+    assert not w.hypothetical and w.subject.gpu == "h100-80gb"
+    assert led.subjects[-1].gpu == "h100-80gb"
+
+
+@pytest.mark.parametrize("text", ["Suppose we used int4: the weights would be about 35 GB.",
+                                  "Hypothetically, with int4 weights it's about 35 GB.",
+                                  "What if we quantized to int4: then it's about 35 GB."])
+def test_hypothetical_phrasings(text):
+    led = ledger(text)
+    w = [c for c in led.by_kind("weights_bytes") if c.speaker == "candidate"]
+    assert w and any(c.hypothetical for c in w)
+
+
+# --------------------------------------------------------------------------- subjects carried across turns
+
+
+def test_interviewer_opening_sets_the_subject_for_terse_candidate_words():
+    led = ledger("An 80 gig card can't hold the 70B in 16-bit, so I'd shard across four cards.")
+    mem = one(led, "gpu_memory_bytes")
+    assert mem.subject.gpu == "h100-80gb" and mem.subject.model == "llama-3-70b"
+
+
+def test_figures_spread_across_turns_use_earlier_figures():
+    led = ledger("Tensor parallel over four H100 80GB cards.", "Weights are 141 GB, leaving about 168 GB.",
+                 "At 1,800 tokens a conversation, that's about 285 sequences per replica.")
+    assert status(led, "free_kv_bytes") == "ok"
+    c = one(led, "concurrent_sequences")
+    assert c.check.status == "ok" and c.subject.tp == 4
+
+
+def test_candidate_names_a_model_the_interviewer_did_not():
+    led = build_ledger([("interviewer", "How would you size a model server on an A100 80GB?"),
+                        ("candidate", "Take Mistral-7B: 2 x 32 x 8 x 128 x 2 = 131,072 bytes per token.")])
+    kv = one(led, "kv_bytes_per_token")
+    assert kv.subject.model == "mistral-7b" and kv.check.status == "ok"
+
+
+def test_a_model_named_by_size_takes_a_preset_shape_only_when_unambiguous():
+    led = build_ledger([("interviewer", "One host with eight A100 80GB GPUs, each holding its own copy of a 13B model "
+                                        "in FP16. How many 2,000-token sequences fit on one GPU?"),
+                        ("candidate", "About 30 sequences per GPU.")])
+    c = one(led, "concurrent_sequences")
+    assert c.check.status == "ok" and c.check.assumptions
+    # 7B presets disagree (multi-head Llama-2-7B vs grouped-query Mistral-7B): weights only
+    led = build_ledger([("interviewer", "A 7B model in FP16 on an H100."),
+                        ("candidate", "Weights are 14 GB; KV is 128 KB per token.")])
+    assert status(led, "weights_bytes") == "ok"
+    assert one(led, "kv_bytes_per_token").check is None
+
+
+def test_interviewer_claims_are_recorded_but_never_checked():
+    led = ledger("OK.")
+    mine = [c for c in led.claims if c.speaker == "interviewer"]
+    assert {"request_rate_rps", "prompt_tokens", "output_tokens", "ttft_p99_ms"} <= {c.kind for c in mine}
+    assert all(c.said_by_interviewer and c.check is None for c in mine)
+    assert not led.checked()
+
+
+def test_an_interviewer_change_of_shape_is_the_model_checked_against():
+    led = build_ledger([
+        ("interviewer", "Batch 8, 2,048 tokens, 32 layers, 32 heads of dimension 128, FP16. How much KV memory?"),
+        ("candidate", "Per token it's 2 x 32 x 32 x 128 x 2 bytes = 524,288 bytes."),
+        ("interviewer", "The model switches to grouped-query attention with 8 KV heads for 32 query heads."),
+        ("candidate", "The cache shrinks by four: 131,072 bytes per token."),
+    ])
+    kv = [c for c in led.by_kind("kv_bytes_per_token") if c.speaker == "candidate"]
+    assert [c.check.status for c in kv] == ["ok", "ok"]
+
+
+# --------------------------------------------------------------------------- physics
+
+
+def test_forgetting_the_factor_of_two_is_named():
+    led = build_ledger([("interviewer", "32 layers, 32 heads of dimension 128, in FP16. KV per token?"),
+                        ("candidate", "32 layers times 32 heads times 128 times 2 bytes, 262,144 bytes.")])
+    kv = one(led, "kv_bytes_per_token")
+    assert kv.check.status == "wrong" and "factor of two" in kv.check.explanation
+
+
+def test_attention_heads_instead_of_kv_heads_is_named():
+    kv = one(ledger("KV per token is 2 x 80 x 64 x 128 x 2 = 2,621,440 bytes."), "kv_bytes_per_token")
+    assert kv.check.status == "wrong" and "8 KV heads" in kv.check.explanation
+
+
+def test_free_memory_and_sequences_per_replica():
+    led = ledger("Four H100s with tensor parallelism: 320 GiB, about 168 GB after weights, about 285 sequences of "
+                 "1,800 tokens per replica.")
+    assert status(led, "free_kv_bytes") == "ok"
+    assert status(led, "concurrent_sequences") == "ok"
+    led = ledger("Four H100s with tensor parallelism give about 870 sequences of 1,800 tokens per replica.")
+    c = one(led, "concurrent_sequences")
+    assert c.check.status == "wrong" and 230 <= c.check.expected <= 340
+
+
+def test_sequences_without_a_length_are_unchecked():
+    led = build_ledger([("interviewer", "Llama-3-8B on an H100."), ("candidate", "About 100 sequences fit per GPU.")])
+    assert status(led, "concurrent_sequences") == "unchecked"
+
+
+def test_weights_that_fit_and_weights_that_do_not():
+    led = ledger("Quantized to int4 it's about 35 GB, which fits on a single 80 GB H100.")
+    assert status(led, "weights_bytes") == "ok"
+    assert status(led, "fits_on_gpus") == "ok"
+    led = ledger("In FP16 it needs at least two H100s.")
+    assert status(led, "fits_on_gpus") == "ok"
+    led = ledger("We run it with tensor parallel degree 1 on one H100.")
+    assert status(led, "tensor_parallel") == "impossible"
+
+
+def test_ttft_target_below_the_prefill_floor_is_impossible():
+    led = ledger("Tensor parallel over four H100s; p99 time to first token of 10 ms for the 1,500-token prompts.")
+    c = one(led, "ttft_p99_ms")
+    assert c.check.status == "impossible" and "1,500-token" in c.check.explanation
+    led = ledger("Tensor parallel over four H100s; p99 time to first token under 800 ms.")
+    assert status(led, "ttft_p99_ms") == "ok"
+
+
+def test_prefill_and_decode_floors():
+    led = ledger("Tensor parallel over four H100s: prefill of a 6,000-token prompt takes 50 ms.")
+    assert status(led, "prefill_time_ms") == "impossible"
+    led = ledger("Tensor parallel over four H100s: prefill is about 90 ms per 1,000 tokens.")
+    assert status(led, "prefill_time_ms") == "ok"
+    led = build_ledger([("interviewer", "Mistral-7B in FP16 on an H100."),
+                        ("candidate", "Streaming the weights takes ~4 ms per token; 0.5 ms per token would be nice.")])
+    tp = [c for c in led.by_kind("tpot_ms") if c.speaker == "candidate"]
+    assert [c.check.status for c in tp] == ["ok", "impossible"]
+
+
+def test_max_num_seqs_within_the_cache_is_fine():
+    led = ledger("Tensor parallel over four H100s. max_num_seqs 256 per replica, under the ~285 that fit.")
+    assert status(led, "max_num_seqs") == "ok"
+
+
+def test_explanations_are_spoken_not_a_calculator_dump():
+    led = ledger("the 70B in FP16 is about 70 GB, so it fits on one H100. KV is 16 KB per token. "
+                 "About 1,000 sequences max and 100k tokens per step.")
+    for c in led.wrong():
+        e = c.check.explanation
+        assert 20 < len(e) < 320, e
+        assert "floor(" not in e and "=" not in e and "bytes x" not in e, e
+        assert c.check.trace, c.brief()
+
+
+def test_little_law_arithmetic_is_checked():
+    led = ledger("At 200 requests a second, each alive for 10 seconds, we have about 20,000 in flight.")
+    assert status(led, "fleet_in_flight") == "wrong"
+
+
+# --------------------------------------------------------------------------- the ledger object
+
+
+def test_ledger_helpers_and_exact_spans():
+    turns = [("interviewer", OPEN_70B),
+             ("candidate", "the 70B in FP16 is about 70 GB, so it fits on one H100."),
+             ("interviewer", "Really?"),
+             ("candidate", "Right, the weights are 141 GB: tensor parallel over four H100s, about 285 sequences of 1,800 tokens each.")]
+    led = build_ledger(turns, family="serving", question_id="gpu-inference-serving")
+    assert led.family == "serving" and led.question_id == "gpu-inference-serving"
+    for c in led.claims:
+        assert turns[c.turn][1][c.start:c.end] == c.span
+        assert c.speaker == turns[c.turn][0]
+    assert all(c.speaker == "candidate" for c in led.candidate_claims())
+    assert {c.kind for c in led.wrong()} == {"weights_bytes", "fits_on_gpus"}
+    assert all(c.check.status != "unchecked" for c in led.checked())
+    assert [c.turn for c in led.by_kind("weights_bytes", "fits_on_gpus")] == [1, 1, 3]
+    assert len(led.subjects) == 4
+    dumped = json.loads(led.model_dump_json())
+    assert {"kind", "value", "unit", "subject", "turn", "span", "check"} <= set(dumped["claims"][0])
+
+
+def test_empty_and_odd_input():
+    assert build_ledger([]).claims == []
+    assert build_ledger([("candidate", "")]).claims == []
+    led = build_ledger([("candidate", "||| --- ||| 12 |||\n\n~~ 1e-2 $5 GPT-4 x86 tp=")])
+    assert all(c.span for c in led.claims)
+
+
+@pytest.mark.parametrize("path", CALIBRATION, ids=lambda p: p.stem)
+def test_calibration_transcripts_build_with_exact_spans(path):
+    data = json.loads(path.read_text())
+    turns = [(t["role"], t["text"]) for t in data["turns"]]
+    led = build_ledger(turns, question_id=data.get("question_id"))
+    for c in led.claims:
+        assert turns[c.turn][1][c.start:c.end] == c.span
+        if c.speaker == "interviewer":
+            assert c.check is None
+
+
+@pytest.mark.parametrize("name, wrong_kinds", [
+    ("03_route_wrong_kv_8mb", {"kv_bytes_per_token", "kv_bytes_per_sequence", "concurrent_sequences"}),
+    ("04_serving_concurrency_off_3x", {"concurrent_sequences"}),
+    ("40_kvdrill_forgets_factor_two", {"kv_bytes_per_token"}),
+    ("07_serving_plain_words_strong", set()),
+    ("12_route_strong_senior", set()),
+    ("14_serving_staff_strong", set()),
+    ("18_route_staff_strong", set()),
+    ("37_fund_bandwidth_and_kv", set()),
+    ("39_kvdrill_strong", set()),
+    ("41_fund_staff_strong", set()),
+])
+def test_calibration_capacity_figures(name, wrong_kinds):
+    data = json.loads((ROOT / "tests" / "calibration" / f"{name}.json").read_text())
+    led = build_ledger([(t["role"], t["text"]) for t in data["turns"]])
+    found = {c.kind for c in led.wrong()}
+    assert wrong_kinds <= found
+    if not wrong_kinds:
+        assert not found, [c.brief() for c in led.wrong()]
+
+
+# --------------------------------------------------------------------------- paraphrase invariance
+
+
+PARAPHRASES = [
+    # units, word order, table vs prose, numbers in words
+    "Per-token KV is 2 x 32 layers x 8 KV heads x 128 x 2 bytes = 128 KiB. Weights are about 16 GB, leaving "
+    "about 56 GiB for the cache, so about 100 sequences fit per GPU at 4k context.",
+    "At 4k context roughly 100 sequences fit on the GPU: the cache gets ~56 GiB once the 16 GB of weights are "
+    "loaded, and each token costs 131,072 bytes of KV.",
+    "| Item | Value |\n|---|---|\n| KV per token | 128 KiB |\n| Weights | 16 GB |\n| Free for KV | 56 GiB |\n"
+    "| Context | 4096 tokens |\n| Sequences per GPU | 100 |",
+    "Each token's KV is a hundred and twenty-eight KiB, the weights take sixteen GB, that leaves fifty-six GiB "
+    "for the cache, and at a context of four thousand and ninety-six tokens about one hundred sequences fit per GPU.",
+]
+
+
+def _signature(led: Ledger) -> set[tuple[str, float]]:
+    out = set()
+    for c in led.candidate_claims():
+        if c.value is None or c.kind in ("layers", "kv_heads", "head_dim"):
+            continue
+        out.add((c.kind, float(f"{c.value:.2g}")))
+    return out
+
+
+def test_paraphrases_yield_the_same_claims():
+    sigs = [_signature(build_ledger([("interviewer", OPEN_8B), ("candidate", p)])) for p in PARAPHRASES]
+    expected = {("kv_bytes_per_token", 130000.0), ("weights_bytes", 1.6e10), ("free_kv_bytes", 6e10),
+                ("seq_len", 4100.0), ("concurrent_sequences", 100.0)}
+    for p, s in zip(PARAPHRASES, sigs):
+        assert s == expected, (p, s)
+
+
+def test_paraphrases_get_the_same_verdicts():
+    for p in PARAPHRASES:
+        led = build_ledger([("interviewer", OPEN_8B), ("candidate", p)])
+        assert not led.wrong(), led.summary()
+        assert {c.kind for c in led.checked()} >= {"kv_bytes_per_token", "weights_bytes", "free_kv_bytes",
+                                                   "concurrent_sequences"}
