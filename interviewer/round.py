@@ -87,21 +87,33 @@ class RoundState(BaseModel):
     def remaining(self, now: float | None = None) -> float:
         return max(0.0, self.duration_s - self.elapsed(now))
 
+    def phase_budgets(self) -> list[tuple[str, float]]:
+        """(phase, seconds) for each phase: whole minutes that add up to the round, so the budget
+        the clock shows and the time it counts down agree from second zero (45: 7, 11, 20, 7)."""
+        minutes = self.duration_s / 60
+        out, used = [], 0
+        spec = phases()
+        for i, (pid, _, share) in enumerate(spec):
+            m = minutes - used if i == len(spec) - 1 else max(1, round(share * minutes))
+            out.append((pid, m * 60))
+            used += m
+        return out
+
     def phase_at(self, now: float | None = None) -> str:
-        frac, acc = self.elapsed(now) / max(self.duration_s, 1), 0.0
-        for pid, _, share in phases():
-            acc += share
-            if frac < acc:
+        elapsed, acc = self.elapsed(now), 0.0
+        for pid, seconds in self.phase_budgets():
+            acc += seconds
+            if elapsed < acc:
                 return pid
         return phases()[-1][0]
 
     def phase_deadline(self, phase: str) -> float:
         """Seconds from the start at which `phase` ends."""
         acc = 0.0
-        for pid, _, share in phases():
-            acc += share
+        for pid, seconds in self.phase_budgets():
+            acc += seconds
             if pid == phase:
-                return acc * self.duration_s
+                return acc
         return float(self.duration_s)
 
     def time_up(self, now: float | None = None) -> bool:

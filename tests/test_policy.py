@@ -130,3 +130,12 @@ def test_i_dont_know_moves_on_without_asking_to_clarify():
     first = _answer(state, "I'd put a router in front of the GPU workers.", 1)
     turn = _answer(state, "I don't know.", 2)
     assert turn.kind != "clarify" and turn.key != first.key
+
+
+def test_phase_budget_and_countdown_agree_from_second_zero():
+    state = _round()
+    budgets = dict(state.phase_budgets())
+    assert [b / 60 for b in budgets.values()] == [7, 11, 20, 7] and sum(budgets.values()) == 45 * 60
+    assert state.phase_at(T0) == "requirements"
+    assert state.phase_deadline("requirements") - state.elapsed(T0) == budgets["requirements"] == 7 * 60
+    assert state.phase_at(T0 + 7 * 60) == "high_level" and state.phase_deadline("high_level") == 18 * 60

@@ -12,7 +12,7 @@ import streamlit as st
 
 from interviewer.bank import load_bank
 from interviewer.interview import drill_items, question_of, warm_up
-from interviewer.round import ANSWER_LIMIT_CHARS, DEFAULT_MINUTES, phase_titles, phases
+from interviewer.round import ANSWER_LIMIT_CHARS, DEFAULT_MINUTES, RoundState, phase_titles, phases
 from interviewer.rubric import load_rubric
 from interviewer.session import judge_job, start_judge, vector_store_retriever
 from interviewer.ui import chat, common
@@ -69,7 +69,8 @@ def design_questions(company: str | None):
 
 
 def phase_plan(minutes: float) -> str:
-    return " · ".join(f"{title} {share * minutes:.0f} min" for _, title, share in phases())
+    budgets = dict(RoundState(question_id="-", duration_s=int(minutes * 60)).phase_budgets())
+    return " · ".join(f"{title} {budgets[pid] / 60:.0f} min" for pid, title, _ in phases())
 
 
 def setup(store) -> None:
@@ -160,9 +161,9 @@ def sidebar(state, store) -> None:
         if state.mode == "round":
             st.subheader("Phases")
             now = state.phase_at()
-            for pid, title, share in phases():
-                mins = share * state.duration_s / 60
-                line = f"{title} · {mins:.0f} min"
+            budgets = dict(state.phase_budgets())
+            for pid, title, _ in phases():
+                line = f"{title} · {budgets[pid] / 60:.0f} min"
                 st.markdown(f"**▸ {line}**" if pid == now else f"{line}")
 
 
@@ -188,11 +189,11 @@ def _clock() -> None:
         st.progress(min(1.0, done / max(1, len(state.drill))))
         return
     phase = state.phase_at()
-    share = next(s for p, _, s in phases() if p == phase)
+    budget = dict(state.phase_budgets())[phase]
     left = state.phase_deadline(phase) - elapsed
     cols[2].metric("Phase", phase_titles()[phase])
     st.progress(min(1.0, elapsed / max(1, state.duration_s)),
-                text=f"{phase_titles()[phase]}: {share * state.duration_s / 60:.0f} min budget, "
+                text=f"{phase_titles()[phase]}: {budget / 60:.0f} min budget, "
                      f"{common.clock(max(0, left))} left in this phase")
 
 
