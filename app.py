@@ -14,7 +14,7 @@ from interviewer.ui import common
 if not logging.getLogger().handlers:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
 
-st.set_page_config(page_title="Mock design round", page_icon=":material/record_voice_over:", layout="wide")
+st.set_page_config(page_title="Mock design round", page_icon="🎙️", layout="wide")
 
 PAGES = [
     st.Page(common.ROUND_PAGE, title="Mock round", icon=":material/forum:", url_path="round", default=True),

@@ -1,6 +1,7 @@
 """End to end in a real browser: `streamlit run app.py` on 127.0.0.1, driven by Playwright with
 Debian's chromium. Holds a short round by typing into the chat, ends it, reads the report, reloads
-and finds the round in history, and saves the report screenshot the README uses.
+and finds the round in history, and saves the report screenshot the README uses. Over the main
+pages, no request goes anywhere but the app's own origin (offline means offline).
 """
 from __future__ import annotations
 
@@ -89,7 +90,8 @@ def test_a_round_in_a_real_browser(app_url, browser, tmp_path):
         box.press("Enter")
         # The candidate's answer and then an interviewer reply appear (opening + one reply per answer).
         expect(page.get_by_text(answer[:40])).to_be_visible()
-        expect(page.get_by_test_id("stChatMessage")).to_have_count(1 + 2 * i)
+        # The first reply can wait on the vector store's first build: allow it a minute.
+        expect(page.get_by_test_id("stChatMessage")).to_have_count(1 + 2 * i, timeout=60_000)
     page.get_by_role("button", name="End round").click()
     expect(page.get_by_role("heading", name="Report: Design GPU Inference Serving System")).to_be_visible()
     expect(page.get_by_text("Capacity number").first).to_be_visible()
@@ -122,3 +124,56 @@ def test_a_second_browser_does_not_see_the_first_ones_round(app_url, browser):
     expect(other.get_by_role("combobox", name="Round")).to_have_count(0)
     expect(other.get_by_text("Design GPU Inference Serving System")).to_have_count(0)
     other.close()
+
+
+def test_no_request_leaves_the_machine(app_url, browser):
+    """Offline means offline: over the main pages (a round, its report, history with charts, the
+    bank, the whiteboard, settings) the browser asks nothing of any host but the app's own origin.
+    Requests elsewhere are recorded and refused, so the test needs no network to see them."""
+    from playwright.sync_api import expect
+
+    origin = app_url.rstrip("/")
+    ws_origin = origin.replace("http://", "ws://", 1)
+    foreign: list[str] = []
+
+    def local(url: str) -> bool:
+        return url.startswith(("data:", "blob:", "about:")) or any(
+            url == o or url.startswith(o + "/") for o in (origin, ws_origin))
+
+    def route(r):
+        if local(r.request.url):
+            r.continue_()
+        else:
+            foreign.append(r.request.url)
+            r.abort()
+
+    context = browser.new_context(viewport={"width": 1280, "height": 1000})
+    context.route("**/*", route)
+    page = context.new_page()
+    page.on("request", lambda req: None if local(req.url) else foreign.append(req.url))
+    page.on("websocket", lambda ws: None if local(ws.url) else foreign.append(ws.url))
+    page.set_default_timeout(60_000)
+
+    page.goto(app_url)
+    page.get_by_role("button", name="Start the round").click()
+    box = page.get_by_test_id("stChatInputTextArea")
+    box.fill(ANSWERS[0])
+    box.press("Enter")
+    expect(page.get_by_test_id("stChatMessage")).to_have_count(3, timeout=60_000)
+    page.get_by_role("button", name="End round").click()
+    expect(page.get_by_role("heading", name="Report: Design GPU Inference Serving System")).to_be_visible(
+        timeout=60_000)
+    page.get_by_text("Transcript").first.click()
+    page.wait_for_timeout(1500)
+    token = re.search(r"[?&]u=([^&]+)", page.url).group(1)
+    for path, heading in (("history", "History"), ("bank", "Question bank"), ("whiteboard", "Whiteboard"),
+                          ("settings", "Settings"), ("round", None)):
+        page.goto(f"{app_url}/{path}?u={token}")
+        if heading:
+            expect(page.get_by_role("heading", name=heading, exact=True)).to_be_visible(timeout=60_000)
+        else:
+            expect(page.get_by_test_id("stSidebarNav")).to_be_visible(timeout=60_000)
+        page.wait_for_load_state("networkidle")
+        page.wait_for_timeout(1500)  # icons, fonts and charts load after the page draws
+    context.close()
+    assert not foreign, f"requests left the machine: {sorted(set(foreign))}"
