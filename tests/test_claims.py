@@ -582,3 +582,26 @@ def test_paraphrases_get_the_same_verdicts():
         assert not led.wrong(), led.summary()
         assert {c.kind for c in led.checked()} >= {"kv_bytes_per_token", "weights_bytes", "free_kv_bytes",
                                                    "concurrent_sequences"}
+
+
+SCHEDULING_PARAPHRASES = [
+    "Tensor parallel over four H100s. I'd cap max_num_seqs at 256 per replica and max_num_batched_tokens at 8,192, "
+    "and hold p99 TTFT under 800 ms with p50 around 250 ms.",
+    "p50 time to first token around 250 ms and p99 under 800 ms. Each replica is four H100s with tensor parallelism, "
+    "capped at 256 running sequences and 8,192 batched tokens per step.",
+    "Replica: TP4 on H100s.\n\n| Setting | Value |\n|---|---|\n| max_num_seqs | 256 |\n"
+    "| max_num_batched_tokens | 8192 |\n| p50 TTFT | 250 ms |\n| p99 TTFT | 800 ms |",
+    "Four H100s with tensor parallelism per replica; no more than two hundred and fifty-six sequences running at once "
+    "and at most eight thousand one hundred and ninety-two tokens scheduled per step; median TTFT of a quarter of a "
+    "second and p99 TTFT under eight hundred milliseconds.",
+]
+
+
+def test_scheduling_paraphrases_yield_the_same_claims_and_verdicts():
+    expected = {("tensor_parallel", 4.0), ("max_num_seqs", 260.0), ("token_budget", 8200.0),
+                ("ttft_p50_ms", 250.0), ("ttft_p99_ms", 800.0)}
+    for p in SCHEDULING_PARAPHRASES:
+        led = build_ledger([("interviewer", OPEN_70B), ("candidate", p)])
+        assert _signature(led) == expected, (p, led.summary())
+        assert not led.wrong(), led.summary()
+        assert all(c.subject.tp == 4 for c in led.candidate_claims() if c.kind != "tensor_parallel")

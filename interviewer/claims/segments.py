@@ -145,7 +145,8 @@ def _split_cells(line: str, line_start: int) -> list[tuple[str, int]]:
 
 
 def _clean_label(s: str) -> str:
-    return re.sub(r"[*_`]+", "", s).strip()
+    """A cell without Markdown emphasis (``**x**``, ``_x_``, backticks); inner underscores stay."""
+    return re.sub(r"[*`]+|(?<!\w)_+|_+(?!\w)", "", s).strip()
 
 
 def _table_lines(text: str) -> dict[int, str]:
