@@ -170,10 +170,8 @@ def find_claims(seg: Segment, v: Vocab) -> list[Found]:
     text = seg.text
     if not _MAY_HAVE_NUMBER.search(text) and not v.number_word_re.search(text) and not v.fraction_re.search(text):
         return _settings(seg, [], v, bool(v.hypothetical.search(text)), bool(v.comparison.search(text)))
+    # a table row's label and header are context; the numbers come from the cell only
     ms = [m for m in find_mentions(text, v) if m.start >= seg.map_from]
-    if seg.map_from:
-        # a table row's label and header are context; the numbers come from the cell only
-        ms = [m for m in ms if m.start >= seg.map_from]
     found: list[Found] = []
     hyp_m = v.hypothetical.search(text)
     comp = bool(v.comparison.search(text))
@@ -213,8 +211,7 @@ def find_claims(seg: Segment, v: Vocab) -> list[Found]:
             if ms[j].dim == m.dim:
                 nxt = ms[j].start
                 break
-        exclude = frozenset()
-        decision = classify(text, m, v.rules_by_dim.get(m.dim, []), block, nxt, m.value, exclude)
+        decision = classify(text, m, v.rules_by_dim.get(m.dim, []), block, nxt, m.value)
         if role.get(i) == "seq_len":
             decision = None
             hints[i] = ("seq_len", [])

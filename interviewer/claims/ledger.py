@@ -1,6 +1,7 @@
 """build_ledger: a transcript's turns -> typed, checked claims."""
 from __future__ import annotations
 
+import functools
 from typing import Optional, Sequence
 
 from interviewer.claims.attach import find_claims
@@ -11,6 +12,14 @@ from interviewer.claims.subjects import Tracker
 from interviewer.claims.vocab import load
 
 _ROLES = {"interviewer": "interviewer", "candidate": "candidate", "assistant": "interviewer", "user": "candidate"}
+
+
+@functools.lru_cache(maxsize=4096)
+def _found(text: str) -> tuple:
+    """A turn's segments and the figures found in each: a function of the text alone, so a round
+    that rebuilds its ledger after every answer finds each earlier turn's figures once."""
+    v = load()
+    return tuple((seg, tuple(find_claims(seg, v))) for seg in segments(text))
 
 
 def build_ledger(turns: Sequence[tuple[str, str]], family: Optional[str] = None,
@@ -29,8 +38,7 @@ def build_ledger(turns: Sequence[tuple[str, str]], family: Optional[str] = None,
     for t, (role, _text) in enumerate(turns):
         speaker = _ROLES.get(str(role).lower(), "candidate")
         text = texts[t]
-        for si, seg in enumerate(segments(text)):
-            found = find_claims(seg, v)
+        for si, (seg, found) in enumerate(_found(text)):
             said = tracker.segment_subject(seg, found)
             base = tracker.carried
             for f in found:

@@ -386,7 +386,6 @@ def _formula_tokens(c: Claim, ctx: Ctx) -> float | None:
 
 
 def check_kv_per_sequence(c: Claim, ctx: Ctx, i: int) -> Check | None:
-    m = _model(c.subject)
     ft = _formula_tokens(c, ctx)
     seq, why = (ft, f"sequence length {ft:,.0f} tokens (a factor of the product said)") if ft else _seq_len(c, ctx, i)
     if not seq:

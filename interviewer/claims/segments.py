@@ -126,7 +126,7 @@ def _masked(text: str, names: tuple[list, list] | None = None) -> tuple[str, lis
 
 def _split_cells(line: str, line_start: int) -> list[tuple[str, int]]:
     """Cells of a table row with their offsets in the turn (leading/trailing pipes dropped)."""
-    cells, pos, start = [], 0, 0
+    cells, start = [], 0
     body = line
     for i, ch in enumerate(body):
         if ch == "|" and (i == 0 or body[i - 1] != "\\"):
@@ -153,9 +153,7 @@ def _table_lines(text: str) -> dict[int, str]:
     """Line numbers of Markdown table rows -> 'header' or 'body' (markdown-it-py decides)."""
     if "|" not in text or "-" not in text:
         return {}
-    from markdown_it import MarkdownIt  # imported only for a turn that may hold a table
-
-    md = _md()
+    md = _md()  # markdown-it-py is imported only once a turn may hold a table
     kinds: dict[int, str] = {}
     section = None
     for tok in md.parse(text):

@@ -48,7 +48,7 @@ def _dtypes(seg: Segment, v: Vocab) -> tuple[str | None, str | None]:
         if m:
             d = v.dtype_re.search(m.group(0))
             if d:
-                kv = v.dtype_names.get(" ".join(d.group(0).lower().split()).replace("half precision", "half precision"))
+                kv = v.dtype_names.get(" ".join(d.group(0).lower().split()))
                 kv_spans.append((m.start() + d.start(), m.start() + d.end()))
                 break
     weights = None
@@ -95,7 +95,6 @@ class Tracker:
         gpus = [int(f.value) for f in found
                 if f.kind in ("tensor_parallel", "gpu_count", "fits_on_gpus") and f.value and not f.negated
                 and f.value <= 64]
-        out["gpus"] = out["gpus"]
         out["gpu_counts"] = gpus
         return out
 
