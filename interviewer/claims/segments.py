@@ -93,24 +93,6 @@ def _names(text: str) -> tuple[tuple, tuple]:
     return _find_names("model", text), _find_names("gpu", text)
 
 
-_JOIN = "\n#\n"  # '#' never occurs inside a preset name, so no match spans two turns
-
-
-def names_for(texts: list[str]) -> list[tuple[list, list]]:
-    """Model and GPU mentions of every text, found in one pass over them all (much cheaper than
-    one pass per text on a long transcript); offsets are per text."""
-    joined = _JOIN.join(texts)
-    models, gpus = _names(joined)
-    out: list[tuple[list, list]] = []
-    pos = 0
-    for t in texts:
-        end = pos + len(t)
-        out.append(([(p, a - pos, b - pos) for p, a, b in models if a >= pos and b <= end],
-                    [(p, a - pos, b - pos) for p, a, b in gpus if a >= pos and b <= end]))
-        pos = end + len(_JOIN)
-    return out
-
-
 def _masked(text: str, names: tuple[list, list] | None = None) -> tuple[str, list, list]:
     """Mask model and GPU names (and unknown model-like names) in `text`, keeping offsets."""
     models, gpus = names if names is not None else _names(text)
