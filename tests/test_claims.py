@@ -605,3 +605,16 @@ def test_scheduling_paraphrases_yield_the_same_claims_and_verdicts():
         assert _signature(led) == expected, (p, led.summary())
         assert not led.wrong(), led.summary()
         assert all(c.subject.tp == 4 for c in led.candidate_claims() if c.kind in ("max_num_seqs", "token_budget"))
+
+
+def test_one_pass_name_matching_agrees_with_capacity():
+    """segments matches every preset alias in one regex for speed; it must find what capacity finds."""
+    from interviewer import capacity
+    from interviewer.claims.segments import _find_names
+
+    texts = [t["text"] for p in CALIBRATION for t in json.loads(p.read_text())["turns"]]
+    texts += ["8xH100s and two A100 80GB", "llama 2 13b vs Llama-2-13B-chat-hf", "Mixtral 8x7B on L4s",
+              "Qwen2.5-72B on an H200 141GB", "a bare A100 and an A100-SXM4-80GB"]
+    for text in texts:
+        assert _find_names("model", text) == tuple(capacity.match_models(text)), text
+        assert _find_names("gpu", text) == tuple(capacity.match_gpus(text)), text
