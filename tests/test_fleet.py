@@ -255,3 +255,30 @@ def test_cli_simulate_fleet_json_contract():
     assert len(out["per_replica"]) == 4 and isinstance(out["prefix_hit_rate"], float)
     assert {"replica", "requests", "share", "ttft_p99_s", "prefix_hit_rate"} <= set(out["per_replica"][0])
     assert out["tp"] == 2 and "goodput_rps" in out and out["assumptions"]
+
+
+# --------------------------------------------------------------------------- in the round
+
+
+def test_a_stated_fleet_design_is_run_at_twice_its_load():
+    from interviewer.whiteboard import simulate_fleet_design
+
+    out = simulate_fleet_design("llama-3-70b", "h100-80gb", tp=2, replicas=4, router="least-outstanding", rate_rps=10)
+    facts, ask = out
+    assert 1 <= len(facts) <= 2 and all(len(f) < 160 and "\n" not in f for f in facts)
+    assert facts[0].startswith("Your fleet of 4 replicas of Llama 3 70B on 2 H100 80GB GPUs each hits its knee near ")
+    assert "At twice your 10 requests per second, p99 time to first token is" in facts[1]
+    assert "past the knee" in ask and ask.endswith("?")
+    calm = simulate_fleet_design("llama-3-70b", "h100-80gb", tp=2, replicas=4, rate_rps=2, slo_ttft_s=1.0)
+    assert "inside your 1-second target" in calm[1]
+
+
+def test_a_fleet_design_that_cannot_hold_the_model_is_told_so():
+    from interviewer.whiteboard import simulate_fleet_design
+
+    facts, ask = simulate_fleet_design("llama-2-70b", "h100-80gb", tp=1, replicas=8, rate_rps=5)
+    assert "doesn't fit" in facts[0] and "smallest tensor-parallel degree that fits is 2" in facts[0]
+    assert "quantize" in ask
+    facts, _ask = simulate_fleet_design("llama-3-8b", "h100-80gb", tp=3)
+    assert "tensor-parallel degree of 3" in facts[0]
+    assert simulate_fleet_design("gpt-9", "h100-80gb") is None
