@@ -9,11 +9,8 @@ import argparse
 import math
 import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from interviewer.simulator import SimConfig, simulate, simulate_detailed  # noqa: E402
+from interviewer.simulator import SimConfig, simulate, simulate_detailed
 
 FLEET_TARGET_S = 15.0  # issue 14: 100,000 requests over 8 replicas on a 2-core machine
 

@@ -29,8 +29,8 @@ from __future__ import annotations
 import math
 import re
 from functools import lru_cache
-from pathlib import Path
-from typing import Optional, Union
+from importlib.resources import files
+from typing import Optional
 
 import yaml
 from pydantic import BaseModel, Field
@@ -39,7 +39,7 @@ from interviewer.errors import UserError
 
 GIB = 2**30
 BLOCK_TOKENS = 16  # vLLM's default KV block size; used for the paging lever and the simulator
-HARDWARE_FILE = Path(__file__).with_name("hardware.yaml")
+HARDWARE_FILE = "hardware.yaml"  # package data, read with importlib.resources
 
 DTYPE_BYTES: dict[str, float] = {
     "fp32": 4.0,
@@ -211,9 +211,9 @@ class CapacityResult(BaseModel):
 def load_presets() -> Presets:
     """Read and validate ``hardware.yaml`` once (cached)."""
     try:
-        raw = yaml.safe_load(HARDWARE_FILE.read_text(encoding="utf-8")) or {}
+        raw = yaml.safe_load(files("interviewer").joinpath(HARDWARE_FILE).read_text(encoding="utf-8")) or {}
     except (OSError, yaml.YAMLError) as exc:  # pragma: no cover - packaging error
-        raise UserError(f"cannot read {HARDWARE_FILE.name}: {exc}") from exc
+        raise UserError(f"cannot read {HARDWARE_FILE}: {exc}") from exc
     models = {k: ModelSpec(id=k, **v) for k, v in (raw.get("models") or {}).items()}
     gpus = {k: GPUSpec(id=k, **v) for k, v in (raw.get("gpus") or {}).items()}
     return Presets(models=models, gpus=gpus, assumptions=raw.get("assumptions") or {})
@@ -233,7 +233,7 @@ def _alias_pattern(alias: str) -> str:
     return _SEP.join(out)
 
 
-def _names(spec: Union[ModelSpec, GPUSpec]) -> list[str]:
+def _names(spec: ModelSpec | GPUSpec) -> list[str]:
     return [spec.id, *spec.aliases]
 
 
@@ -357,7 +357,7 @@ def _kv_formula(spec: ModelSpec, kb: float) -> tuple[int, str]:
     return bpt, f"2 (K and V) x {spec.layers} layers x {spec.kv_heads} KV heads x {spec.head_dim} head dim x {kb:g} bytes"
 
 
-def kv_bytes_per_token(model: Union[ModelSpec, str], kv_dtype: str = "fp16") -> int:
+def kv_bytes_per_token(model: ModelSpec | str, kv_dtype: str = "fp16") -> int:
     """2 (K and V) x layers x KV heads x head dim x bytes per element, for one token.
 
     Multi-head latent attention (DeepSeek-V3) caches one compressed latent and a RoPE key per
@@ -445,8 +445,8 @@ def _min_tp(spec, gspec_bytes: float, weights: float, kv_bpt: float, util: float
 
 
 def compute(
-    model: Union[ModelSpec, str, None] = None,
-    gpu: Union[GPUSpec, str, None] = None,
+    model: ModelSpec | str | None = None,
+    gpu: GPUSpec | str | None = None,
     weights_dtype: str = "fp16",
     kv_dtype: str = "fp16",
     seq_len: Optional[int] = None,

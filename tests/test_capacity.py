@@ -10,11 +10,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-
-from interviewer import capacity  # noqa: E402
-from interviewer.errors import UserError  # noqa: E402
+from interviewer import capacity
+from interviewer.errors import UserError
 
 GIB = 2**30
 

@@ -11,12 +11,9 @@ import numpy as np
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-
-from interviewer import capacity  # noqa: E402
-from interviewer.simulator import SimConfig, simulate, simulate_detailed  # noqa: E402
-from interviewer.simulator.replica import PrefixCache  # noqa: E402
+from interviewer import capacity
+from interviewer.simulator import SimConfig, simulate, simulate_detailed
+from interviewer.simulator.replica import PrefixCache
 
 # One sequence per replica and nearly exponential service: a 1-token prompt, then round(Exp(200))
 # decode steps of ~5.3 ms whose KV reads barely grow (Cs^2 = 1.00).

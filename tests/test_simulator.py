@@ -10,12 +10,9 @@ import numpy as np
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-
-from interviewer import capacity  # noqa: E402
-from interviewer.errors import UserError  # noqa: E402
-from interviewer.simulator import SimConfig, simulate, simulate_detailed, sweep  # noqa: E402
+from interviewer import capacity
+from interviewer.errors import UserError
+from interviewer.simulator import SimConfig, simulate, simulate_detailed, sweep
 
 MD1 = dict(prompt_tokens=256, output_tokens=32, max_num_seqs=1)
 

@@ -59,8 +59,7 @@ from interviewer import capacity
 from interviewer.errors import UserError
 from interviewer.simulator import cost as cost_model
 from interviewer.simulator import fleet
-from interviewer.simulator.config import (ROUTERS, ReplicaStats, SimConfig, SimResult,  # noqa: F401
-                                          validate)
+from interviewer.simulator.config import ROUTERS, ReplicaStats, SimConfig, SimResult, validate  # noqa: F401
 from interviewer.simulator.replica import ContinuousReplica, StaticReplica
 from interviewer.simulator.request import Request, State, workload  # noqa: F401
 

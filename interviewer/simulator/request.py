@@ -5,7 +5,7 @@ import enum
 
 import numpy as np
 
-from interviewer.simulator.config import SimConfig, SettingError
+from interviewer.simulator.config import SettingError, SimConfig
 
 
 class State(enum.Enum):

@@ -4,7 +4,6 @@ from __future__ import annotations
 import streamlit as st
 
 from interviewer import capacity
-from interviewer.errors import UserError
 from interviewer.ui import common
 
 CUSTOM = "custom"
