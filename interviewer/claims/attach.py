@@ -45,6 +45,7 @@ class Found:
     bound: str | None = None
     percentile: str | None = None
     scope: str | None = None
+    scope_after: bool = False   # the scope words follow the figure ("58 per GPU"), not precede it
     negated: bool = False
     hypothetical: bool = False
     comparison: bool = False
@@ -93,7 +94,13 @@ def _hint(chain: _Chain, ms: list[Mention]) -> str | None:
     operands = [ms[i] for i in chain.operands]
     dims = [m.dim for m in operands]
     if ops <= _MUL:
-        if any(d in ("layers", "kv_heads", "attention_heads") for d in dims) or (
+        shape = any(d in ("layers", "kv_heads", "attention_heads") for d in dims)
+        per_unit = [m for m in operands if m.dim == "bytes" and 4 < m.value <= 5e7]
+        tokens = [m for m in operands if m.dim in ("tokens", "count") and m.value >= 64]
+        if not shape and per_unit and tokens and len(operands) >= 3 and not any(d == "params" for d in dims):
+            # "28 sequences x 2,048 tokens x 512 KiB = 30 GB": a batch's KV, not one sequence's
+            return "kv_bytes_batch"
+        if shape or (
                 len(operands) >= 4 and any(d == "bytes" and m.value <= 4 for d, m in zip(dims, operands))):
             if any(d == "tokens" for d in dims):
                 return "kv_bytes_per_sequence"
@@ -104,7 +111,9 @@ def _hint(chain: _Chain, ms: list[Mention]) -> str | None:
         if any(d == "bytes" for d in dims) and any(d in ("tokens",) for d in dims):
             return "kv_bytes_per_sequence"
     if ops & _DIV and dims and dims[0] == "bytes" and "bytes" in dims[1:]:
-        return "kv_cache_tokens"
+        divisor = next(m for m in operands[1:] if m.dim == "bytes")
+        # free / (KV per token) is tokens; free / (KV per sequence, MB-scale) is sequences
+        return "concurrent_sequences" if divisor.value >= 8e6 else "kv_cache_tokens"
     if ops & _DIV and dims and dims[0] in ("tokens", "count") and any(d == "tokens" for d in dims[1:]):
         return "concurrent_sequences"
     if ops & _SUB and dims and dims[0] == "bytes":
@@ -113,6 +122,7 @@ def _hint(chain: _Chain, ms: list[Mention]) -> str | None:
 
 
 _HINT_DIMS = {"kv_bytes_per_token": {"bytes"}, "kv_bytes_per_sequence": {"bytes"}, "weights_bytes": {"bytes"},
+              "kv_bytes_batch": {"bytes"},
               "free_kv_bytes": {"bytes"}, "kv_cache_tokens": {"tokens", "count"},
               "concurrent_sequences": {"sequences", "count"}}
 
@@ -131,22 +141,24 @@ def _negated(text: str, start: int, v: Vocab) -> bool:
     return not v.negation_breaks.search(between)
 
 
-def _scope(text: str, m_start: int, m_end: int, v: Vocab) -> str | None:
-    right = text[m_end:m_end + 45]
+def _scope(text: str, m_start: int, m_end: int, v: Vocab, limit: int | None = None) -> tuple[str | None, bool]:
+    """(scope, said after the figure). A scope after the figure belongs to it only up to the next
+    figure ("284 each, ~568 per node")."""
+    right = text[m_end:min(m_end + 45, limit if limit is not None else len(text))]
     best, pos = None, 10**6
     for label, pat in v.scopes.items():
         sm = pat.search(right)
         if sm and sm.start() < pos:
             best, pos = label, sm.start()
     if best:
-        return best
+        return best, True
     left = text[max(0, m_start - 60):m_start]
     pos = -1
     for label, pat in v.scopes.items():
         for sm in pat.finditer(left):
             if sm.end() > pos:
                 best, pos = label, sm.end()
-    return best
+    return best, False
 
 
 def _to_unit(kind: str, mention: Mention, v: Vocab) -> tuple[float, float | None, float | None]:
@@ -226,7 +238,8 @@ def find_claims(seg: Segment, v: Vocab) -> list[Found]:
             family = decision.rule.family
             cue = decision.cue
         hint = hints.get(i)
-        if hint and hint[0] and (decision is None or decision.score > 1.0 or role.get(i) == "seq_len"):
+        if hint and hint[0] and (decision is None or decision.score > 1.0 or role.get(i) == "seq_len"
+                                 or hint[0] == "kv_bytes_batch"):
             kind, family, cue = hint[0], None, "formula"
         pct = None
         if m.dim == "time":
@@ -263,7 +276,7 @@ def find_claims(seg: Segment, v: Vocab) -> list[Found]:
                   hypothetical=bool(hyp_m and (hyp_m.start() <= m.start or ";" not in text[m.end:hyp_m.start()])),
                   comparison=comp, formula=hint[1] if hint and (kind == hint[0] or not hint[0]) else [])
         if kind in v.scoped_kinds:
-            f.scope = _scope(text, m.start, m.end, v)
+            f.scope, f.scope_after = _scope(text, m.start, m.end, v, ms[i + 1].start if i + 1 < len(ms) else None)
         if m.dim == "time":
             prev_time = f
         found.append(f)

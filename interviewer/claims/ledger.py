@@ -51,7 +51,8 @@ def build_ledger(turns: Sequence[tuple[str, str]], family: Optional[str] = None,
                     scope = "fleet"
                 claims.append(Claim.model_construct(
                     kind=f.kind, value=f.value, unit=v.unit_of(f.kind), low=f.low, high=f.high, approx=f.approx,
-                    bound=f.bound, percentile=f.percentile, scope=scope, scope_stated=stated, subject=subject,
+                    bound=f.bound, percentile=f.percentile, scope=scope, scope_stated=stated, scope_after=f.scope_after,
+                    subject=subject,
                     turn=t, span=text[start:end], start=start, end=end, sentence=seg.sentence, speaker=speaker,
                     said_by_interviewer=speaker == "interviewer", negated=f.negated, hypothetical=f.hypothetical,
                     source="formula" if f.formula else seg.source, formula=f.formula,

@@ -71,6 +71,7 @@ class Claim(BaseModel):
     percentile: Optional[str] = None
     scope: Optional[Scope] = None
     scope_stated: bool = False
+    scope_after: bool = False
     subject: Subject = Field(default_factory=Subject)
     turn: int
     span: str = Field(description="exact substring of the turn's text")

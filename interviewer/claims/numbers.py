@@ -26,6 +26,7 @@ _SPELLED_FACTORS = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion":
 _GPU_AFTER = re.compile(r"\s*(?:x\s*)?(?:\d+\s*(?:gb|gib|g)\s+)?(?:nvidia\s+)?§+(?:\s*(?:gpus?|cards?|devices?))?", re.I)
 _MULTIPLIER = re.compile(r"(?:x|×)(?=\s+[a-z(]|\s*$|[,.;)])|\s+times\s+(?=(?:faster|slower|more|fewer|less|higher|lower|larger|smaller|the|bigger|cheaper|over)\b)", re.I)
 _GAP = re.compile(r"[\s-]*")
+_HEAD_DIM = re.compile(r"[\s_-]*dim", re.I)
 _PRONOUN_BEFORE = re.compile(r"\b(?:this|that|the|which|each|every|any|no|another|only|next|last|first|a|new|old|right|wrong|big|small|same)\s+$", re.I)
 _PRONOUN_AFTER = re.compile(r"\s+(?:of|another|by|at\s+a\s+time|way|thing|reason|side|hand)\b|[-]", re.I)
 _OPERAND_NEXT = re.compile(r"\s*(?:[~\d(]|(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|half)\b)", re.I)
@@ -128,6 +129,8 @@ def _unit_at(text: str, pos: int, v: Vocab) -> tuple[str, str, float, int] | Non
     nm = v.noun_re.match(text, p)
     if nm and nm.group(0).lower() == "times" and _OPERAND_NEXT.match(text, nm.end()):
         nm = None  # "128 times 2 bytes" multiplies; "retries 3 times" counts
+    if nm and nm.group(0).lower() == "head" and _HEAD_DIM.match(text, nm.end()):
+        nm = None  # "128 head dim" is the head dimension, not 128 heads
     if nm and (best is None or nm.end() > best[3]):
         alias = " ".join(nm.group(0).lower().split())
         best = (v.noun_dim[alias], nm.group(0), 1.0, nm.end())

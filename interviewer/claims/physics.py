@@ -259,10 +259,14 @@ def _capacity(c: Claim, ctx: Ctx, i: int, scope: str | None = None):
         f = n * mem * util - w
         return f / n if per_gpu else f
 
-    readings = [free(n, u, w) for n in ns for u in ctx.v.physics["reserve_readings"] for w, _d in wr]
-    return {"free": readings, "primary_free": free(ns[0], 0.9, weights), "generous_free": free(ns[-1], 0.9, weights),
-            "kv": kv, "n": ns[0], "ns": ns, "why": why, "weights": weights, "wdt": wdt, "mem": mem, "model": m,
-            "kv_dtype": kv_dt, "per_gpu": per_gpu}
+    readings_n = [(n, free(n, u, w)) for n in ns for u in ctx.v.physics["reserve_readings"] for w, _d in wr]
+    # a KV dtype carried from an earlier sentence (not said with this figure) may not apply: fp16 is fair too
+    kvs = [kv]
+    if s.kv_dtype and s.kv_dtype != "fp16" and not any(p.search(c.sentence) for p in ctx.v.kv_dtype_res):
+        kvs.append(a.kv_bytes("fp16"))
+    return {"free": [f for _n, f in readings_n], "free_n": readings_n, "primary_free": free(ns[0], 0.9, weights),
+            "generous_free": free(ns[-1], 0.9, weights), "kv": kv, "kvs": kvs, "n": ns[0], "ns": ns, "why": why,
+            "weights": weights, "wdt": wdt, "mem": mem, "model": m, "kv_dtype": kv_dt, "per_gpu": per_gpu}
 
 
 # ----------------------------------------------------------------------------------- the checks
@@ -364,14 +368,49 @@ def check_kv_per_token(c: Claim, ctx: Ctx, i: int) -> Check | None:
 
 
 def _seq_len(c: Claim, ctx: Ctx, i: int) -> tuple[float | None, str]:
+    lens = _seq_lens(c, ctx, i)
+    return lens[0] if lens else (None, "")
+
+
+def _seq_lens(c: Claim, ctx: Ctx, i: int) -> list[tuple[float, str]]:
+    """Sequence lengths the figure may be for, the most likely first.
+
+    A length said in the figure's own sentence is the only reading. Otherwise every fair reading:
+    the latest length said (either speaker), prompt plus reply, and the first length of the round
+    (a figure "spread across turns" may refer back to it)."""
+    sid = ctx.sentence_of[i]
+    same = [x for j, x in enumerate(ctx.claims) if ctx.sentence_of[j] == sid and x.kind == "seq_len" and x.value
+            and not x.negated and j != i]
+    if same:
+        sl = min(same, key=lambda x: abs(x.start - c.start))
+        return [(sl.value, f"sequence length {sl.value:,.0f} tokens (turn {sl.turn}: {sl.span!r})")]
+    out: list[tuple[float, str]] = []
     sl = ctx.related(i, ("seq_len",))
     if sl:
-        return sl.value, f"sequence length {sl.value:,.0f} tokens (turn {sl.turn}: {sl.span!r})"
+        out.append((sl.value, f"sequence length {sl.value:,.0f} tokens (turn {sl.turn}: {sl.span!r})"))
     p = ctx.related(i, ("prompt_tokens",))
     o = ctx.related(i, ("output_tokens",))
     if p and o:
-        return p.value + o.value, f"sequence length = {p.value:,.0f} prompt + {o.value:,.0f} reply tokens"
-    return None, ""
+        out.append((p.value + o.value, f"sequence length = {p.value:,.0f} prompt + {o.value:,.0f} reply tokens"))
+    first = next((x for x in ctx.claims[:i] if x.kind == "seq_len" and x.value and not x.negated
+                  and not x.hypothetical), None)
+    if first:
+        out.append((first.value, f"sequence length {first.value:,.0f} tokens (turn {first.turn}: {first.span!r})"))
+    seen, uniq = set(), []
+    for v, why in out:
+        if v not in seen:
+            seen.add(v)
+            uniq.append((v, why))
+    return uniq
+
+
+# Figures that rest on a shared prefix stored once: the calculator does not know the shared share.
+_SHARED_PREFIX = re.compile(r"\bprefix(?:es)?\s+(?:shar|cach|reuse)\w*|\bshared\s+(?:system\s+)?(?:prefix|prompt)"
+                            r"|\bprefix[- ]shar\w*|\bstored\s+once\b", re.I)
+
+
+def _rests_on_shared_prefix(c: Claim) -> bool:
+    return bool(_SHARED_PREFIX.search(c.sentence))
 
 
 def _formula_tokens(c: Claim, ctx: Ctx) -> float | None:
@@ -460,7 +499,9 @@ def check_gpu_memory(c: Claim, ctx: Ctx, i: int) -> Check | None:
     if not mem:
         return None
     counts = {1, c.subject.gpus_in_sentence or 1, c.subject.tp or 1}
-    ok, best = _best(c, [k * mem for k in counts], ctx.v.physics["tolerance"])
+    # any GPU the round has named is a fair reading ("if we had H200s ... with 80 gig cards")
+    mems = {mem} | {m for m in (_mem(x.subject) for x in ctx.claims[:i + 1]) if m}
+    ok, best = _best(c, [k * m for k in counts for m in mems], ctx.v.physics["tolerance"])
     trace = [f"{_gpu_label(c.subject)}: {mem / GIB:g} GiB each"]
     if ok:
         return _check("ok", "gpu_memory", best, "bytes", c, f"Right: {say.nbytes(best)}.", trace)
@@ -496,7 +537,10 @@ def check_cache_tokens(c: Claim, ctx: Ctx, i: int) -> Check | None:
         return _check("ok" if ok else "wrong", "cache_tokens", expected, "tokens", c,
                       f"By your own figures, {say.nbytes(free.value)} over {say.nbytes(kv.value)} per token is about "
                       f"{say.count(expected)} tokens" + ("." if ok else f", not {say.count(c.value)}."), trace)
-    readings = [f / cap["kv"] for f in cap["free"] if f > 0]
+    if _rests_on_shared_prefix(c):
+        return _check("unchecked", "cache_tokens", None, "tokens", c,
+                      "This figure rests on a shared prefix stored once; how much is shared decides it.", [])
+    readings = [f / kv for f in cap["free"] if f > 0 for kv in cap["kvs"]]
     if not readings:
         return _no_room(c, cap, "cache_tokens", "tokens")
     ok, best = _best(c, readings, tol)
@@ -521,7 +565,11 @@ def _scope_for_sequences(c: Claim) -> str | None:
 def check_sequences(c: Claim, ctx: Ctx, i: int) -> Check | None:
     if c.scope == "fleet" and c.scope_stated:
         return None
-    seq, why = _seq_len(c, ctx, i)
+    lens = _seq_lens(c, ctx, i)
+    seq, why = lens[0] if lens else (None, "")
+    if seq and _rests_on_shared_prefix(c):
+        return _check("unchecked", "sequences", None, "sequences", c,
+                      "This figure rests on a shared prefix stored once; how much is shared decides it.", [])
     if not seq:
         return _check("unchecked", "sequences", None, "sequences", c,
                       "No sequence length was given, so the number of sequences cannot be checked.", [])
@@ -543,17 +591,34 @@ def check_sequences(c: Claim, ctx: Ctx, i: int) -> Check | None:
                       trace)
     if cap["primary_free"] <= 0 and max(cap["free"]) <= 0:
         return _no_room(c, cap, "sequences", "sequences")
-    hosts = 1
+    host_gpus = 1
     if per_host:
         host = ctx.related(i, ("gpu_count",), same_sentence_first=False)
-        hosts = int(host.value) if host and host.value and host.value <= 16 else 8
-    readings = [max(f, 0) / (cap["kv"] * seq) * hosts for f in cap["free"]]
+        host_gpus = int(host.value) if host and host.value and host.value <= 16 else 8
+
+    def per_scope(n: int) -> list[float]:
+        # per host: as many replicas as fit on the host; the scope said before the figure may be the replica's
+        if not per_host:
+            return [1.0]
+        return [max(host_gpus / n, 1.0)] + ([] if c.scope_after else [1.0])
+
+    readings = [max(f, 0) / (kv * s_len) * k for n, f in cap["free_n"] for kv in cap["kvs"] for s_len, _w in lens
+                for k in per_scope(n)]
+    if not c.scope_stated:
+        # no scope said: the figure may be the fleet's ("~10k sequence slots" over 36 replicas)
+        reps = ctx.related(i, ("replicas",), same_sentence_first=True)
+        gpus = ctx.related(i, ("gpu_count",), same_sentence_first=True)
+        fleets = [reps.value] if reps and reps.value and reps.value > 1 else []
+        fleets += [gpus.value / n for n in cap["ns"]] if gpus and gpus.value and gpus.value > 1 else []
+        readings += [max(f, 0) / (kv * s_len) * k for f in cap["free"] for kv in cap["kvs"] for s_len, _w in lens
+                     for k in fleets if k >= 1]
+    hosts = per_scope(cap["n"])[0]
     expected = max(cap["primary_free"], 0) / (cap["kv"] * seq) * hosts
     ok, best = _best(c, [r for r in readings if r > 0] or [expected or 1e-9], tol)
     per = f"{cap['kv'] * seq / 1e9:.2g} GB" if cap["kv"] * seq >= 1e9 else say.nbytes(cap["kv"] * seq)
     where = "per GPU" if cap["per_gpu"] or cap["n"] == 1 else f"per {say.small(cap['n'])}-GPU replica"
     if per_host:
-        where = f"per host of {hosts} GPUs"
+        where = f"per host of {host_gpus} GPUs"
     trace = [why, f"free = {say.nbytes(cap['primary_free'])} ({cap['why']}); KV per token = {cap['kv']:,} bytes",
              f"sequences = free / (KV per token x {seq:,.0f}) = {expected:,.1f} {where}"]
     assumptions = [cap["why"]] if cap["why"].startswith("assumed") else []
@@ -575,11 +640,12 @@ def _no_room(c: Claim, cap: dict, rule: str, unit: str) -> Check:
 
 
 def check_max_num_seqs(c: Claim, ctx: Ctx, i: int) -> Check | None:
-    seq, why = _seq_len(c, ctx, i)
+    lens = _seq_lens(c, ctx, i)
     cap = _capacity(c, ctx, i, c.scope if c.scope_stated else None)
-    if not seq or not cap:
+    if not lens or not cap:
         return None
-    fits = max(cap["generous_free"], 0) / (cap["kv"] * seq)
+    seq, why = min(lens, key=lambda x: x[0])  # flag a cap only when it is too big at the shortest fair length
+    fits = max(cap["generous_free"], 0) / (min(cap["kvs"]) * seq)
     flag = float(ctx.v.physics["max_num_seqs_flag_ratio"])
     trace = [why, f"free = {say.nbytes(cap['generous_free'])} on {cap['ns'][-1]} GPUs ({cap['why']}); "
                   f"KV per token = {cap['kv']:,} bytes",
@@ -635,11 +701,16 @@ def check_token_budget(c: Claim, ctx: Ctx, i: int) -> Check | None:
                       f"compare it with.", trace)
     trace.append(f"TTFT target: {target.value:,.0f} ms ({target.kind}, turn {target.turn})")
     gl = say.gpus(n, _gpu_label(c.subject))
-    if step_ms > target.value:
+    if step_ms * mfu > target.value:  # out of reach even at full peak
         return _check("wrong", "token_budget", target.value, "ms", c,
                       f"A {c.value:,.0f}-token step on {_model_label(c.subject)} is about {flops / 1e15:.2g} PFLOP; "
-                      f"even at half the peak of {gl} that's about {say.ms(step_ms)}, longer than the "
+                      f"even at the full peak of {gl} that's about {say.ms(step_ms * mfu)}, longer than the "
                       f"{say.ms(target.value)} first-token target on its own.", trace)
+    if step_ms > target.value:
+        return _check("ok", "token_budget", target.value, "ms", c,
+                      f"Tight: a full {c.value:,.0f}-token step is about {say.ms(step_ms)} on {gl} at half of peak, "
+                      f"more than the {say.ms(target.value)} target, so a full step only fits the target near peak "
+                      f"compute; chunk prefills or lower the budget if TTFT suffers.", trace)
     return _check("ok", "token_budget", target.value, "ms", c,
                   f"Fine: a full {c.value:,.0f}-token step is about {say.ms(step_ms)} on {gl}, inside the "
                   f"{say.ms(target.value)} target.", trace)
@@ -755,6 +826,8 @@ def check_params(c: Claim, ctx: Ctx, i: int) -> Check | None:
 
 
 def check_in_flight(c: Claim, ctx: Ctx, i: int) -> Check | None:
+    if c.scope_stated and c.scope != "fleet":
+        return None  # "per replica ... 92 in flight": a share of the fleet's, not Little's law itself
     rate = ctx.related(i, ("request_rate_rps",))
     dur = ctx.related(i, ("request_duration_s",))
     if not rate or not dur:
@@ -790,7 +863,18 @@ def _arith_check(c: Claim, ctx: Ctx) -> Check | None:
                   f"{' times '.join(c.formula)} comes to {prod:,.0f}" + ("." if ok else f", not {c.value:,.0f}."), trace)
 
 
+def check_batch_kv(c: Claim, ctx: Ctx, i: int) -> Check | None:
+    """A batch's KV ("28 x 2,048 x 512 KiB = 30 GB"): the product of the factors said."""
+    return _arith_check(c, ctx)
+
+
+# Facts about a named model or GPU: a hypothetical ("if it had 8 KV heads") describes another one.
+_FACT_KINDS = frozenset({"layers", "kv_heads", "attention_heads", "head_dim", "hidden_size", "params",
+                         "gpu_memory_bytes", "memory_bandwidth"})
+
+
 CHECKS = {
+    "kv_bytes_batch": check_batch_kv,
     "weights_bytes": check_weights,
     "fits_on_gpus": check_fit,
     "tensor_parallel": check_fit,
@@ -828,12 +912,22 @@ CHECKS = {
 
 def check_all(ctx: Ctx) -> None:
     """Set `check` on every candidate claim that physics (or the candidate's own figures) can check."""
+    first: dict[tuple[str, float], Claim] = {}
     for i, c in enumerate(ctx.claims):
         if c.speaker != "candidate" or c.value is None or c.negated or c.value <= 0:
             continue
         fn = CHECKS.get(c.kind)
         if fn is None:
             continue
+        if c.hypothetical and c.kind in _FACT_KINDS:
+            continue
+        said = first.get((c.kind, c.value))
+        if said is not None and said.turn != c.turn and said.check is not None and not said.hypothetical:
+            # the same figure said again ("the 128 cap") refers back to the first; it was checked there
+            c.check = said.check
+            continue
+        if not c.hypothetical:
+            first.setdefault((c.kind, c.value), c)
         try:
             c.check = fn(c, ctx, i)
         except (ZeroDivisionError, ValueError, KeyError) as exc:  # pragma: no cover - defensive

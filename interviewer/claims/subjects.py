@@ -104,13 +104,17 @@ class Tracker:
         presets = capacity.load_presets()
         model = _nearest(said["models"], pos)
         if model:
-            if model != cur.model:
+            if model != cur.model:  # another model: its parallelism and dtypes are its own
                 cur.tp = None
+                if cur.model is not None:
+                    cur.weights_dtype = cur.kv_dtype = None
             cur.model, cur.model_inferred = model, False
             cur.params_b = presets.models[model].params_b
         elif said["sizes"]:
             size = min(said["sizes"], key=lambda s: abs(s[1] - pos))[0]
             if not (cur.params_b and abs(cur.params_b - size) <= _SIZE_MATCH * cur.params_b):
+                if cur.model is not None or cur.params_b:
+                    cur.weights_dtype = cur.kv_dtype = None
                 cur.model, cur.params_b, cur.tp = _shape_for_size(size), size, None
                 cur.model_inferred = cur.model is not None
         gpu = _nearest(said["gpus"], pos)
