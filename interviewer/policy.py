@@ -85,7 +85,7 @@ def _acknowledgement(ctx: Context, rubric: Rubric, family: str) -> tuple[str | N
 
     Nothing is acknowledged from an answer with a figure a check marks wrong, and an echo is a
     verbatim piece of the answer."""
-    if ctx.last_index is None or any(c.turn == ctx.last_index for c in _open_wrong(ctx)):
+    if ctx.last_index is None or any(c.turn == ctx.last_index for c in ctx.ledger.wrong()):
         return None, None
     scored = {i for cid in rubric.criteria_for(family) for i in rubric.spec(family, cid).items}
     new = (ctx.evidence.present - ctx.before.present) & scored
@@ -102,28 +102,72 @@ def _acknowledgement(ctx: Context, rubric: Rubric, family: str) -> tuple[str | N
 
 
 def _claim_key(claim: Claim) -> str:
+    """One challenge per wrong figure: said again after the challenge, it is not challenged again
+    (the report's claim checks still show it)."""
     value = "?" if claim.value is None else f"{claim.value:.3g}"
     return f"claim:{claim.kind}:{value}"
 
 
+# Figures whose checks the interviewer says out loud. Others (bandwidths, FLOPs, speed-ups) are
+# still checked in the report, where the candidate can read the assumptions behind the verdict.
+CHALLENGE_KINDS = frozenset({
+    "weights_bytes", "kv_bytes_per_token", "kv_bytes_per_sequence", "fits_on_gpus", "free_kv_bytes",
+    "kv_cache_tokens", "concurrent_sequences", "max_num_seqs", "token_budget", "ttft_ms", "ttft_p50_ms",
+    "ttft_p95_ms", "ttft_p99_ms", "prefill_time_ms", "params", "kv_heads", "layers", "head_dim",
+})
+
+
 def _open_wrong(ctx: Context) -> list[Claim]:
-    """The candidate's figures a check marks wrong or impossible, said as their own, newest first."""
+    """The candidate's figures a check marks wrong or impossible, said as their own, about a model
+    that is unambiguous (named in the same sentence, or the only one the round has named), newest first."""
+    models = {c.subject.model for c in ctx.ledger.claims if c.subject.model}
     out = [c for c in ctx.ledger.wrong()
-           if c.speaker == "candidate" and not c.negated and not c.hypothetical and c.check.explanation]
+           if c.speaker == "candidate" and not c.negated and not c.hypothetical and c.check.explanation
+           and c.kind in CHALLENGE_KINDS and (len(models) <= 1 or _names_subject(c))]
     return sorted(out, key=lambda c: (-c.turn, c.start))
 
 
+_SIZE = re.compile(r"\b(\d+(?:\.\d+)?)\s*[bB]\b")
+
+
+def _names_subject(claim: Claim) -> bool:
+    """Does the claim's own sentence name the model it is checked against (by name, or by its
+    size: "the 70B" when the round's 70B model is meant)?"""
+    from interviewer.capacity import match_models
+
+    model = claim.subject.model
+    if model is None or model in {m for m, *_ in match_models(claim.sentence)}:
+        return True
+    size = re.search(r"(\d+(?:\.\d+)?)b\b", model)
+    return bool(size) and any(abs(float(m.group(1)) - float(size.group(1))) < 0.5 for m in _SIZE.finditer(claim.sentence))
+
+
+# When one answer has several wrong figures, the first of these is the root (a wrong weights figure
+# makes the fit wrong too): it is the one said out loud, and the others count as challenged with it.
+ROOT_ORDER = ["params", "layers", "kv_heads", "head_dim", "weights_bytes", "fits_on_gpus", "kv_bytes_per_token",
+              "kv_bytes_per_sequence", "free_kv_bytes", "kv_cache_tokens", "concurrent_sequences", "max_num_seqs",
+              "token_budget", "prefill_time_ms", "ttft_ms", "ttft_p50_ms", "ttft_p95_ms", "ttft_p99_ms"]
+
+
+def _challenged(state: RoundState) -> set[str]:
+    """Claim keys already challenged (a challenge's key lists every figure it covered)."""
+    return {k for key in state.asked() if key.startswith("claim:") for k in key.split("|")}
+
+
 def _challenge(state: RoundState, ctx: Context, phase: str) -> Move | None:
-    """Each wrong figure once, in a spoken sentence or two with the key number."""
-    asked = state.asked()
-    for claim in _open_wrong(ctx):
-        key = _claim_key(claim)
-        if key in asked:
-            continue
-        return Move(kind="challenge", phase=phase, criterion=_criterion_of(claim), key=key,
-                    ask="How does that change your plan?", facts=[claim.check.explanation],
-                    slots={"span": claim.span}, query=f"{claim.kind.replace('_', ' ')} arithmetic {claim.subject.label()}")
-    return None
+    """Each wrong figure once, in a spoken sentence or two with the key number: the newest answer's
+    root error first, the answer's other wrong figures covered by it."""
+    done = _challenged(state)
+    open_ = [c for c in _open_wrong(ctx) if _claim_key(c) not in done]
+    if not open_:
+        return None
+    turn = open_[0].turn
+    same = [c for c in open_ if c.turn == turn]
+    claim = min(same, key=lambda c: (ROOT_ORDER.index(c.kind) if c.kind in ROOT_ORDER else 99, c.start))
+    key = "|".join(dict.fromkeys([_claim_key(claim)] + [_claim_key(c) for c in same]))
+    return Move(kind="challenge", phase=phase, criterion=_criterion_of(claim), key=key,
+                ask="How does that change your plan?", facts=[claim.check.explanation],
+                slots={"span": claim.span}, query=f"{claim.kind.replace('_', ' ')} arithmetic {claim.subject.label()}")
 
 
 def _criterion_of(claim: Claim) -> str:
@@ -179,13 +223,28 @@ def _requested(state: RoundState, question: Question, ctx: Context, phase: str) 
     return None
 
 
+RECENT_ANSWERS = 8  # a topic raised this recently is still the candidate's to be followed
+
+
 def _raised(state: RoundState, question: Question, ctx: Context, phase: str) -> Move | None:
-    """A topic the last answer raised: its next follow-up, credited to the candidate."""
+    """A topic a recent answer raised and the round has not visited: its next follow-up, credited to
+    the candidate. The newest answer's topics come first, in the order the answer raised them."""
     if ctx.deep is None or not ctx.last_answer:
         return None
-    hits = sorted(((hit.start(), t) for t in ctx.deep.topics if (hit := t.raised_in(ctx.last_answer))),
-                  key=lambda x: x[0])
+    visited = {k.split(":", 2)[2] for k in state.asked() if k.startswith(f"dd:{question.id}:")}
+    hits = []
+    for age, text in enumerate(reversed(ctx.answers[-RECENT_ANSWERS:])):
+        for topic in ctx.deep.topics:
+            hit = topic.raised_in(text)
+            if hit is None or (age > 0 and any(f.id in visited for f in topic.follow_ups)):
+                continue
+            hits.append(((age, hit.start()), topic))
+    hits.sort(key=lambda x: x[0])
+    seen = set()
     for _, topic in hits:
+        if topic.id in seen:
+            continue
+        seen.add(topic.id)
         open_ = [(t, f) for t, f in _open_follow_ups(state, question, ctx, topic)
                  if f.phase != "wrap_up" or phase == "wrap_up"]
         open_.sort(key=lambda tf: abs(ORDER[tf[1].phase] - ORDER[phase]))
@@ -219,6 +278,7 @@ def _phase_follow_up(state: RoundState, question: Question, ctx: Context, phase:
 def _probe_candidates(state: RoundState, question: Question, rubric: Rubric, ctx: Context, phase: str):
     """(criterion, item) gaps in phase-priority order, weakest criterion first within a phase."""
     present, asked = ctx.evidence.present, state.asked()
+    said = [t.text for t in state.turns if t.role == "interviewer"]
     focus = list(rubric.policy.phase_focus[phase])
     if phase in rubric.policy.supporting_from:  # supporting criteria once the core is drawn
         fam = rubric.families[question.family]
@@ -231,7 +291,8 @@ def _probe_candidates(state: RoundState, question: Question, rubric: Rubric, ctx
             continue
         required = cid in rubric.required
         for item in _gaps(spec, score, present):
-            if f"item:{item}" in asked or not _askable(rubric, item, question.family):
+            if (f"item:{item}" in asked or not _askable(rubric, item, question.family)
+                    or _already_asked_like(rubric, item, question.family, said)):
                 continue
             # Required criteria first; within them phase order, and a 0 beats a 2.
             scored.append(((not required, rank if phase != "deep_dive" else score, rank), cid, item, score))
@@ -248,6 +309,19 @@ def _gaps(spec, score: int, present: set[str]) -> list[str]:
             out += [i for i in alt.lacking(present) if i not in out]
         out += [i for alt in spec.levels.get(level, []) for i in alt.any if i not in present and i not in out]
     return out
+
+
+def _already_asked_like(rubric: Rubric, item: str, family: str, said: list[str]) -> bool:
+    """Was a question with the same meaning asked already ("how are requests batched" twice)?"""
+    from interviewer.embeddings import hash_embed
+    from interviewer.voice import ask_variants
+
+    wordings = ask_variants(item, family) or [rubric.items[item].missing or rubric.items[item].label]
+    asked = [hash_embed(t) for t in said[1:]]  # the opening prompt sets the scene; it is not a probe
+    return any(float(hash_embed(w) @ a) >= SAME_QUESTION for w in wordings for a in asked)
+
+
+SAME_QUESTION = 0.5  # cosine of the hashing embedder above which two questions ask the same thing
 
 
 def _askable(rubric: Rubric, item: str, family: str) -> bool:
@@ -367,6 +441,9 @@ def _next_move(state, question, company, rubric, ctx: Context, phase: str, now: 
     requested = _requested(state, question, ctx, phase)
     if requested is not None:
         return requested
+    if _wrap_up_due(state, phase, now) and "wrap_up" not in asked:  # asked once, whatever else is pending
+        return Move(kind="wrap_up", phase=phase, key="wrap_up", ask="",
+                    query="summarise design capacity scheduling latency")
     challenge = _challenge(state, ctx, phase)
     if challenge is not None:
         return challenge
@@ -377,9 +454,6 @@ def _next_move(state, question, company, rubric, ctx: Context, phase: str, now: 
     sim = _simulate_move(state, question, rubric, ctx, phase)
     if sim is not None:
         return sim
-    if phase == "wrap_up" and "wrap_up" not in asked:
-        return Move(kind="wrap_up", phase=phase, key="wrap_up", ask="",
-                    query="summarise design capacity scheduling latency")
 
     phase_changed = last is not None and last.phase is not None and last.phase != phase
     engaged = None if phase_changed else _raised(state, question, ctx, phase)
@@ -417,10 +491,19 @@ def _next_move(state, question, company, rubric, ctx: Context, phase: str, now: 
         return _probe(rubric, cid, item, phase)
     if bank:
         return _bank_move(*bank[0], phase, ctx)
+    if phase != "wrap_up":  # out of this phase's questions early: the map's reflective ones still go deep
+        late = _phase_follow_up(state, question, ctx, "wrap_up")
+        if late is not None:
+            return late.model_copy(update={"phase": phase})
     if "wrap_up" not in asked:
         return Move(kind="wrap_up", phase=phase, key="wrap_up", ask="",
                     query="summarise design capacity scheduling latency")
     return Move(kind="close", phase="wrap_up", ask="", key="close")
+
+
+def _wrap_up_due(state: RoundState, phase: str, now: float | None) -> bool:
+    """The wrap-up question comes in the second half of the wrap-up phase: the first half still goes deep."""
+    return phase == "wrap_up" and state.remaining(now) <= dict(state.phase_budgets())["wrap_up"] / 2
 
 
 def _probe(rubric: Rubric, cid: str, item: str, phase: str) -> Move:
