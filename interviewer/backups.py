@@ -256,15 +256,16 @@ def take_notices(db: Path | None, owner: str, *, now: float | None = None) -> li
     now = time.time() if now is None else now
     try:
         with closing(_notices_db(Path(db))) as con:
-            con.execute("BEGIN IMMEDIATE")
-            rows = con.execute(
+            rows = con.execute(  # a read first: page loads with nothing to tell take no write lock
                 "SELECT id, text FROM notices WHERE (audience = ? OR audience = '*') "
                 "AND (expires_at IS NULL OR expires_at > ?) "
                 "AND id NOT IN (SELECT notice_id FROM seen WHERE owner = ?) ORDER BY id",
                 (owner, now, owner)).fetchall()
-            con.executemany("INSERT OR IGNORE INTO seen (notice_id, owner) VALUES (?, ?)",
-                            [(i, owner) for i, _ in rows])
-            con.execute("COMMIT")
+            if rows:
+                con.execute("BEGIN IMMEDIATE")
+                con.executemany("INSERT OR IGNORE INTO seen (notice_id, owner) VALUES (?, ?)",
+                                [(i, owner) for i, _ in rows])
+                con.execute("COMMIT")
     except sqlite3.Error as exc:
         log.warning("recovery notices unreadable: %s", exc)
         return []
