@@ -146,14 +146,14 @@ def _pct(x: np.ndarray, q: float) -> float:
     return float(np.percentile(x, q)) if len(x) else float("nan")
 
 
-def _trace(reqs: list[Request], arr: np.ndarray) -> RequestTrace:
+def _trace(reqs: list[Request], columns: dict) -> RequestTrace:
+    """The per-request arrays: the workload's columns and what the run filled in."""
     f = np.array
     return RequestTrace(
-        arrival_s=arr, first_scheduled_s=f([r.first_sched for r in reqs]), first_token_s=f([r.first_tok for r in reqs]),
-        finish_s=f([r.finish for r in reqs]), prompt_tokens=f([r.prompt for r in reqs], dtype=np.int64),
-        output_tokens=f([r.output for r in reqs], dtype=np.int64), priority=f([r.priority for r in reqs], dtype=bool),
-        preemptions=f([r.preemptions for r in reqs], dtype=np.int64), replica=f([r.replica for r in reqs], dtype=np.int64),
-        prefix=f([r.prefix for r in reqs], dtype=np.int64), prefix_hit=f([r.hit for r in reqs], dtype=bool))
+        first_scheduled_s=f([r.first_sched for r in reqs]), first_token_s=f([r.first_tok for r in reqs]),
+        finish_s=f([r.finish for r in reqs]), preemptions=f([r.preemptions for r in reqs], dtype=np.int64),
+        replica=f([r.replica for r in reqs], dtype=np.int64), prefix_hit=f([r.hit for r in reqs], dtype=bool),
+        **columns)
 
 
 def _per_replica(config: SimConfig, trace: RequestTrace, done: np.ndarray, reps: list, makespan: float):
@@ -184,10 +184,11 @@ def simulate_detailed(config: SimConfig, _jump: bool = True) -> tuple[SimResult,
     """
     validate(config)
     model, cap, cost, total_blocks, terms, assumptions = _setup(config)
-    reqs, arr = workload(config, model.max_context, total_blocks * BLOCK)
+    reqs, columns = workload(config, model.max_context, total_blocks * BLOCK)
     reps = _replicas(config, cost, total_blocks, _jump)
     events = fleet.run(reqs, reps, config.router, config.seed)
-    trace = _trace(reqs, arr)
+    trace = _trace(reqs, columns)
+    arr = trace.arrival_s
     done = ~np.isnan(trace.finish_s)
     ttft, e2e, wait = trace.ttft_s[done], trace.e2e_s[done], trace.wait_s[done]
     makespan = float(np.max(trace.finish_s[done]) - arr[0]) if done.any() else 0.0

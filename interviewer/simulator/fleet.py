@@ -20,6 +20,7 @@ from collections import deque
 
 import numpy as np
 
+from interviewer.simulator.replica import JUMP
 from interviewer.simulator.request import Request
 
 
@@ -161,13 +162,19 @@ def _run_one(requests: list[Request], rep) -> int:
     events = 0
     inf = float("inf")
     te = inf
+    accept = rep.accept
     while True:
         if i < n and requests[i].arrival <= te:
             req = requests[i]
             i += 1
-            nt = rep.enqueue(req, req.arrival)
-            if nt is not None:
-                te = nt
+            accept(req)  # as rep.enqueue, without the call: jumps already stop for the next arrival
+            if te == inf:
+                rep.busy = True
+                te = req.arrival
+            elif rep.stop_prio and req.priority and rep.pending is JUMP:
+                nt = rep._cut_jump(req.arrival)
+                if nt is not None:
+                    te = nt
             continue
         if te == inf:
             return events + n

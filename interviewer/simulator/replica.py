@@ -459,6 +459,9 @@ class StaticReplica:
     """Static batching: take up to max_num_seqs waiting requests (as many as the KV cache holds at
     the padded size), prefill them together, decode until the longest is done, return them all."""
 
+    stop_prio = False  # never cut short: a static batch runs to its end
+    pending = None
+
     def __init__(self, idx: int, cost: CostModel, cache_tokens: int, max_num_seqs: int):
         self.idx = idx
         self.cost = cost

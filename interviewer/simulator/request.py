@@ -22,35 +22,33 @@ NAN = float("nan")
 
 
 class Request:
-    """A request's lengths, its scheduling state and its timestamps (seconds; NaN until reached)."""
+    """A request's lengths, its scheduling state and its timestamps (seconds; NaN until reached).
+
+    prompt: tokens, shared prefix included. prefix: the shared system prompt's id, -1 for none.
+    epoch: bumped at each admission and preemption, so stale finish entries are skipped.
+    generated: output tokens so far (kept across a preemption: they are recomputed on re-admission).
+    target / done_pf: tokens this admission prefills (prompt + generated - cached prefix), and
+    how many of them are done; pf_blocks: KV blocks reserved meanwhile. base: while decoding, own
+    KV tokens minus the replica's step counter (own tokens = base + G); fin: the step counter at
+    its last token. shared: tokens of a cached prefix it reads but does not own. need: KV blocks
+    its next admission needs (for the most-free-KV router). hit: its first prefill found its
+    prefix cached.
+    """
 
     __slots__ = ("rid", "arrival", "prompt", "output", "priority", "prefix", "state", "epoch", "generated",
                  "target", "done_pf", "pf_blocks", "base", "fin", "shared", "need", "replica", "hit",
                  "first_sched", "first_tok", "finish", "preemptions")
 
     def __init__(self, rid: int, arrival: float, prompt: int, output: int, priority: bool, prefix: int):
-        self.rid = rid
-        self.arrival = arrival
-        self.prompt = prompt  # tokens, shared prefix included
-        self.output = output
-        self.priority = priority
-        self.prefix = prefix  # shared system prompt id, -1 for none
+        self.rid, self.arrival, self.prompt, self.output, self.priority, self.prefix = \
+            rid, arrival, prompt, output, priority, prefix
         self.state = WAITING
-        self.epoch = 0  # bumped at each admission and preemption: stale finish entries are skipped
-        self.generated = 0  # output tokens produced so far (kept across a preemption: they are recomputed)
-        self.target = 0  # tokens this admission prefills (prompt + generated - cached prefix)
-        self.done_pf = 0  # of target, prefilled so far
-        self.pf_blocks = 0  # KV blocks reserved while prefilling
-        self.base = 0  # decoding: own KV tokens minus the replica's step counter (tokens = base + G)
-        self.fin = 0  # decoding: the step counter value at which its last token is produced
-        self.shared = 0  # tokens of a cached prefix it reads but does not own
-        self.need = 0  # KV blocks its next admission needs (for the most-free-KV router)
+        self.epoch = self.generated = self.shared = self.preemptions = 0
         self.replica = -1
-        self.hit = False  # its first prefill found its prefix cached
-        self.first_sched = NAN
-        self.first_tok = NAN
-        self.finish = NAN
-        self.preemptions = 0
+        # target, done_pf, pf_blocks (admission), base, fin (decoding) and need (queueing) are set
+        # by the replica before they are read: leaving them out here keeps 100,000 requests cheap
+        self.hit = False
+        self.first_sched = self.first_tok = self.finish = NAN
 
 
 def _lengths(rng: np.random.Generator, mean: int, dist: str, n: int) -> np.ndarray:
@@ -61,11 +59,12 @@ def _lengths(rng: np.random.Generator, mean: int, dist: str, n: int) -> np.ndarr
     return rng.integers(1, 2 * mean, size=n, endpoint=False).astype(np.int64)  # mean = mean
 
 
-def workload(config: SimConfig, max_context: int, cache_tokens: int) -> tuple[list[Request], np.ndarray]:
+def workload(config: SimConfig, max_context: int, cache_tokens: int) -> tuple[list[Request], dict]:
     """Poisson arrivals with drawn lengths; prompts start with one of the shared prefixes, if any.
 
     Mean lengths that cannot fit (the context or one replica's KV cache) are refused, whatever the
-    distribution; single drawn lengths beyond it are clipped. Returns the requests and arrivals.
+    distribution; single drawn lengths beyond it are clipped. Returns the requests and the same
+    columns as arrays (arrival_s, prompt_tokens, output_tokens, priority, prefix).
     """
     rng = np.random.default_rng(config.seed)
     n = config.requests
@@ -97,4 +96,5 @@ def workload(config: SimConfig, max_context: int, cache_tokens: int) -> tuple[li
         prefix = np.full(n, -1, dtype=np.int64)
     reqs = list(map(Request, range(n), arrivals.tolist(), prompts.tolist(), outputs.tolist(), priority.tolist(),
                     prefix.tolist()))
-    return reqs, arrivals
+    return reqs, dict(arrival_s=arrivals, prompt_tokens=prompts, output_tokens=outputs, priority=priority,
+                      prefix=prefix)
