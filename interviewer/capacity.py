@@ -574,12 +574,12 @@ def compute(
         else:
             shard = f"1/{tpn} of every token's KV"
         terms.append(f"tensor parallel: {tpn} GPUs per replica; each holds 1/{tpn} of the weights and {shard}")
-        terms.append(
-            f"per GPU: weights = {_n(weights)} / {tpn} = {_n(w_gpu)} bytes ({_gib(w_gpu)}); usable = {_n(u_gpu)} bytes "
-            f"({_gib(u_gpu)}); KV per token per GPU = {_n(kv_rep)} / {tpn} = {kv_gpu:,.0f} bytes")
         if rep > 1:
             terms.append(f"the replica stores {rep:g} copies of each token's KV: {_n(kv_bpt)} x {rep:g} = "
                          f"{_n(kv_rep)} bytes per token")
+        terms.append(
+            f"per GPU: weights = {_n(weights)} / {tpn} = {_n(w_gpu)} bytes ({_gib(w_gpu)}); usable = {_n(u_gpu)} bytes "
+            f"({_gib(u_gpu)}); KV per token per GPU = {_n(kv_rep)} / {tpn} = {kv_gpu:,.0f} bytes")
     fits = weights < usable and max_seqs >= 1
     min_tp = _min_tp(kv_spec, one_gpu, weights, kv_bpt, util, seq_len, strict)
     if weights >= usable:
