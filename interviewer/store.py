@@ -1,4 +1,6 @@
-"""Past rounds, kept: SQLite (through SQLAlchemy 2) in $INTERVIEWER_DATA_DIR/rounds.db (default ./.data).
+"""Past rounds, kept: SQLite (through SQLAlchemy 2) in $INTERVIEWER_DATA_DIR/rounds.db (default ./.data),
+or the database INTERVIEWER_DATABASE_URL names: a SQLAlchemy URL, `postgresql+psycopg://...` for a
+PostgreSQL server that several app processes share (psycopg 3), or `sqlite:////path/rounds.db`.
 
 One row per round or drill, keyed by (owner, id). `owner` is an opaque per-browser token: every
 read, list and delete is filtered by it, so one browser never sees another's rounds. The row holds
@@ -8,13 +10,23 @@ Durability: WAL journal with synchronous=FULL and one committed transaction per 
 process killed right after `save` returns loses nothing. Writes take the lock up front
 (BEGIN IMMEDIATE) and wait up to BUSY_TIMEOUT_S for another process to let go.
 
-Schema versions, in the style of simonw/llm: `_migrations` names the migrations applied, and
-MIGRATIONS lists them in order; each runs once, in its own transaction, so a database written by
-an older release opens after an upgrade. Add new ones at the end; never edit a released one.
+On PostgreSQL each save is one committed transaction too (an upsert, atomic under concurrent
+writers); a connection the server dropped is replaced before use (pool_pre_ping), and a server that
+cannot be reached is a one-line UserError naming it (never the password), so a Session keeps the
+round in memory and saves it when the server is back.
 
-`open_store()` is what the app calls: a database that is not SQLite, fails its integrity check,
+Schema versions, in the style of simonw/llm: `_migrations` names the migrations applied, and
+MIGRATIONS lists them in order; each runs once, in its own transaction (on PostgreSQL under an
+advisory lock, so processes starting together migrate once), so a database written by an older
+release opens after an upgrade. The same migrations run on SQLite and PostgreSQL: where the
+engines differ (a float column is REAL on SQLite, DOUBLE PRECISION on PostgreSQL) a migration
+branches on the dialect and leaves SQLite's statements as released. Add new ones at the end;
+never edit a released one.
+
+`open_store()` is what the app calls: a SQLite file that is not SQLite, fails its integrity check,
 or cannot be migrated is moved aside to rounds.db.corrupt-<timestamp> (never deleted) and a fresh
 one is started, with a one-line notice; a database locked by another process is a UserError.
+A PostgreSQL database is never moved or recreated: trouble with it is a UserError.
 
 SQLAlchemy is imported inside functions: importing this module is cheap.
 """
@@ -24,7 +36,9 @@ import json
 import logging
 import os
 import sqlite3
+import threading
 import time
+from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
@@ -41,6 +55,8 @@ log = logging.getLogger(__name__)
 
 DB_NAME = "rounds.db"
 BUSY_TIMEOUT_S = 5.0   # how long a write waits for another process's lock before giving up
+CONNECT_TIMEOUT_S = 5  # how long a connection to a database server may take before it counts as unreachable
+MIGRATION_LOCK = 0x1E7E1A  # PostgreSQL advisory lock key held while migrating (any constant, same in every process)
 FAIL_BELOW = 2         # a criterion scored under this ("derived") counts as failing
 _SQLITE_HEADER = b"SQLite format 3\x00"
 
@@ -79,9 +95,57 @@ def default_path() -> Path:
     return data_dir() / DB_NAME
 
 
+def database_url() -> str | None:
+    """INTERVIEWER_DATABASE_URL, when the operator set one."""
+    from interviewer import config
+
+    return (config.current().database_url or "").strip() or None
+
+
+def _is_url(target: object) -> bool:
+    return isinstance(target, str) and "://" in target
+
+
+def _parse_url(url: str):
+    """(SQLite file, None) for a sqlite URL; (None, SQLAlchemy URL using psycopg 3) for PostgreSQL."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    try:
+        u = make_url(url)
+    except ArgumentError:
+        raise UserError("INTERVIEWER_DATABASE_URL is not a database URL: use sqlite:////path/rounds.db or "
+                        "postgresql+psycopg://USER:PASSWORD@HOST:5432/DATABASE") from None
+    backend = u.get_backend_name()
+    if backend == "sqlite":
+        if not u.database or u.database == ":memory:":
+            raise UserError("INTERVIEWER_DATABASE_URL names an in-memory SQLite database; name a file "
+                            "(sqlite:////path/rounds.db) so rounds are kept")
+        return Path(u.database).expanduser(), None
+    if backend not in ("postgresql", "postgres"):
+        raise UserError(f"INTERVIEWER_DATABASE_URL must be a sqlite:// or postgresql:// URL, not {backend}://")
+    if u.get_driver_name() not in ("psycopg", "psycopg2") and "+" in u.drivername:
+        raise UserError(f"INTERVIEWER_DATABASE_URL: use the psycopg driver (postgresql+psycopg://), "
+                        f"not {u.drivername}")
+    return None, u.set(drivername="postgresql+psycopg")
+
+
+def _describe(url) -> str:
+    """A server URL for messages: database, host and port, never the password."""
+    return f"PostgreSQL database {url.database or '(default)'} at {url.host or 'localhost'}:{url.port or 5432}"
+
+
 def _resolve(path: str | Path | None) -> Path:
     if path is None:
+        url = database_url()
+        if url and _parse_url(url)[0] is not None:
+            return _parse_url(url)[0]
         return default_path()
+    if _is_url(path):
+        file, _ = _parse_url(str(path))
+        if file is None:
+            raise ValueError(f"{_describe(_parse_url(str(path))[1])} is not a file")
+        return file
     p = Path(path).expanduser()
     return p / DB_NAME if p.is_dir() else p
 
@@ -115,8 +179,15 @@ def _question_title(question_id: str) -> str:
 
 # --- migrations ---------------------------------------------------------------------------
 
+def _real(conn: Connection) -> str:
+    """A float column: REAL on SQLite (as released); DOUBLE PRECISION on PostgreSQL, whose REAL is
+    4 bytes and would round a Unix timestamp to minutes."""
+    return "DOUBLE PRECISION" if conn.dialect.name == "postgresql" else "REAL"
+
+
 def m001_rounds(conn: Connection) -> None:
-    conn.exec_driver_sql("""
+    real = _real(conn)
+    conn.exec_driver_sql(f"""
         CREATE TABLE rounds (
             owner TEXT NOT NULL,
             id TEXT NOT NULL,
@@ -124,9 +195,9 @@ def m001_rounds(conn: Connection) -> None:
             question_id TEXT NOT NULL,
             company TEXT,
             level TEXT,
-            started_at REAL NOT NULL,
-            ended_at REAL,
-            updated_at REAL NOT NULL,
+            started_at {real} NOT NULL,
+            ended_at {real},
+            updated_at {real} NOT NULL,
             state_json TEXT NOT NULL,
             PRIMARY KEY (owner, id)
         )""")
@@ -135,6 +206,8 @@ def m001_rounds(conn: Connection) -> None:
 
 def m002_summary_columns(conn: Connection) -> None:
     """Graded summary columns, backfilled from each row's state_json."""
+    from sqlalchemy import text
+
     for col, kind in (("overall", "INTEGER"), ("level_verdict", "TEXT"), ("criteria_json", "TEXT"),
                       ("question_title", "TEXT")):
         conn.exec_driver_sql(f"ALTER TABLE rounds ADD COLUMN {col} {kind}")
@@ -145,11 +218,10 @@ def m002_summary_columns(conn: Connection) -> None:
         except (ValueError, TypeError, AttributeError, KeyError):
             log.warning("round %s: state_json unreadable; summary left empty", rid)
             continue
-        conn.exec_driver_sql(
-            "UPDATE rounds SET overall = ?, level_verdict = ?, criteria_json = ?, question_title = ? "
-            "WHERE owner = ? AND id = ?",
-            (summary["overall"], summary["level_verdict"], summary["criteria_json"], summary["question_title"],
-             owner, rid))
+        conn.execute(
+            text("UPDATE rounds SET overall = :overall, level_verdict = :level_verdict, "
+                 "criteria_json = :criteria_json, question_title = :question_title WHERE owner = :owner AND id = :id"),
+            {**summary, "owner": owner, "id": rid})
 
 
 def m003_open_rounds_index(conn: Connection) -> None:
@@ -187,16 +259,34 @@ def _is_corrupt(exc: BaseException) -> bool:
 # --- the store ----------------------------------------------------------------------------
 
 class Store:
-    """Rounds per owner in one SQLite file. Opening it migrates the schema and checks integrity."""
+    """Rounds per owner in one SQLite file or a PostgreSQL database. Opening it migrates the schema
+    (and, for SQLite, checks the file's integrity).
+
+    `path`: a SQLite file or folder, or a SQLAlchemy URL; None means INTERVIEWER_DATABASE_URL when
+    set, else $INTERVIEWER_DATA_DIR/rounds.db. `self.path` is the SQLite file (None on a server);
+    `self.where` names the database in messages.
+    """
 
     def __init__(self, path: str | Path | None = None):
-        self.path = _resolve(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        target = database_url() if path is None else path
+        self.url = _parse_url(target)[1] if _is_url(target) else None
+        self.dialect = "postgresql" if self.url is not None else "sqlite"
         self._engine: Engine | None = None
-        self._check_header()
+        self._write_lock = threading.Lock()
+        if self.url is None:
+            self.path: Path | None = _resolve(path)
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self.where = str(self.path)
+            self._check_header()
+        else:
+            self.path = None
+            self.where = _describe(self.url)
+        # Ties in lists are broken by insertion order on SQLite (rowid), by round id on PostgreSQL.
+        self._seq = "rowid" if self.dialect == "sqlite" else "id"
         try:
             self._engine = self._make_engine()
-            self._check_integrity()
+            if self.dialect == "sqlite":
+                self._check_integrity()
             self._migrate()
         except BaseException:
             self.close()
@@ -214,6 +304,18 @@ class Store:
 
     def _make_engine(self) -> Engine:
         from sqlalchemy import create_engine, event
+
+        if self.url is not None:
+            # One pool per process, shared by every session's script thread. A connection the
+            # server dropped (a restart) is noticed on checkout and replaced; keepalives and
+            # tcp_user_timeout bound how long a save can hang on a server that went silent.
+            return create_engine(
+                self.url, pool_pre_ping=True, pool_size=5, max_overflow=10, pool_timeout=BUSY_TIMEOUT_S,
+                pool_recycle=1800,
+                connect_args={"connect_timeout": CONNECT_TIMEOUT_S, "application_name": "interviewer",
+                              "keepalives": 1, "keepalives_idle": 30, "keepalives_interval": 10,
+                              "keepalives_count": 3, "tcp_user_timeout": 15_000,
+                              "options": f"-c lock_timeout={int(BUSY_TIMEOUT_S * 1000) * 12}"})
 
         engine = create_engine(f"sqlite:///{self.path}",
                                connect_args={"timeout": BUSY_TIMEOUT_S, "check_same_thread": False})
@@ -238,25 +340,53 @@ class Store:
 
         return engine
 
+    @contextmanager
     def _write(self):
-        """A write transaction: BEGIN IMMEDIATE ... COMMIT (or ROLLBACK on error)."""
-        return self._engine.execution_options(write=True).begin()
+        """A write transaction: BEGIN IMMEDIATE ... COMMIT (or ROLLBACK on error).
+
+        SQLite has one writer at a time. Threads of this process (one per session) queue on a
+        lock here rather than in SQLite's busy handler, which polls with sleeps of up to 100 ms
+        and under load hands the lock out in no order (a long tail for some turns); other
+        processes still wait in the busy handler. PostgreSQL takes writers concurrently."""
+        if self.dialect != "sqlite":
+            with self._engine.begin() as conn:
+                yield conn
+            return
+        if not self._write_lock.acquire(timeout=BUSY_TIMEOUT_S):
+            raise UserError(f"the history database is busy: {self.where} had a write queued for more than "
+                            f"{BUSY_TIMEOUT_S:g} s in this process; try again")
+        try:
+            with self._engine.execution_options(write=True).begin() as conn:
+                yield conn
+        finally:
+            self._write_lock.release()
 
     def _read(self):
         return self._engine.begin()
 
     def _run(self, fn: Callable[[], Any]) -> Any:
-        """Run a store operation; lock timeouts and corruption become one-line errors."""
-        from sqlalchemy.exc import DBAPIError
+        """Run a store operation; lock timeouts, corruption and an unreachable server become one-line errors."""
+        from sqlalchemy.exc import DBAPIError, OperationalError
 
         try:
             return fn()
         except DBAPIError as exc:
+            if self.url is not None:
+                if isinstance(exc, OperationalError) or exc.connection_invalidated:
+                    raise self._unreachable(exc) from exc
+                raise
             if _is_locked(exc):
                 raise _locked_error(self.path, exc) from exc
             if _is_corrupt(exc):
                 raise StoreCorrupt(self.path, str(exc.orig)) from exc
             raise
+
+    def _unreachable(self, exc: BaseException) -> UserError:
+        orig = " ".join(str(getattr(exc, "orig", None) or exc).split())
+        if self.url is not None and self.url.password:
+            orig = orig.replace(self.url.password, "***")
+        return UserError(f"the database server is unreachable: {self.where} ({orig[:200]}); "
+                         "check INTERVIEWER_DATABASE_URL and that the server is running")
 
     def _check_integrity(self) -> None:
         def check():
@@ -267,38 +397,57 @@ class Store:
 
         self._run(check)
 
+    def _migration_lock(self, conn) -> None:
+        """PostgreSQL: one process migrates at a time (held to the end of the transaction). SQLite's
+        BEGIN IMMEDIATE already serialises writers."""
+        if self.dialect == "postgresql":
+            conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})")
+
     def _migrate(self) -> None:
+        from sqlalchemy import inspect, text
+
         def migrate():
             # Take (and drop) the write lock first: a database another process holds locked is
             # reported now, at open, rather than on the candidate's first save.
             with self._write() as conn:
-                has_table = conn.exec_driver_sql(
-                    "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '_migrations'").first()
+                self._migration_lock(conn)
+                has_table = inspect(conn).has_table("_migrations")
                 done = ({r[0] for r in conn.exec_driver_sql("SELECT name FROM _migrations")}
                         if has_table else set())
             for fn in MIGRATIONS:
                 if fn.__name__ in done:
                     continue
                 try:
-                    with self._write() as conn:  # one transaction per migration (SQLite DDL is transactional)
+                    with self._write() as conn:  # one transaction per migration (DDL is transactional on both)
+                        self._migration_lock(conn)
                         conn.exec_driver_sql("CREATE TABLE IF NOT EXISTS _migrations "
-                                             "(name TEXT PRIMARY KEY, applied_at REAL NOT NULL)")
-                        if conn.exec_driver_sql("SELECT 1 FROM _migrations WHERE name = ?",
-                                                (fn.__name__,)).first():
+                                             f"(name TEXT PRIMARY KEY, applied_at {_real(conn)} NOT NULL)")
+                        if conn.execute(text("SELECT 1 FROM _migrations WHERE name = :name"),
+                                        {"name": fn.__name__}).first():
                             continue  # another process applied it meanwhile
                         fn(conn)
-                        conn.exec_driver_sql("INSERT INTO _migrations (name, applied_at) VALUES (?, ?)",
-                                             (fn.__name__, time.time()))
+                        conn.execute(text("INSERT INTO _migrations (name, applied_at) VALUES (:name, :at)"),
+                                     {"name": fn.__name__, "at": time.time()})
                 except Exception as exc:
                     if _is_locked(exc):
                         raise
+                    if self.url is not None:
+                        from sqlalchemy.exc import DBAPIError, OperationalError
+
+                        if isinstance(exc, DBAPIError) and (isinstance(exc, OperationalError)
+                                                            or exc.connection_invalidated):
+                            raise
+                        raise UserError(f"the {self.where} could not be migrated: migration {fn.__name__} failed: "
+                                        f"{getattr(exc, 'orig', None) or exc}") from exc
                     raise StoreCorrupt(self.path, f"migration {fn.__name__} failed: {getattr(exc, 'orig', None) or exc}") from exc
 
         self._run(migrate)
 
     def migrations_applied(self) -> list[str]:
+        order = {fn.__name__: i for i, fn in enumerate(MIGRATIONS)}
         with self._read() as conn:
-            return [r[0] for r in conn.exec_driver_sql("SELECT name FROM _migrations ORDER BY rowid")]
+            names = [r[0] for r in conn.exec_driver_sql("SELECT name FROM _migrations")]
+        return sorted(names, key=lambda n: (order.get(n, len(order)), n))
 
     def close(self) -> None:
         if self._engine is not None:
@@ -319,22 +468,27 @@ class Store:
         state_json = state.model_dump_json()
         summary = _summary_of(json.loads(state_json))
         title = summary["question_title"] or _question_title(state.question_id)
-        row = (owner, state.id, state.mode, state.question_id, state.company, state.level, state.started_at,
-               state.ended_at, time.time(), state_json, summary["overall"], summary["level_verdict"],
-               summary["criteria_json"], title)
+        row = {"owner": owner, "id": state.id, "mode": state.mode, "question_id": state.question_id,
+               "company": state.company, "level": state.level, "started_at": state.started_at,
+               "ended_at": state.ended_at, "updated_at": time.time(), "state_json": state_json,
+               "overall": summary["overall"], "level_verdict": summary["level_verdict"],
+               "criteria_json": summary["criteria_json"], "question_title": title}
 
         def save():
+            from sqlalchemy import text
+
             with self._write() as conn:
-                conn.exec_driver_sql(
+                conn.execute(text(
                     "INSERT INTO rounds (owner, id, mode, question_id, company, level, started_at, ended_at, "
                     "updated_at, state_json, overall, level_verdict, criteria_json, question_title) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                    "VALUES (:owner, :id, :mode, :question_id, :company, :level, :started_at, :ended_at, "
+                    ":updated_at, :state_json, :overall, :level_verdict, :criteria_json, :question_title) "
                     "ON CONFLICT (owner, id) DO UPDATE SET mode = excluded.mode, "
                     "question_id = excluded.question_id, company = excluded.company, level = excluded.level, "
                     "started_at = excluded.started_at, ended_at = excluded.ended_at, "
                     "updated_at = excluded.updated_at, state_json = excluded.state_json, "
                     "overall = excluded.overall, level_verdict = excluded.level_verdict, "
-                    "criteria_json = excluded.criteria_json, question_title = excluded.question_title",
+                    "criteria_json = excluded.criteria_json, question_title = excluded.question_title"),
                     row)
 
         self._run(save)
@@ -343,16 +497,18 @@ class Store:
         try:
             return RoundState.model_validate_json(state_json)
         except ValueError as exc:
-            raise UserError(f"round {rid} in {self.path} could not be read: {str(exc).splitlines()[0]}") from exc
+            raise UserError(f"round {rid} in {self.where} could not be read: {str(exc).splitlines()[0]}") from exc
 
     def load(self, round_id: str, owner: str) -> RoundState | None:
         """The round, or None when there is none with this id for this owner."""
         owner = self._owner(owner)
 
         def load():
+            from sqlalchemy import text
+
             with self._read() as conn:
-                return conn.exec_driver_sql("SELECT state_json FROM rounds WHERE owner = ? AND id = ?",
-                                            (owner, round_id)).first()
+                return conn.execute(text("SELECT state_json FROM rounds WHERE owner = :owner AND id = :id"),
+                                    {"owner": owner, "id": round_id}).first()
 
         row = self._run(load)
         return self._state(round_id, row[0]) if row else None
@@ -362,10 +518,12 @@ class Store:
         owner = self._owner(owner)
 
         def rows():
+            from sqlalchemy import text
+
             with self._read() as conn:
-                return conn.exec_driver_sql(
-                    "SELECT id, state_json FROM rounds WHERE owner = ? AND ended_at IS NULL "
-                    "ORDER BY updated_at DESC, rowid DESC LIMIT 5", (owner,)).fetchall()
+                return conn.execute(text(
+                    "SELECT id, state_json FROM rounds WHERE owner = :owner AND ended_at IS NULL "
+                    f"ORDER BY updated_at DESC, {self._seq} DESC LIMIT 5"), {"owner": owner}).fetchall()
 
         for rid, state_json in self._run(rows):
             try:
@@ -379,11 +537,13 @@ class Store:
         owner = self._owner(owner)
 
         def rows():
+            from sqlalchemy import text
+
             with self._read() as conn:
-                return conn.exec_driver_sql(
+                return conn.execute(text(
                     "SELECT id, mode, question_id, question_title, company, level, started_at, ended_at, "
-                    "overall, level_verdict, criteria_json FROM rounds WHERE owner = ? "
-                    "ORDER BY started_at DESC, rowid DESC", (owner,)).fetchall()
+                    "overall, level_verdict, criteria_json FROM rounds WHERE owner = :owner "
+                    f"ORDER BY started_at DESC, {self._seq} DESC"), {"owner": owner}).fetchall()
 
         out = []
         for (rid, mode, qid, title, company, level, started, ended, overall, verdict, crit) in self._run(rows):
@@ -397,21 +557,41 @@ class Store:
         owner = self._owner(owner)
 
         def delete():
+            from sqlalchemy import text
+
             with self._write() as conn:
-                return conn.exec_driver_sql("DELETE FROM rounds WHERE owner = ? AND id = ?",
-                                            (owner, round_id)).rowcount
+                return conn.execute(text("DELETE FROM rounds WHERE owner = :owner AND id = :id"),
+                                    {"owner": owner, "id": round_id}).rowcount
 
         return bool(self._run(delete))
+
+    def claim_legacy_rounds(self, owner: str) -> int:
+        """Local mode: rounds that earlier releases saved under per-browser ?u= tokens (owners with
+        no ':' in them) become `owner`'s, so one person's history is whole again. Signed-in users'
+        rounds (owner 'oidc:...') are never touched. Returns how many rows changed owner."""
+        owner = self._owner(owner)
+
+        def claim():
+            from sqlalchemy import text
+
+            with self._write() as conn:
+                return conn.execute(text(
+                    "UPDATE rounds SET owner = :owner WHERE owner <> :owner AND owner NOT LIKE '%:%' "
+                    "AND id NOT IN (SELECT id FROM rounds WHERE owner = :owner)"), {"owner": owner}).rowcount
+
+        return int(self._run(claim) or 0)
 
     def _graded(self, owner: str) -> list[tuple]:
         owner = self._owner(owner)
 
         def rows():
+            from sqlalchemy import text
+
             with self._read() as conn:
-                return conn.exec_driver_sql(
+                return conn.execute(text(
                     "SELECT id, mode, question_id, started_at, ended_at, overall, level_verdict, criteria_json "
-                    "FROM rounds WHERE owner = ? AND overall IS NOT NULL "
-                    "ORDER BY COALESCE(ended_at, started_at), rowid", (owner,)).fetchall()
+                    "FROM rounds WHERE owner = :owner AND overall IS NOT NULL "
+                    f"ORDER BY COALESCE(ended_at, started_at), {self._seq}"), {"owner": owner}).fetchall()
 
         return self._run(rows)
 
@@ -476,14 +656,30 @@ def _move_aside(path: Path) -> Path:
     return dest
 
 
+def _open_server(url: str) -> Store:
+    from sqlalchemy.exc import DBAPIError
+
+    try:
+        return Store(url)
+    except DBAPIError as exc:  # what Store._run did not already turn into a UserError
+        where = _describe(_parse_url(url)[1])
+        raise UserError(f"cannot open the history database ({where}): "
+                        f"{' '.join(str(exc.orig).split())[:200]}") from exc
+
+
 def open_store(path: str | Path | None = None) -> tuple[Store, str | None]:
     """Open the history store: (store, notice). The notice is a one-line message when a damaged
     database had to be moved aside and a fresh one started; None otherwise.
 
     Raises UserError when the database is locked by another process past the busy timeout, or
-    when the file cannot be opened at all (permissions, a full disk)."""
+    when the file cannot be opened at all (permissions, a full disk). `path` may be a SQLAlchemy
+    URL; with none, INTERVIEWER_DATABASE_URL applies when set. A database server is opened as it
+    is (never moved aside): trouble reaching or migrating it is a UserError."""
     from sqlalchemy.exc import DBAPIError
 
+    server = path if _is_url(path) else (database_url() if path is None else None)
+    if server and _parse_url(server)[1] is not None:
+        return _open_server(server), None
     target = _resolve(path)
 
     def attempt() -> Store:

@@ -19,7 +19,7 @@ def _isolated_data_dir(tmp_path_factory, monkeypatch):
     monkeypatch.setenv("INTERVIEWER_DATA_DIR", str(tmp_path_factory.mktemp("data")))
     monkeypatch.delenv("CHROMA_HOST", raising=False)
     monkeypatch.delenv("CHROMA_PORT", raising=False)
-    for name in ("INTERVIEWER_ADMIN", "INTERVIEWER_DATABASE_URL"):
+    for name in ("INTERVIEWER_ADMIN", "INTERVIEWER_DATABASE_URL", "INTERVIEWER_AUTH"):
         monkeypatch.delenv(name, raising=False)
     config.reload()
     yield
@@ -50,6 +50,7 @@ def write_transcript(path: Path, question_id: str, answers: list[str], **extra) 
 
 
 from conftest_llm import llama_server, llama_settings, silent_server, start_llama  # noqa: E402,F401
+from conftest_postgres import postgres_admin_url, postgres_cut, postgres_url  # noqa: E402,F401  (PostgreSQL)
 from conftest_servers import (  # noqa: E402,F401  (real servers on 127.0.0.1 for integration tests)
     chroma_server,
     chroma_server_env,
