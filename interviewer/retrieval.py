@@ -11,6 +11,11 @@ nothing, an edited note re-embeds only its changed sections, and a deleted note'
 LangChain view of it), ingests on first use, refreshes when corpus files changed, and rebuilds a
 missing or unreadable embedded store with a one-line message instead of failing.
 
+Many sessions search at once (one per candidate's turn), so a search holds no process-wide lock:
+the opened collection and its LangChain view are kept per (store, collection, embedder) and
+queried concurrently. The lock is taken only to open, build or refresh a store; whether corpus
+files changed is looked at most every REFRESH_CHECK_S seconds.
+
 chromadb and langchain are imported inside functions: importing this module is cheap.
 """
 from __future__ import annotations
@@ -33,10 +38,12 @@ COLLECTION = "interviewer_corpus"
 STORE_SCHEMA = 1
 CRITERION_BOOST = 0.1  # added to the similarity of passages tagged with the asked criterion
 BATCH = 64
+REFRESH_CHECK_S = 2.0  # how often a running server looks for edited corpus files before a search
 
 T = TypeVar("T")
-_lock = threading.RLock()
+_lock = threading.RLock()  # opening, building and refreshing stores; never held by a query
 _clients: dict[str, Any] = {}
+_ready: dict[tuple, "_Store"] = {}  # stores opened and checked, ready to query without the lock
 
 
 @dataclass
@@ -146,6 +153,7 @@ def _forget_embedded(path: Path) -> None:
     from chromadb.api.shared_system_client import SharedSystemClient
 
     _clients.pop(f"path:{path}", None)
+    _ready.clear()
     system = SharedSystemClient._identifier_to_system.pop(str(path), None)
     SharedSystemClient._identifier_to_refcount.pop(str(path), None)
     if system is not None:
@@ -225,6 +233,18 @@ class _Store:
     embedder: Embedder
     location: str
     created: bool
+    total: int = 0                 # chunks in the collection when last checked
+    checked_at: float = 0.0        # time.monotonic() of the last corpus check
+    vectorstore: Any = None        # LangChain's Chroma view, built once per opened store
+
+    def langchain(self):
+        if self.vectorstore is None:
+            from langchain_chroma import Chroma
+
+            self.vectorstore = Chroma(client=self.client, collection_name=self.collection.name,
+                                      embedding_function=self.embedder.as_langchain(),
+                                      create_collection_if_not_exists=False)
+        return self.vectorstore
 
 
 def _describe_location(data_dir: Path | str | None) -> str:
@@ -346,6 +366,7 @@ def ingest(progress: bool = True, *, corpus_dir: Path | str | None = None,
     records = load_records(Path(corpus_dir) if corpus_dir is not None else None)
     with _lock:
         stats = _with_store(data_dir, emb, lambda s: _sync(s, records, progress, fingerprint))
+        _ready.clear()  # searches reopen the refreshed collection
     stats.seconds = time.perf_counter() - t0
     return stats
 
@@ -354,13 +375,8 @@ def ingest(progress: bool = True, *, corpus_dir: Path | str | None = None,
 # Search
 # ---------------------------------------------------------------------------------------------
 
-def _query(store: _Store, query: str, n: int, where: dict | None) -> list[Passage]:
-    from langchain_chroma import Chroma
-
-    vs = Chroma(client=store.client, collection_name=store.collection.name,
-                embedding_function=store.embedder.as_langchain(),
-                create_collection_if_not_exists=False)
-    hits = vs.similarity_search_with_score(query, k=n, filter=where)
+def _query(store: _Store, vector: list[float], n: int, where: dict | None) -> list[Passage]:
+    hits = store.langchain().similarity_search_by_vector_with_relevance_scores(vector, k=n, filter=where)
     out = []
     for doc, distance in hits:
         meta = doc.metadata or {}
@@ -373,18 +389,21 @@ def _query(store: _Store, query: str, n: int, where: dict | None) -> list[Passag
 
 def _search_store(store: _Store, query: str, k: int, criterion: str | None,
                   strict: bool) -> list[Passage]:
-    total = store.collection.count()
+    total = store.total
     if total == 0:
         return []
+    vector = store.embedder.embed_query(query)  # once, for every query below
     if criterion is None:
-        return _query(store, query, min(k, total), None)
+        return _query(store, vector, min(k, total), None)
     where = {"topics": {"$contains": criterion}}
-    tagged = _query(store, query, min(k, total), where)
     if strict:
-        return tagged
-    pool = {p.doc_id: p for p in _query(store, query, min(max(3 * k, 10), total), None)}
-    for p in tagged:
-        pool.setdefault(p.doc_id, p)
+        return _query(store, vector, min(k, total), where)
+    pool = {p.doc_id: p for p in _query(store, vector, min(max(3 * k, 10), total), None)}
+    # The pool is the most similar passages overall, so when it holds k passages tagged with the
+    # criterion it holds the k most similar tagged ones too; only otherwise ask for those apart.
+    if sum(criterion in p.topics for p in pool.values()) < min(k, total):
+        for p in _query(store, vector, min(k, total), where):
+            pool.setdefault(p.doc_id, p)
     for p in pool.values():
         if criterion in p.topics:
             p.score = min(1.0, p.score + CRITERION_BOOST)
@@ -409,10 +428,20 @@ def search(query: str, k: int = 3, criterion: str | None = None, *, strict: bool
         raise UserError(f"k must be a positive whole number, got {k!r}")
     if criterion is not None and criterion not in topics():
         raise UserError(f"unknown criterion {criterion!r}; known: {', '.join(topics())}")
-    emb = _embedder(embedder)
+    spec = embedder.spec if isinstance(embedder, Embedder) else (embedder or spec_from_env())
     cdir = Path(corpus_dir) if corpus_dir is not None else None
+    settings = config.current()
+    where = (f"{settings.chroma_host}:{settings.chroma_port}" if (settings.chroma_host or "").strip()
+             else str(data_dir if data_dir is not None else settings.data_dir))
+    key = (where, collection_name(), spec.key, str(cdir))
 
-    def run(store: _Store) -> list[Passage]:
+    def fresh() -> _Store | None:
+        store = _ready.get(key)
+        if store is None or (refresh and time.monotonic() - store.checked_at > REFRESH_CHECK_S):
+            return None
+        return store
+
+    def prepare(store: _Store) -> _Store:
         count = store.collection.count()
         if count == 0:
             if store.created:
@@ -420,14 +449,36 @@ def search(query: str, k: int = 3, criterion: str | None = None, *, strict: bool
             else:
                 _say(f"vector store at {store.location} is empty; building it from the corpus")
             _sync(store, load_records(cdir), False, corpus_fingerprint(cdir))
+            count = store.collection.count()
         elif refresh:
             fingerprint = corpus_fingerprint(cdir)
             if (store.collection.metadata or {}).get("corpus_fingerprint") != fingerprint:
                 _sync(store, load_records(cdir), False, fingerprint)
-        return _search_store(store, q, k, criterion, strict)
+                count = store.collection.count()
+        store.total, store.checked_at = count, time.monotonic()
+        old = _ready.get(key)
+        if old is not None and old.collection.id == store.collection.id:
+            store.vectorstore = old.vectorstore  # the same collection: keep LangChain's view
+        _ready[key] = store
+        return store
 
-    with _lock:
-        return _with_store(data_dir, emb, run)
+    for attempt in (1, 2):
+        store = fresh()
+        if store is None:
+            with _lock:  # one thread opens or refreshes; the others then find it ready
+                emb = (embedder if isinstance(embedder, Embedder)
+                       else _ready[key].embedder if key in _ready else _embedder(spec))
+                store = fresh() or _with_store(data_dir, emb, prepare)
+        try:
+            return _search_store(store, q, k, criterion, strict)
+        except Exception as exc:
+            if not _is_store_error(exc):
+                raise
+            _ready.pop(key, None)  # e.g. the collection was rebuilt by another process: reopen it
+            if attempt == 2:
+                raise UserError(f"search in the vector store at {store.location} failed: "
+                                f"{_one_line(exc)}") from None
+    raise AssertionError("unreachable")
 
 
 def reset_clients() -> None:
@@ -437,3 +488,4 @@ def reset_clients() -> None:
             if key.startswith("path:"):
                 _forget_embedded(Path(key[len("path:"):]))
         _clients.clear()
+        _ready.clear()
