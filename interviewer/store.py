@@ -24,8 +24,11 @@ branches on the dialect and leaves SQLite's statements as released. Add new ones
 never edit a released one.
 
 `open_store()` is what the app calls: a SQLite file that is not SQLite, fails its integrity check,
-or cannot be migrated is moved aside to rounds.db.corrupt-<timestamp> (never deleted) and a fresh
-one is started, with a one-line notice; a database locked by another process is a UserError.
+or cannot be migrated (or was emptied to zero bytes) is moved aside to rounds.db.corrupt-<timestamp>
+(never deleted), the newest healthy backup is restored in its place (interviewer/backups.py keeps
+the last few, taken at start-up and at most every few minutes after saves) or a fresh one started,
+and every owner affected gets a notice (Store.take_notices) with no server path in it; a database
+locked by another process is a UserError.
 A PostgreSQL database is never moved or recreated: trouble with it is a UserError.
 
 SQLAlchemy is imported inside functions: importing this module is cheap.
@@ -492,6 +495,17 @@ class Store:
                     row)
 
         self._run(save)
+        if self.path is not None:  # a rolling backup of the SQLite file, at most every few minutes
+            from interviewer import backups
+
+            backups.after_save(self.path)
+
+    def take_notices(self, owner: str) -> list[str]:
+        """Messages for this owner not shown yet (their saved rounds were damaged and restored from a
+        backup, or set aside); each is returned once, whichever process shows it."""
+        from interviewer import backups
+
+        return backups.take_notices(self.path, self._owner(owner)) if self.path is not None else []
 
     def _state(self, rid: str, state_json: str) -> RoundState:
         try:
@@ -692,17 +706,23 @@ def open_store(path: str | Path | None = None) -> tuple[Store, str | None]:
         except OSError as exc:
             raise UserError(f"cannot open the history database {target}: {exc}") from exc
 
+    from interviewer import backups
+
     try:
-        return attempt(), None
+        if backups.emptied(target):  # zero bytes with a healthy backup beside it: emptied, not new
+            raise StoreCorrupt(target, "the file is empty")
+        opened = attempt()
     except StoreCorrupt as exc:
         reason = exc.reason
+    else:
+        backups.at_startup(target)  # a healthy file: keep a copy (unless unchanged since the last)
+        return opened, None
     try:
         moved = _move_aside(target)
     except OSError as exc:
         raise UserError(f"the history database {target} is damaged ({reason}) and could not be moved aside: "
                         f"{exc}") from exc
     log.warning("history database moved aside: %s (%s)", moved, reason)
-    store = attempt()  # a fresh file; a second failure is an error, never another move
-    notice = (f"The history database could not be read ({reason[:200]}), so it was moved to {moved} "
-              "and a fresh one was started; nothing was deleted, but earlier rounds are not shown.")
-    return store, " ".join(notice.split())
+    notice = backups.recover(target, moved)  # the newest healthy backup, and a notice for each owner
+    store = attempt()  # the restored or a fresh file; a second failure is an error, never another move
+    return store, notice
