@@ -59,3 +59,13 @@ def test_numbers_may_come_from_the_moves_facts_and_passages():
     grounds = Grounds.of(move, [])
     assert not turn_problems("So roughly 57 sequences, and paging wastes under 4%. What now?", move, grounds)
     assert turn_problems("So roughly 75 sequences. What now?", move, grounds)
+
+
+def test_the_llm_prompt_carries_the_candidates_checked_figures():
+    from interviewer.transcript import Turn
+
+    history = [Turn(role="interviewer", text="Llama-3-8B on one H100 80GB."),
+               Turn(role="candidate", text="An H100 fits about 5,000 sequences of Llama-3-8B at 4k.")]
+    move = Move(kind="challenge", phase="deep_dive", ask="How does that change your plan?")
+    turn = llm.build_messages(move, history, "GPU inference serving")[1].content
+    assert '"5,000 sequences"' in turn and "does not check out" in turn

@@ -72,7 +72,8 @@ def test_judge_returns_a_verdict_on_the_json_object_path(llama_server, llama_set
     t = transcript()
     full = grade(t)
     report = full.model_copy(update={"criteria": [c for c in full.criteria if c.required]})  # a shorter prompt
-    s = llama_settings.model_copy(update={"judge_max_tokens": 700, "judge_timeout_s": 120, "max_retries": 1})
+    # generous: the whole judgement is bounded by this one limit, and a shared 2-core machine is slow
+    s = llama_settings.model_copy(update={"judge_max_tokens": 700, "judge_timeout_s": 300, "max_retries": 1})
     result = J.judge(s, report, t)
     assert result.verdict is not None, result.notice
     # llama-cpp-python's server rejects json_schema; "auto" moved to json_object with the schema
@@ -96,7 +97,8 @@ def test_a_server_that_never_answers_falls_back_within_the_budget(silent_server)
     start = time.monotonic()
     outcome = llm.speak(s, a_move(), HISTORY, "Q", None, FALLBACK).outcome
     elapsed = time.monotonic() - start
-    assert outcome.source == "fallback" and outcome.text == FALLBACK and outcome.attempts == 2
+    # one stated limit bounds the whole turn: no time is left for the retry
+    assert outcome.source == "fallback" and outcome.text == FALLBACK and outcome.attempts == 1
     assert outcome.notice == "The local model did not answer in 1 s; the built-in interviewer took this turn."
     assert elapsed < llm.budget_s(s) + 1.0
     report = llm.test_connection(s, timeout_s=1)
@@ -107,7 +109,7 @@ def test_a_server_that_never_answers_falls_back_within_the_budget(silent_server)
 
 def test_a_server_killed_mid_round_falls_back_with_the_turn_intact(start_llama):
     server = start_llama(n_ctx=2048)
-    s = llm.BackendSettings(backend="local", base_url=server.base_url, model=server.model, timeout_s=30,
+    s = llm.BackendSettings(backend="local", base_url=server.base_url, model=server.model, timeout_s=120,
                             max_retries=1, max_tokens=200, temperature=0.0)
     first = llm.speak(s, a_move(), HISTORY, "GPU inference serving", None, FALLBACK).outcome
     assert first.source == "llm", first.notice
@@ -156,3 +158,30 @@ def test_replay_cli_with_backend_local(llama_server, tmp_path):
     assert data["report"]["question_id"] == "gpu-inference-serving"
     assert sum(t["role"] == "interviewer" for t in data["turns"]) == len(ANSWERS) + 1
     assert "Traceback" not in done.stderr
+
+
+def test_no_unchecked_turn_from_a_small_model_reaches_the_page(llama_server, llama_settings):
+    """SmolLM2-135M wanders off task; every turn it is allowed to say passes the guard, and every other
+    turn is the built-in interviewer's wording, counted as replaced."""
+    from interviewer.llm.guard import Grounds, turn_problems
+    from interviewer.session import Session, no_retriever
+    from interviewer.voice import render
+
+    settings = llama_settings.model_copy(update={"max_tokens": 80, "timeout_s": 60})
+    session = Session(store=None, voice=llm.LLMVoice(settings), retriever=no_retriever)
+    state = session.start_round("gpu-inference-serving", "Anthropic")
+    sources = []
+    for answer in ANSWERS + ["We would route by prefix hash across replicas and shed load past a queue of 200."]:
+        pending = session.submit(state, answer)
+        streamed = "".join(pending.utterance.chunks())
+        turn = session.complete(state, pending)
+        sources.append(turn.voice)
+        if turn.voice == "llm":
+            grounds = Grounds.of(pending.move, state.turns[:-1])
+            assert not turn_problems(turn.text, pending.move, grounds), turn.text
+            assert streamed.strip() in turn.text or not streamed.strip()
+        else:
+            assert turn.voice in ("replaced", "fallback")
+            assert turn.text == render(pending.move, f"{state.id}:{len(state.turns) - 1}")
+            assert turn.notice
+    assert len(sources) == len(ANSWERS) + 1

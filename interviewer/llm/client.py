@@ -172,7 +172,7 @@ def _short(text: str, limit: int = 160) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def test_connection(settings: BackendSettings, timeout_s: float = CONNECTION_TEST_TIMEOUT_S, *,
+def test_connection(settings: BackendSettings, timeout_s: float | None = None, *,
                     model: ModelSource = None) -> ConnectionReport:
     """A real one-token chat completion against the backend; `ok` only when that reply came back.
 
@@ -182,6 +182,8 @@ def test_connection(settings: BackendSettings, timeout_s: float = CONNECTION_TES
     report = ConnectionReport(ok=False, backend=settings.backend,
                               base_url=settings.endpoint if settings.backend != "offline" else "",
                               model=settings.model)
+    # The turn's own limit: a cold local model may need several seconds for its first reply.
+    timeout_s = timeout_s if timeout_s is not None else settings.timeout_s
     if settings.backend == "offline":
         report.ok = True
         return report
@@ -192,7 +194,7 @@ def test_connection(settings: BackendSettings, timeout_s: float = CONNECTION_TES
     try:
         if model is None:
             try:
-                report.models = served_models(settings, timeout_s=timeout_s)
+                report.models = served_models(settings, timeout_s=min(timeout_s, CONNECTION_TEST_TIMEOUT_S))
             except Exception:  # some servers list nothing; the chat request below decides
                 report.models = []
             with _served_lock:

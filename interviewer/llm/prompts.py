@@ -74,6 +74,7 @@ def prompt_variables(move: Move, history: Iterable[Any], question_title: str,
     ) or "  (none)"
     phase = move.phase_title or move.phase
     return {
+        "claims": _claims_block(history),
         "company": company or GENERIC_COMPANY,
         "question_title": question_title or "an LLM-serving design question",
         "history": format_history(history),
@@ -84,6 +85,27 @@ def prompt_variables(move: Move, history: Iterable[Any], question_title: str,
         "facts": facts,
         "passages": passages,
     }
+
+
+MAX_CLAIMS = 12
+
+
+def _claims_block(history: Iterable[Any]) -> str:
+    """The candidate's figures as the ledger reads them, with each check: the LLM may shape its
+    question around them, never contradict them."""
+    from interviewer.claims import build_ledger
+
+    turns = [_turn_fields(t) for t in history]
+    try:
+        ledger = build_ledger(turns)
+    except Exception:  # the ledger is context for wording; its absence must not cost the turn
+        return "  (none)"
+    lines = []
+    for c in [c for c in ledger.candidate_claims() if c.value is not None][-MAX_CLAIMS:]:
+        verdict = "" if c.check is None or c.check.status == "unchecked" else (
+            f" [checks out]" if c.check.status == "ok" else f" [does not check out: {c.check.explanation}]")
+        lines.append(f'  - {c.kind.replace("_", " ")}: "{c.span}"{verdict}')
+    return "\n".join(lines) or "  (none)"
 
 
 def build_messages(move: Move, history: Iterable[Any], question_title: str, company: str | None = None):
