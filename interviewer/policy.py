@@ -381,6 +381,45 @@ def _simulate_move(state: RoundState, question: Question, rubric: Rubric, ctx: C
                 facts=facts, query="tail latency p99 TTFT under load which scheduler limit moves")
 
 
+_ROUTERS = [("prefix-affinity", re.compile(r"prefix[- ](?:hash|affinity|aware)|consistent[- ]hash|sticky", re.I)),
+            ("least-outstanding", re.compile(r"least[- ](?:outstanding|loaded|busy|connections?)|join[- ]the[- ]shortest", re.I)),
+            ("most-free-kv", re.compile(r"(?:most|free)[- ](?:free[- ])?kv|kv[- ]aware", re.I)),
+            ("round-robin", re.compile(r"round[- ]robin", re.I)),
+            ("shared-queue", re.compile(r"(?:shared|central|global|single)\s+queue", re.I))]
+
+
+def _fleet_move(state: RoundState, question: Question, rubric: Rubric, ctx: Context, phase: str) -> Move | None:
+    """A fleet the candidate stated (replicas, TP degree, router, rate) run at twice its load, once."""
+    if (not rubric.families[question.family].simulate_limits or "sim:fleet" in state.asked()
+            or phase not in ("high_level", "deep_dive")):
+        return None
+    said = [c for c in ctx.ledger.candidate_claims() if c.value and not c.negated and not c.hypothetical]
+    replicas = [c for c in said if c.kind == "replicas"]
+    if not replicas or ctx.last_index not in {c.turn for c in said}:
+        return None
+    subject = replicas[-1].subject
+    model = subject.model or next((s.model for s in reversed(ctx.ledger.subjects) if s.model), None)
+    gpu = subject.gpu or next((s.gpu for s in reversed(ctx.ledger.subjects) if s.gpu), None)
+    if not model or not gpu:
+        return None
+    tps = [c for c in said if c.kind == "tensor_parallel"]
+    tp = int(tps[-1].value) if tps else (subject.tp or 1)
+    rates = [c for c in ctx.ledger.claims if c.kind == "request_rate_rps" and c.value and not c.hypothetical]
+    targets = [c for c in ctx.ledger.claims if c.kind == "ttft_p99_ms" and c.value and not c.negated]
+    joined = "\n".join(ctx.answers)
+    router = next((name for name, pat in _ROUTERS if pat.search(joined)), "least-outstanding")
+    from interviewer.whiteboard import simulate_fleet_design
+
+    result = simulate_fleet_design(model, gpu, tp=tp, replicas=int(replicas[-1].value), router=router,
+                                   rate_rps=rates[-1].value if rates else None,
+                                   slo_ttft_s=targets[-1].value / 1000 if targets else None)
+    if result is None:
+        return None
+    facts, ask = result
+    return Move(kind="simulate", phase=phase, ask=ask, criterion="scheduling_policy", key="sim:fleet",
+                facts=facts, query="replicas routing tensor parallel knee p99 TTFT under load")
+
+
 # --------------------------------------------------------------------------- deciding
 
 
@@ -451,7 +490,7 @@ def _next_move(state, question, company, rubric, ctx: Context, phase: str, now: 
         if pid not in ctx.before.pitfalls and f"pitfall:{pid}" not in asked:
             return Move(kind="pitfall", phase=phase, criterion=rubric.pitfalls[pid].criterion, key=f"pitfall:{pid}",
                         pitfall=pid, ask=rubric.pitfalls[pid].feedback, query=rubric.pitfalls[pid].title)
-    sim = _simulate_move(state, question, rubric, ctx, phase)
+    sim = _fleet_move(state, question, rubric, ctx, phase) or _simulate_move(state, question, rubric, ctx, phase)
     if sim is not None:
         return sim
 

@@ -139,3 +139,12 @@ def test_phase_budget_and_countdown_agree_from_second_zero():
     assert state.phase_at(T0) == "requirements"
     assert state.phase_deadline("requirements") - state.elapsed(T0) == budgets["requirements"] == 7 * 60
     assert state.phase_at(T0 + 7 * 60) == "high_level" and state.phase_deadline("high_level") == 18 * 60
+
+
+def test_a_stated_fleet_is_run_through_the_simulator_at_twice_its_load():
+    state = _round()
+    _answer(state, "Llama-3-70B in FP16 is 141 GB, so TP=2 on H100 80GB.", 3)
+    turn = _answer(state, "I'd run 8 replicas, each tensor-parallel 2, behind a least-loaded router, for the 200 "
+                          "requests per second, and p99 TTFT under 800 ms.", 9)
+    assert turn.kind == "simulate" and turn.key == "sim:fleet"
+    assert "knee" in turn.text and "p99 time to first token" in turn.text and "?" in turn.text
