@@ -1,5 +1,5 @@
-"""The Mock round page through Streamlit's AppTest: a whole round to its report, resume by the
-browser's token, the empty-answer re-ask, long and marked-up and non-English answers kept as
+"""The Mock round page through Streamlit's AppTest: a whole round to its report, resume in a new
+tab (local mode: one person, one history), the empty-answer re-ask, long and marked-up and non-English answers kept as
 text, the clock ending a round, a company drill scored on the spot, and an LLM voice that
 streams or falls back. Every test has its own INTERVIEWER_DATA_DIR (tests/conftest.py) and the
 offline backend unless it sets one."""
@@ -37,11 +37,8 @@ def _offline(monkeypatch):
         config.reload()
 
 
-def new_app(token: str | None = None) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=RUN_S)
-    if token:
-        at.query_params["u"] = token
-    return at.run()
+def new_app() -> AppTest:
+    return AppTest.from_file(APP, default_timeout=RUN_S).run()
 
 
 def ok(at: AppTest) -> AppTest:
@@ -68,8 +65,8 @@ def answer(at: AppTest, text: str) -> str:
 
 
 def stored(at: AppTest):
-    """The round as the store holds it for this browser."""
-    token = at.query_params["u"]
+    """The round as the store holds it for the local user (local mode, the default)."""
+    token = "local"
     rid = at.session_state["round"].id if "round" in at.session_state else at.session_state["report_id"]
     store, _ = open_store()
     try:
@@ -90,8 +87,7 @@ def all_text(at: AppTest) -> str:
 
 def test_whole_round_to_report():
     at = new_app()
-    token = at.query_params["u"]
-    assert len(token) >= 16
+    assert "u" not in at.query_params  # local mode: nothing about identity in the URL
     start_round(at)
     assert at.title[0].value == "Design GPU Inference Serving System"
     # the opening prompt, the clock and the phase with its budget, the bar in the side panel
@@ -134,22 +130,23 @@ def test_whole_round_to_report():
     assert {d.label for d in at.get("download_button")} >= {"Markdown", "JSON", "PDF"}
     saved = stored(at)
     assert saved.ended and saved.report["overall"] == overall
-    assert at.query_params["r"] == saved.id and at.query_params["u"] == token
+    assert at.query_params["r"] == saved.id and "u" not in at.query_params
 
 
-def test_refresh_resumes_the_same_browsers_round_only():
+def test_refresh_or_a_new_tab_resumes_the_round():
+    """Local mode: one person on their own machine, so a refresh, a new tab or another browser on
+    it all resume the same open round (hosted mode's per-user rounds: tests/test_identity.py)."""
     at = start_round(new_app())
-    token = at.query_params["u"]
     answer(at, NO_LIMITS)
-    again = ok(new_app(token))  # a refresh: a new session with the same ?u= token
+    again = ok(new_app())  # a refresh: a new session, nothing in the URL
+    assert "u" not in again.query_params
     assert again.title[0].value == "Design GPU Inference Serving System"
     assert [m.name for m in again.chat_message] == ["assistant", "user", "assistant"]
     assert again.chat_message[1].text[0].value == NO_LIMITS
     answer(again, POLICY)
     assert len(stored(again).turns) == 5
-    other = ok(new_app())  # another browser: its own token, no round
-    assert other.query_params["u"] != token
-    assert other.button(key="start_round") and not other.chat_message
+    other = ok(new_app())  # another tab: the same round, now with both answers
+    assert [m.name for m in other.chat_message] == ["assistant", "user", "assistant", "user", "assistant"]
 
 
 def test_empty_answer_gets_a_gentle_reask():
@@ -264,3 +261,27 @@ def test_llm_voice_streams_and_falls_back_with_a_notice(monkeypatch):
     assert at.title[0].value.startswith("Report:")
     assert any("LLM judge" in i.value for i in at.info)
     assert stored(at).report["judge"] is None
+
+
+def test_a_full_length_round_in_the_page_never_repeats_and_wraps_up_once():
+    """30 answers over a 45-minute clock (the round's start is moved back 90 s before each answer)."""
+    from interviewer.scripted import PLAIN, WEAK
+
+    at = start_round(new_app())
+    answers = [PLAIN["capacity_number"], PLAIN["scheduling_policy"], PLAIN["tail_latency_tradeoff"]] + WEAK * 5
+    replies = []
+    for i in range(30):
+        state = at.session_state["round"] if "round" in at.session_state else None
+        if state is None or state.ended:
+            break
+        state.started_at -= 87
+        at.chat_input(key="answer").set_value(answers[i % len(answers)]).run()
+        assert not at.exception
+        replies.append(at.chat_message[-1].markdown[0].value if at.chat_message else "")
+    saved = stored(at)
+    asked = [t for t in saved.turns if t.role == "interviewer"]
+    assert len(asked) >= 25
+    keys = [t.key for t in asked if t.key]
+    assert len(keys) == len(set(keys)) and len({t.text for t in asked}) == len(asked)
+    assert sum(t.kind == "wrap_up" for t in asked) == 1
+    assert {t.phase for t in asked} >= {"requirements", "high_level", "deep_dive", "wrap_up"}
