@@ -48,7 +48,8 @@ def unsupported(text: str, candidate_texts: Iterable[str]) -> list[str]:
     for m in _ATTRIBUTION.finditer(text):
         if _ASKING.search(text[max(0, m.start() - 14):m.start()]):
             continue  # "how do you batch ...", "if you quantize ...": a question, not an attribution
-        words = [w for w in _WORD.findall(m.group(1).lower()) if w not in _FILLER]
+        phrase = re.split(r"\s[-–—]\s|,\s", m.group(1), maxsplit=1)[0]  # "you said X - what about Y?"
+        words = [w for w in _WORD.findall(phrase.lower()) if w not in _FILLER]
         missing = [w for w in words[:6] if _stem(w) not in said_stems]
         if not words or missing:
             problems.append(f"attributes {m.group(0).strip()!r} (not said: {', '.join(missing) or 'nothing specific'})")
