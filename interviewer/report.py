@@ -49,6 +49,31 @@ def _escape_line_start(m: re.Match) -> str:
     return m.group(1) + m.group(3) + "\\" + m.group(4)  # '1. ' or '1) ': escape the '.' (a digit cannot be)
 
 
+# Outside code spans: what can link, embed or fetch (brackets, raw HTML and autolinks, entities), the
+# backslash (so an escape of ours cannot be undone) and $ (never math). Emphasis and lists are kept.
+_FETCHING = re.compile(r"([\\\[\]<>&$])")
+_CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`)(?:.|\n)*?(?<!`)\1(?!`)")
+
+
+def md_inert(text: object) -> str:
+    """Markdown someone else wrote (an interviewer reply that may quote the candidate, an LLM's
+    words) made safe to render: bold, italics, lists and code stay; links, images, raw HTML,
+    autolinks, entities and math become literal text. Control characters go."""
+    s = strip_controls(str(text if text is not None else ""))
+    out, last = [], 0
+    for m in _CODE_SPAN.finditer(s):  # code spans render literally already
+        out.append(_inert(s[last:m.start()]))
+        out.append(m.group(0))
+        last = m.end()
+    out.append(_inert(s[last:]))
+    return "".join(out)
+
+
+def _inert(s: str) -> str:
+    s = _FETCHING.sub(r"\\\1", s)
+    return _AUTOLINK.sub(lambda m: "\\" + m.group(0), s)
+
+
 def _md_escape(text: str) -> str:  # the name older callers used
     return md_text(text)
 

@@ -123,3 +123,29 @@ def test_report_page_shows_candidate_markup_as_text(monkeypatch, tmp_path):
     shown = "\n".join([str(t.value) for t in at.text] + markdown)
     assert IMAGE in shown  # the candidate's words are there, as text
     assert any("The candidate wrote" in md for md in markdown)
+
+
+@pytest.mark.parametrize("hostile", [
+    f'Noted: "{IMAGE} 130 concurrent sequences".',
+    f"You said {LINK} and <img src=http://127.0.0.1:9/i> and http://127.0.0.1:9/bare and www.example.com.",
+    "An escape undone: \\![a\\](http://127.0.0.1:9/k) and \\`![b](http://127.0.0.1:9/k)`.",
+    "Reference style: ![c][r] and [d][r]\n\n[r]: http://127.0.0.1:9/ref",
+    "An entity: &#x3C;img src=http://127.0.0.1:9/e&#x3E; and <http://127.0.0.1:9/auto> and a@b.example",
+])
+def test_md_inert_keeps_formatting_but_nothing_fetches_or_links(hostile):
+    """For text someone else wrote in Markdown (an interviewer reply quoting the candidate)."""
+    from interviewer.report import md_inert
+
+    html = render(md_inert(hostile))
+    assert "<img" not in html and "<a " not in html, html
+    # Inside a code span nothing is a link (GFM autolinks included), so only the rest is checked.
+    assert_inert(md_inert(hostile).replace("`![b](http://127.0.0.1:9/k)`", "").replace("\n", " "))
+
+
+def test_md_inert_keeps_the_interviewers_own_formatting():
+    from interviewer.report import md_inert
+
+    html = render(md_inert("**Bold** and _em_:\n\n- one item\n- `max_num_seqs[0]` stays code\n\n$5 not math"))
+    assert "<strong>Bold</strong>" in html and "<em>em</em>" in html and "<li>one item</li>" in html
+    assert "<code>max_num_seqs[0]</code>" in html and "$5 not math" in text_of(html)
+    assert md_inert("a\x1b[2Jb\x07") == "a\\[2Jb"
