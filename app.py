@@ -1,7 +1,9 @@
 """Streamlit entry point: `streamlit run app.py`.
 
-Pages live in interviewer/ui/; this file only sets the page up, gives the browser its owner
-token (kept in the URL as ?u=...) and runs the chosen page with errors turned into one line.
+Pages live in interviewer/ui/; this file only sets the page up, says who the visitor is (local
+mode: the one local user; hosted: st.login, see common.owner) and runs the chosen page with errors
+turned into one line. On a hosted server a signed-out visitor gets the sign-in prompt instead of
+any page that shows rounds.
 """
 from __future__ import annotations
 
@@ -26,5 +28,14 @@ PAGES = [
 ]
 
 page = st.navigation(PAGES)
-common.guard(common.owner)
-common.guard(page.run)
+
+
+def run_page() -> None:
+    common.identity_sidebar()
+    if common.may_open(page):
+        page.run()
+    else:
+        common.sign_in_prompt()
+
+
+common.guard(run_page)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import AliasChoices, Field, SecretStr, ValidationError
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -55,6 +55,11 @@ class Settings(BaseSettings):
     # Whether a visitor may point their own session at their own LLM endpoint (with their own
     # key). Off on a hosted server that should make no requests the operator did not configure.
     visitor_endpoints: bool = Field(default=True, validation_alias=AliasChoices("INTERVIEWER_VISITOR_ENDPOINTS"))
+    # Who a visitor is (README "Who you are"): "local", one person on their own machine, every tab
+    # sees the same history; "oidc", hosted: st.login with the OpenID Connect provider in
+    # secrets.toml [auth], rounds belong to the signed-in subject. Unset: oidc when secrets.toml
+    # has an [auth] section, else local.
+    auth: Literal["local", "oidc"] | None = _env("INTERVIEWER_AUTH")
 
     @classmethod
     def aliases(cls) -> dict[str, str]:

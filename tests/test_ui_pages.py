@@ -22,7 +22,7 @@ WHITEBOARD = "interviewer/ui/whiteboard_page.py"
 HISTORY = "interviewer/ui/history_page.py"
 REPORT = "interviewer/ui/report_page.py"
 SETTINGS = "interviewer/ui/settings_page.py"
-TOKEN = "test-browser-token-0001"
+TOKEN = "local"  # the owner in local mode (the default); a ?u= in the URL is ignored and dropped
 
 
 @pytest.fixture(autouse=True)
@@ -138,7 +138,7 @@ def test_history_lists_reopens_and_deletes_with_confirm():
                            "max_num_seqs 128, max_num_batched_tokens 8192, preempt the lowest-priority sequence."])
     store.save(weak, TOKEN)
     store.save(strong, TOKEN)
-    store.save(graded_round(["someone else's"]), "another-browser-token-02")
+    store.save(graded_round(["someone else's"]), "oidc:https://idp.example|someone-else")  # a hosted user's
     store.close()
 
     at = ok(page(HISTORY))
@@ -167,7 +167,7 @@ def test_history_lists_reopens_and_deletes_with_confirm():
     assert len(at.dataframe[0].value) == 1
     store, _ = open_store()
     assert [r.id for r in store.list(TOKEN)] == [strong.id]
-    assert len(store.list("another-browser-token-02")) == 1
+    assert len(store.list("oidc:https://idp.example|someone-else")) == 1
     store.close()
 
 

@@ -1,4 +1,4 @@
-"""Helpers every page shares: who the browser is, the store, error handling, safe text.
+"""Helpers every page shares: who the visitor is, the store, error handling, safe text.
 
 Nothing here decides anything about a round: it only wires Streamlit to the library.
 Heavy modules (the store, the LLM client) are imported inside functions so the app starts fast.
@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
-import re
-import secrets
 import string
 from typing import Any, Callable
 
@@ -26,34 +24,132 @@ BANK_PAGE = "interviewer/ui/bank_page.py"
 WHITEBOARD_PAGE = "interviewer/ui/whiteboard_page.py"
 SETTINGS_PAGE = "interviewer/ui/settings_page.py"
 
-OWNER_PARAM = "u"
+LEGACY_OWNER_PARAM = "u"  # the per-browser token earlier releases kept in the URL; dropped on sight
 REPORT_PARAM = "r"
-_TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
+LOCAL_OWNER = "local"
+PUBLIC_PAGES = {"bank", "whiteboard"}  # url paths a signed-out visitor may open on a hosted server
 PREVIEW_CHARS = 1500  # a longer answer is shown collapsed: this much, then an expander with all of it
 
 
 # --------------------------------------------------------------------------- identity
+#
+# Two modes (README "Who you are"), chosen by the operator (INTERVIEWER_AUTH, else whether
+# secrets.toml has an [auth] section):
+#   local  one person on their own machine: every tab and every browser on it sees the same
+#          history (owner "local"); nothing about identity is in the URL.
+#   oidc   a hosted server: Streamlit's st.login with the OpenID Connect provider the operator
+#          configured; rounds belong to the signed-in subject (issuer + sub from the ID token), so
+#          a link to a round opens it only for its owner; a signed-out visitor sees no rounds.
+
+
+def auth_mode() -> str:
+    """'local' or 'oidc'. INTERVIEWER_AUTH=oidc without an [auth] section is a UserError, never local."""
+    chosen = settings().auth
+    if chosen == "oidc" and not auth_providers():
+        raise UserError("INTERVIEWER_AUTH=oidc, but .streamlit/secrets.toml has no [auth] section naming an "
+                        "OpenID Connect provider (redirect_uri, cookie_secret, client_id, client_secret, "
+                        "server_metadata_url); see the README, \"Who you are\"")
+    if chosen:
+        return chosen
+    return "oidc" if auth_providers() else "local"
+
+
+def auth_providers() -> list[str | None]:
+    """The providers in secrets.toml [auth]: [None] for one unnamed provider, else their names."""
+    auth = secrets_dict().get("auth")
+    if not isinstance(auth, dict):
+        return []
+    named = [k for k, v in auth.items() if isinstance(v, dict) and ("client_id" in v or "server_metadata_url" in v)]
+    if "client_id" in auth or not named:
+        return [None]
+    return named
+
+
+def subject_owner(user: dict) -> str | None:
+    """The owner key of a signed-in user: the ID token's issuer and subject (stable and unique per
+    the OpenID Connect spec; an e-mail address can change hands). None when signed out."""
+    if not user or not user.get("is_logged_in") or not user.get("sub"):
+        return None
+    issuer = user.get("iss") or user.get("provider") or "default"
+    return f"oidc:{issuer}|{user['sub']}"
+
+
+def _user() -> dict:
+    try:
+        return st.user.to_dict()
+    except Exception:  # no user information in this context
+        return {}
+
+
+def signed_in() -> bool:
+    """Whether this session may see rounds: always in local mode; when signed in on a hosted server."""
+    return auth_mode() == "local" or subject_owner(_user()) is not None
+
+
+def may_open(page) -> bool:
+    """A signed-out visitor on a hosted server may open the public pages (bank, whiteboard) only."""
+    return signed_in() or getattr(page, "url_path", "") in PUBLIC_PAGES
 
 
 def owner() -> str:
-    """This browser's random token, kept in the URL (?u=...) so a refresh finds its rounds.
+    """Whose rounds this session reads and writes.
 
-    Created on the first visit. Page changes can drop query parameters, so the token is also
-    kept in session state and put back into the URL on every run.
+    Local mode: "local" (any ?u= token an older release put in a link is dropped). Hosted: the
+    signed-in subject; a signed-out visitor is shown the sign-in prompt and the page stops here,
+    so no page ever reads rounds without an owner.
     """
-    token = st.query_params.get(OWNER_PARAM)
-    if isinstance(token, str) and _TOKEN.fullmatch(token):
-        st.session_state["owner"] = token
-        return token
-    token = st.session_state.get("owner") or secrets.token_urlsafe(18)
-    st.session_state["owner"] = token
-    st.query_params[OWNER_PARAM] = token
-    return token
+    if LEGACY_OWNER_PARAM in st.query_params:
+        del st.query_params[LEGACY_OWNER_PARAM]
+    if auth_mode() == "local":
+        return LOCAL_OWNER
+    who = subject_owner(_user())
+    if who is None:
+        sign_in_prompt()
+        st.stop()
+    return who
+
+
+def user_label() -> str:
+    user = _user()
+    return str(user.get("email") or user.get("name") or user.get("sub") or "")
+
+
+def sign_in_prompt() -> None:
+    """What a signed-out visitor to a hosted server sees instead of rounds."""
+    st.title("Sign in")
+    st.info("Rounds on this server belong to the candidate who held them. Sign in to hold a mock round "
+            "and to see your history and reports; the question bank and the whiteboard are open to all.")
+    for provider in auth_providers():
+        label = "Sign in" if provider is None else f"Sign in with {provider}"
+        if st.button(label, type="primary", key=f"sign_in_{provider or 'default'}", icon=":material/login:"):
+            try:
+                st.login(provider)
+            except Exception as exc:  # a misconfigured [auth] section: say so, never a traceback
+                log.warning("st.login failed: %s", exc)
+                st.error(f"Sign-in is not configured correctly on this server ({type(exc).__name__}: "
+                         f"{' '.join(str(exc).split())[:200]}). Tell the operator.")
+
+
+def identity_sidebar() -> None:
+    """Hosted mode: who is signed in, and a way out. Drops an older release's ?u= token from the URL."""
+    if LEGACY_OWNER_PARAM in st.query_params:
+        del st.query_params[LEGACY_OWNER_PARAM]
+    if auth_mode() != "oidc":
+        return
+    with st.sidebar:
+        if signed_in():
+            st.caption(f"Signed in as {md(user_label())}")
+            if st.button("Sign out", key="sign_out", icon=":material/logout:"):
+                for key in list(st.session_state.keys()):  # nothing of this user stays in the tab
+                    del st.session_state[key]
+                st.logout()
+        else:
+            st.caption("Not signed in")
 
 
 def goto(page: str, **params: str) -> None:
-    """Switch page, keeping the owner token in the URL."""
-    st.switch_page(page, query_params={OWNER_PARAM: owner(), **params})
+    """Switch page with these query parameters (identity is never one of them)."""
+    st.switch_page(page, query_params=params or None)
 
 
 # --------------------------------------------------------------------------- errors
@@ -85,15 +181,28 @@ def settings():
 
 
 def data_dir_key() -> str:
-    return str(settings().data_dir)
+    """Which store this process uses: the database URL when the operator set one, else the data folder."""
+    s = settings()
+    return f"{s.database_url or ''}|{s.data_dir}"
 
 
 @st.cache_resource(show_spinner=False)
-def _open_store(data_dir: str):
-    """One store per data folder and process (the argument is the cache key)."""
+def _open_store(key: str):
+    """One store per database and process (the argument is the cache key). In local mode, rounds
+    that earlier releases saved under per-browser ?u= tokens become the local user's."""
     from interviewer.store import open_store
 
-    return open_store()
+    store, notice = open_store()
+    if auth_mode() == "local":
+        try:
+            claimed = store.claim_legacy_rounds(LOCAL_OWNER)
+        except Exception:  # the history still opens; those rounds just stay under their old tokens
+            log.warning("could not claim earlier releases' rounds for the local user", exc_info=True)
+        else:
+            if claimed:
+                log.info("local mode: %d rounds saved under browser tokens of earlier releases are now shown",
+                         claimed)
+    return store, notice
 
 
 _NOTICES_SHOWN: set[str] = set()

@@ -1,4 +1,5 @@
-"""History page: this browser's past rounds, reopening or deleting one, and progress over time."""
+"""History page: the visitor's past rounds (local mode: everything held on this machine; hosted:
+the signed-in candidate's), reopening or deleting one, and progress over time."""
 from __future__ import annotations
 
 import streamlit as st
@@ -102,8 +103,9 @@ def main() -> None:
         return
     rounds = store.list(common.owner())
     if not rounds:
-        st.info("No rounds yet. Your rounds are kept for this browser (the link's ?u=... token); "
-                "hold one on the Mock round page.")
+        whose = ("on this machine" if common.auth_mode() == "local"
+                 else f"for {common.md(common.user_label())}, and only you see them")
+        st.info(f"No rounds yet. Your rounds are kept {whose}; hold one on the Mock round page.")
         return
     rounds_table(rounds)
     actions(store, rounds)

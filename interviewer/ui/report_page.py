@@ -22,7 +22,7 @@ def _pdf(report_json: str, ended_at: float | None) -> bytes:
 
 
 def _choices(store) -> list[tuple[str, str]]:
-    """(round id, label) for this browser's graded rounds, newest first."""
+    """(round id, label) for the visitor's graded rounds, newest first."""
     out = []
     if store is not None:
         for r in store.list(common.owner()):
@@ -205,13 +205,17 @@ def main() -> None:
     wanted = st.query_params.get(common.REPORT_PARAM) or st.session_state.get("report_id")
     ids = [i for i, _ in choices]
     if wanted and wanted not in ids:
-        state = common.load_round(wanted, store)
+        state = common.load_round(wanted, store)  # only the owner's rounds load: a link is no key
         if state is not None and state.ended and not state.report:
             st.title("Report")
             st.info("That round ended before you answered anything, so there is nothing to grade.")
             if st.button("Start a new round", type="primary"):
                 common.goto(common.ROUND_PAGE)
             return
+        if state is None and st.query_params.get(common.REPORT_PARAM) == wanted:
+            st.caption("The round in that link is not one of yours (or it was deleted); your own reports are below.")
+            if st.session_state.get("report_id") == wanted:
+                st.session_state.pop("report_id")
         wanted = None
     if not choices:
         st.title("Report")

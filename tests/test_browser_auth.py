@@ -1,0 +1,187 @@
+"""Hosted mode end to end: `streamlit run app.py` with an [auth] section naming a real OpenID Connect
+provider on 127.0.0.1 (oidc-provider-mock: the one .ci/run starts, named by OIDC_TEST_ISSUER, or
+one started here), driven by Playwright with Debian's chromium. Two candidates sign in through the
+provider's own form; neither sees the other's rounds, a link to one's report does not open it for
+the other, and a signed-out visitor sees no rounds and is asked to sign in."""
+from __future__ import annotations
+
+import os
+import secrets
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from test_browser import ANSWERS, ARGS, CHROMIUM, _need_chromium
+
+ROOT = Path(__file__).resolve().parent.parent
+TITLE = "Design GPU Inference Serving System"
+
+
+def _port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _wait(url: str, proc: subprocess.Popen, what: str, timeout: float = 90) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc is not None and proc.poll() is not None:
+            pytest.fail(f"{what} exited with {proc.returncode}")
+        try:
+            with urllib.request.urlopen(url, timeout=1) as r:
+                if r.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.3)
+    pytest.fail(f"{what} did not answer {url} within {timeout:.0f} s")
+
+
+@pytest.fixture(scope="module")
+def issuer(tmp_path_factory):
+    """The OpenID Connect provider's issuer URL."""
+    named = os.environ.get("OIDC_TEST_ISSUER")
+    if named:
+        yield named.rstrip("/")
+        return
+    try:
+        import oidc_provider_mock  # noqa: F401
+    except ImportError:
+        if os.environ.get("CI") == "true":
+            pytest.fail("oidc-provider-mock is not installed (requirements-dev.txt)")
+        pytest.skip("oidc-provider-mock is not installed (pip install -r requirements-dev.txt)")
+    port = _port()
+    log = tmp_path_factory.mktemp("oidc") / "provider.log"
+    proc = subprocess.Popen([sys.executable, "-m", "oidc_provider_mock", "--host", "127.0.0.1", "--port", str(port)],
+                            stdout=open(log, "wb"), stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        _wait(f"{url}/.well-known/openid-configuration", proc, "oidc-provider-mock", 60)
+        yield url
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+@pytest.fixture(scope="module")
+def hosted_app(issuer, tmp_path_factory):
+    _need_chromium()
+    work = tmp_path_factory.mktemp("hosted")
+    port = _port()
+    url = f"http://127.0.0.1:{port}"
+    secrets_file = work / "secrets.toml"
+    secrets_file.write_text(
+        "[auth]\n"
+        f'redirect_uri = "{url}/oauth2callback"\n'
+        f'cookie_secret = "{secrets.token_urlsafe(32)}"\n'
+        'client_id = "interviewer-test"\n'
+        'client_secret = "interviewer-test-secret"\n'
+        f'server_metadata_url = "{issuer}/.well-known/openid-configuration"\n')
+    env = {**os.environ, "INTERVIEWER_DATA_DIR": str(work / "data")}
+    for var in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "CHROMA_HOST", "INTERVIEWER_AUTH", "INTERVIEWER_DATABASE_URL"):
+        env.pop(var, None)
+    proc = subprocess.Popen([sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
+                             "--server.port", str(port), "--server.address", "127.0.0.1",
+                             "--secrets.files", str(secrets_file)],
+                            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        _wait(f"{url}/_stcore/health", proc, "streamlit")
+        yield url
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    _need_chromium()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+def visitor(browser):
+    page = browser.new_context(viewport={"width": 1280, "height": 1000}).new_page()
+    page.set_default_timeout(60_000)
+    return page
+
+
+def sign_in(page, app: str, subject: str) -> None:
+    """The app's Sign in button, the provider's own form, and back."""
+    from playwright.sync_api import expect
+
+    page.goto(app)
+    page.get_by_role("button", name="Sign in").click()
+    page.wait_for_url("**/oauth2/authorize**")
+    page.locator('input[name="sub"]').fill(subject)
+    page.get_by_role("button", name="Authorize").click()
+    page.wait_for_url(f"{app}/**")
+    expect(page.get_by_text(f"Signed in as {subject}")).to_be_visible()
+
+
+def hold_a_round(page) -> str:
+    """Start a round, answer once, end it; returns the report's URL."""
+    from playwright.sync_api import expect
+
+    page.get_by_role("button", name="Start the round").click()
+    box = page.get_by_test_id("stChatInputTextArea")
+    box.fill(ANSWERS[1])
+    box.press("Enter")
+    expect(page.get_by_test_id("stChatMessage")).to_have_count(3)
+    page.get_by_role("button", name="End round").click()
+    expect(page.get_by_role("heading", name=f"Report: {TITLE}")).to_be_visible()
+    page.wait_for_url("**/report?r=*")
+    return page.url
+
+
+def test_two_candidates_never_see_each_others_rounds(hosted_app, browser):
+    from playwright.sync_api import expect
+
+    # A signed-out visitor: asked to sign in, no rounds anywhere.
+    anon = visitor(browser)
+    anon.goto(hosted_app)
+    expect(anon.get_by_role("heading", name="Sign in")).to_be_visible()
+    expect(anon.get_by_role("button", name="Start the round")).to_have_count(0)
+
+    alice = visitor(browser)
+    sign_in(alice, hosted_app, "alice@example.com")
+    alice_report = hold_a_round(alice)
+
+    bob = visitor(browser)
+    sign_in(bob, hosted_app, "bob@example.com")
+    bob.get_by_role("link", name="History").click()
+    expect(bob.get_by_role("heading", name="History")).to_be_visible()
+    expect(bob.get_by_text("No rounds yet")).to_be_visible()
+    expect(bob.get_by_role("combobox", name="Round")).to_have_count(0)
+    # Alice's report link, opened by Bob: not hers to him.
+    bob.goto(alice_report)
+    expect(bob.get_by_text("not one of yours")).to_be_visible()
+    expect(bob.get_by_role("heading", name=f"Report: {TITLE}")).to_have_count(0)
+    bob.goto(hosted_app)
+    bob_report = hold_a_round(bob)
+    assert bob_report != alice_report
+
+    # Alice sees her one round, not Bob's.
+    alice.goto(hosted_app + "/history")
+    expect(alice.get_by_role("heading", name="History")).to_be_visible()
+    alice.get_by_role("combobox", name="Round").click()
+    expect(alice.get_by_role("option")).to_have_count(1)
+    alice.keyboard.press("Escape")
+    alice.goto(bob_report)
+    expect(alice.get_by_text("not one of yours")).to_be_visible()
+
+    # The signed-out visitor, given both links, sees neither.
+    for link in (alice_report, bob_report, hosted_app + "/history"):
+        anon.goto(link)
+        expect(anon.get_by_role("heading", name="Sign in")).to_be_visible()
+        expect(anon.get_by_role("heading", name=f"Report: {TITLE}")).to_have_count(0)
+        expect(anon.get_by_role("combobox", name="Round")).to_have_count(0)
+    for p in (anon, alice, bob):
+        p.context.close()
