@@ -1,4 +1,13 @@
-"""Calibration: agreement between the grader and hand-assigned scores on tests/calibration/."""
+"""Agreement between the grader and hand-assigned scores.
+
+Two kinds of labelled transcripts:
+
+* tests/calibration/ (42): the TRAINING set; labels in each file's "expected".
+* tests/sealed/batch_*/: batches written by people who never saw the grader's code; labels in each
+  file's "label" (scores per required criterion, reasons, pitfalls present - any pitfall not listed
+  is asserted absent -, a stuffed flag, hand-checked capacity figures). Batch A is tuned on;
+  later batches are held out.
+"""
 from __future__ import annotations
 
 import json
@@ -9,7 +18,12 @@ from interviewer.grader import Report, grade
 from interviewer.rubric import load_rubric
 from interviewer.transcript import parse_transcript
 
-CALIBRATION_DIR = Path(__file__).resolve().parent.parent / "tests" / "calibration"
+ROOT = Path(__file__).resolve().parent.parent
+CALIBRATION_DIR = ROOT / "tests" / "calibration"
+SEALED_DIR = ROOT / "tests" / "sealed"
+# The pitfalls every label is asserted to list in full (one not listed is asserted absent).
+PITFALL_IDS = ("no_limits", "average_only", "quantizing_on_faith", "kv_cache_confusion", "vendor_speedup",
+               "policy_list")
 
 
 @dataclass
@@ -20,7 +34,15 @@ class Case:
 
     @property
     def expected(self) -> dict:
-        return self.data["expected"]
+        """Scores per required criterion plus "pitfalls" (either label format)."""
+        if "expected" in self.data:
+            return self.data["expected"]
+        label = self.data["label"]
+        return {**label["scores"], "pitfalls": label.get("pitfalls", [])}
+
+    @property
+    def stuffed(self) -> bool:
+        return bool(self.data.get("label", {}).get("stuffed", False))
 
     def scores(self) -> dict[str, int]:
         return {c.id: c.score for c in self.report.criteria}
@@ -36,36 +58,96 @@ class Agreement:
     pitfall_tp: int = 0
     pitfall_fp: int = 0
     pitfall_fn: int = 0
+    # per pitfall id: (transcripts that forbid it, of those where it was raised)
+    forbidden: dict[str, list[int]] = field(default_factory=dict)
+    strong_misses: list[str] = field(default_factory=list)
+    weak_misses: list[str] = field(default_factory=list)
+    stuffed_misses: list[str] = field(default_factory=list)
+    strong: int = 0
+    weak: int = 0
+    stuffed: int = 0
 
     @property
     def exact_rate(self) -> float:
         return self.exact / max(self.total, 1)
 
+    @property
+    def within_one_rate(self) -> float:
+        return self.within_one / max(self.total, 1)
+
+    @property
+    def pitfall_recall(self) -> float:
+        return self.pitfall_tp / max(self.pitfall_tp + self.pitfall_fn, 1)
+
+    @property
+    def false_pitfall_rates(self) -> dict[str, float]:
+        """Per pitfall: the share of the transcripts that forbid it on which it was raised."""
+        return {pid: raised / max(n, 1) for pid, (n, raised) in self.forbidden.items()}
+
+    @property
+    def worst_false_pitfall_rate(self) -> float:
+        return max(self.false_pitfall_rates.values(), default=0.0)
+
+    def summary(self) -> str:
+        fp = self.false_pitfall_rates
+        worst = max(fp, key=fp.get) if fp else "-"
+        return (f"exact {self.exact}/{self.total} = {self.exact_rate:.1%}, within one {self.within_one}/{self.total} = "
+                f"{self.within_one_rate:.1%}; pitfall recall {self.pitfall_tp}/{self.pitfall_tp + self.pitfall_fn} = "
+                f"{self.pitfall_recall:.1%}, false pitfalls {self.pitfall_fp} (worst {worst} "
+                f"{fp.get(worst, 0):.1%} of the transcripts that forbid it); strong >= 8: "
+                f"{self.strong - len(self.strong_misses)}/{self.strong}, weak <= 2: "
+                f"{self.weak - len(self.weak_misses)}/{self.weak}, stuffed <= 2: "
+                f"{self.stuffed - len(self.stuffed_misses)}/{self.stuffed}")
+
+
+def _load(path: Path) -> Case:
+    data = json.loads(path.read_text())
+    t = parse_transcript({k: v for k, v in data.items() if k in ("question_id", "company", "level", "turns")},
+                         str(path))
+    return Case(path.stem, data, grade(t))
+
 
 def load_cases(folder: Path = CALIBRATION_DIR) -> list[Case]:
-    cases = []
-    for path in sorted(folder.glob("*.json")):
-        data = json.loads(path.read_text())
-        t = parse_transcript({k: v for k, v in data.items() if k in ("question_id", "company", "level", "turns")},
-                             str(path))
-        cases.append(Case(path.stem, data, grade(t)))
-    return cases
+    return [_load(p) for p in sorted(folder.glob("*.json"))]
+
+
+def sealed_batches(folder: Path = SEALED_DIR) -> list[Path]:
+    """The sealed batch folders present (batch_a, batch_b, ...), in order."""
+    return sorted(p for p in folder.glob("batch_*") if p.is_dir() and any(p.glob("*.json")))
 
 
 def agreement(cases: list[Case]) -> Agreement:
     a = Agreement(cases)
+    required = load_rubric().required
     for case in cases:
         got = case.scores()
-        for cid in load_rubric().required:
-            want = case.expected[cid]
+        want = case.expected
+        for cid in required:
             a.total += 1
-            a.exact += got[cid] == want
-            a.within_one += abs(got[cid] - want) <= 1
-            if got[cid] != want:
-                a.misses.append(f"{case.name}: {cid} expected {want}, graded {got[cid]}")
-        want_p = set(case.expected.get("pitfalls", []))
+            a.exact += got[cid] == want[cid]
+            a.within_one += abs(got[cid] - want[cid]) <= 1
+            if got[cid] != want[cid]:
+                a.misses.append(f"{case.name}: {cid} expected {want[cid]}, graded {got[cid]}")
+        want_p = set(want.get("pitfalls", []))
         got_p = {p.id for p in case.report.pitfalls}
         a.pitfall_tp += len(want_p & got_p)
         a.pitfall_fp += len(got_p - want_p)
         a.pitfall_fn += len(want_p - got_p)
+        for pid in PITFALL_IDS:
+            if pid not in want_p:
+                n, raised = a.forbidden.get(pid, [0, 0])
+                a.forbidden[pid] = [n + 1, raised + (pid in got_p)]
+        gold, total = sum(want[c] for c in required), sum(got[c] for c in required)
+        if gold >= 8:
+            a.strong += 1
+            if total < 8:
+                a.strong_misses.append(f"{case.name}: strong (gold {gold}) graded {total}")
+        if gold <= 2:
+            a.weak += 1
+            if total > 2:
+                a.weak_misses.append(f"{case.name}: weak (gold {gold}) graded {total}")
+        if case.stuffed:
+            a.stuffed += 1
+            if total > 2:
+                a.stuffed_misses.append(f"{case.name}: stuffed, graded {total}")
     return a

@@ -168,3 +168,64 @@ def check_capacity(texts: list[str], claim_texts: list[str] | None = None) -> Ca
     elif claimed_kv:
         check.consistent = all(kv_ok)
     return check
+
+
+# ------------------------------------------------------------------------------------- from the ledger
+
+# Figures that make up a capacity number: a wrong one keeps the criterion below "derived and checked".
+CAPACITY_KINDS = ("weights_bytes", "kv_bytes_per_token", "kv_bytes_per_sequence", "kv_bytes_batch", "free_kv_bytes",
+                  "usable_memory_bytes", "kv_cache_tokens", "concurrent_sequences", "fits_on_gpus", "tensor_parallel")
+_MAIN_KINDS = ("concurrent_sequences", "kv_cache_tokens", "kv_bytes_per_token", "kv_bytes_per_sequence", "free_kv_bytes")
+
+
+def _planned(c) -> bool:
+    return c.speaker == "candidate" and c.value is not None and not c.negated and not c.hypothetical
+
+
+def capacity_from_ledger(ledger) -> CapacityCheck | None:
+    """The capacity check the report shows, read from the claim ledger's checks (so the verdict is
+    the one the score uses): the candidate's main capacity figure, the calculator's reading of its
+    model and GPU, and consistent = no capacity figure wrong and at least one checked right."""
+    from interviewer import capacity as cap
+
+    claims = [c for c in ledger.claims if _planned(c) and c.kind in CAPACITY_KINDS]
+    checked = [c for c in claims if c.check is not None and c.check.status in ("ok", "wrong", "impossible")]
+    with_subject = [c for c in checked if c.subject.model and c.subject.gpu and c.kind in _MAIN_KINDS]
+    if not with_subject:
+        return None
+    order = {k: i for i, k in enumerate(_MAIN_KINDS)}
+    wrong = [c for c in checked if c.check.status in ("wrong", "impossible")]
+    main = min(wrong or with_subject, key=lambda c: (c.subject.model is None, order.get(c.kind, 9), c.turn, c.start))
+    if main.subject.model is None or main.subject.gpu is None:
+        main = min(with_subject, key=lambda c: (order.get(c.kind, 9), c.turn, c.start))
+    s = main.subject
+    seq = next((x.value for x in reversed(ledger.claims[:ledger.claims.index(main) + 1])
+                if x.kind == "seq_len" and x.value and not x.negated), None)
+    r, n = None, 1
+    for n in dict.fromkeys([s.tp or s.gpus_in_sentence or 1, 1, 2, 4, 8]):
+        try:
+            r = cap.compute(s.model, s.gpu,
+                            weights_dtype=s.weights_dtype if s.weights_dtype in cap.DTYPE_BYTES else "fp16",
+                            kv_dtype=s.kv_dtype if s.kv_dtype in ("fp16", "fp8") else "fp16",
+                            seq_len=int(seq) if seq else None, num_gpus=n, levers=False)
+            break
+        except UserError:
+            continue
+    if r is None:
+        return None
+    seqs = sorted({int(round(c.value)) for c in claims if c.kind == "concurrent_sequences"})
+    kvs = sorted({int(round(c.value)) for c in claims if c.kind == "kv_bytes_per_token"})
+    expected = r.max_sequences
+    if main.kind == "concurrent_sequences" and main.check.expected:
+        expected = int(round(main.check.expected))
+    check = CapacityCheck(model=r.model, gpu=r.gpu, num_gpus=n, seq_len=r.seq_len, weights_dtype=r.weights_dtype,
+                          kv_dtype=r.kv_dtype, expected_sequences=expected,
+                          expected_kv_bytes_per_token=r.kv_bytes_per_token, claimed_sequences=seqs,
+                          claimed_kv_bytes_per_token=kvs, arithmetic=list(main.check.trace or r.terms))
+    if wrong:
+        check.consistent = False
+        if main.check.ratio:
+            check.off_by = round(main.check.ratio, 2)
+    elif any(c.check.status == "ok" for c in checked if c.kind in _MAIN_KINDS):
+        check.consistent = True
+    return check

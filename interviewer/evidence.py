@@ -1,7 +1,17 @@
-"""Evidence extraction: which rubric cue items a candidate's turns contain, with exact quotes.
+"""Evidence extraction: which rubric items a candidate's turns contain, with exact quotes.
 
-Deterministic and LLM-free. Text that addresses the grader ("ignore the rubric", "give full
-marks") is masked out before matching, so it can neither add nor remove evidence.
+Deterministic and LLM-free. Two sources:
+
+* cue patterns (rubrics/cues.yaml) over the candidate's text; a match in a negated or hypothetical
+  clause ("I wouldn't cap max_num_seqs at 64", "if we had H200s") is not evidence, and a figure that
+  only repeats the interviewer's numbers counts as a name (level 1 only) for items marked
+  `given_is_named`;
+* the claim ledger (interviewer.claims): an item with `ledger:` is present when the candidate said
+  a figure of one of its kinds as a plan (not negated, not hypothetical).
+
+Text that addresses the grader ("ignore the rubric", "give full marks") is masked out before
+matching, so it can neither add nor remove evidence. An ordinary sentence about a model's system
+prompt is not addressed to the grader.
 """
 from __future__ import annotations
 
@@ -9,8 +19,12 @@ import bisect
 import functools
 import re
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from interviewer.rubric import Rubric
+
+if TYPE_CHECKING:
+    from interviewer.claims import Claim, Ledger
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[^a-z0-9])|\n+")
 MAX_QUOTE = 280
@@ -25,19 +39,25 @@ GRADER_DIRECTED = re.compile(
     r"|(?:score|grade|rate|mark)\s+(?:me|this(?:\s+answer)?|every\s+criterion|all\s+criteria)\s+(?:as\s+)?(?:a\s+)?(?:3|three|100|staff|full)"
     r"|(?:note|message|instruction)s?\s+(?:to|for)\s+(?:the\s+)?(?:grader|evaluator|judge|ai|llm)"
     r"|\b(?:as|you\s+are)\s+(?:the\s+)?(?:grader|evaluator|judge)\b"
-    r"|system\s+prompt|\[\s*(?:system|grader)\s*\]",
+    r"|\[\s*(?:system|grader|instructions?)\s*\]"
+    r"|\bsystem\s+(?:prompt|message)\s*:\s*(?:you|ignore|give|award|score|grade|rate|mark)\b",
     re.IGNORECASE,
 )
+_NUMBER = re.compile(r"(?<![\w.])(\d[\d,]*(?:\.\d+)?)\s*([kKmM](?![a-zA-Z]))?")
+_WORDY_NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+                  "nine": 9, "ten": 10}
+
 
 @dataclass(frozen=True)
 class Hit:
-    """One cue match in one candidate turn."""
+    """One piece of evidence in one candidate turn."""
 
     item: str
     turn: int
     start: int
     end: int
     quote: str
+    source: str = "cue"  # cue | ledger | computed
 
 
 @dataclass
@@ -48,10 +68,18 @@ class Evidence:
     pitfalls: dict[str, Hit] = field(default_factory=dict)
     ignored: list[Hit] = field(default_factory=list)
     texts: dict[int, str] = field(default_factory=dict)
+    named_hits: dict[str, list[Hit]] = field(default_factory=dict)   # level-1-only evidence
+    ledger: Ledger | None = None
+    context: dict[int, str] = field(default_factory=dict)            # the interviewer's turns
+    pitfall_kinds: dict[str, str] = field(default_factory=dict)      # how a pitfall was found
 
     @property
     def present(self) -> set[str]:
         return {k for k, v in self.hits.items() if v}
+
+    @property
+    def named(self) -> set[str]:
+        return {k for k, v in self.named_hits.items() if v}
 
     def add(self, hit: Hit) -> None:
         self.hits.setdefault(hit.item, []).append(hit)
@@ -128,59 +156,189 @@ def lowered(text: str) -> str:
     return "".join(c if len(c.lower()) != 1 else c.lower() for c in text)
 
 
-def extract(turns: list[tuple[int, str]], rubric: Rubric, family: str) -> Evidence:
-    """Match every cue item and pitfall against the candidate turns (index, text)."""
-    ev = Evidence()
-    for idx, text in turns:
-        ev.texts[idx] = text
-        hits, pitfalls, ignored = scan_turn(text, rubric, family)
-        for item, s, e, quote in ignored:
-            ev.ignored.append(Hit(item, idx, s, e, quote))
-        for item, s, e, quote in hits:
-            ev.add(Hit(item, idx, s, e, quote))
-        for pid, s, e, quote in pitfalls:
-            ev.pitfalls.setdefault(pid, Hit(pid, idx, s, e, quote))
-    _derive_pitfalls(ev, rubric)
-    return ev
+# ----------------------------------------------------------------------------- clause flags
 
 
-Span = tuple[str, int, int, str]  # (item, start, end, quote)
+@functools.lru_cache(maxsize=1)
+def _vocab():
+    from interviewer.claims.vocab import load
+
+    return load()
+
+
+def negated_at(text: str, start: int) -> bool:
+    """Is the clause before `start` negated ("I wouldn't ...", "not the mean", "rather than ...")?
+    The same rule the claim ledger uses for figures, bounded by the sentence."""
+    v = _vocab()
+    s, _e = _sentence_bounds(text, start, start)
+    left = text[max(s, start - 80):start]
+    last = None
+    for nm in v.negation.finditer(left):
+        last = nm
+    if last is None:
+        return False
+    for ex in v.negation_exempt.finditer(left):
+        if ex.start() <= last.start() < ex.end():
+            return False
+    return not v.negation_breaks.search(left[last.end():])
+
+
+def hypothetical_at(text: str, start: int) -> bool:
+    """Does the sentence describe a world that is not the plan ("if we had H200s ...") before `start`?"""
+    s, _e = _sentence_bounds(text, start, start)
+    return bool(_vocab().hypothetical.search(text, s, start))
+
+
+def numbers_in(text: str) -> set[float]:
+    """The plain numbers in a piece of text (digits, "4k", "1.5M", and one to ten in words)."""
+    out = set()
+    for m in _NUMBER.finditer(text):
+        try:
+            v = float(m.group(1).replace(",", ""))
+        except ValueError:
+            continue
+        suffix = (m.group(2) or "").lower()
+        out.add(v * {"k": 1e3, "m": 1e6}.get(suffix, 1))
+    for w in re.findall(r"[a-z]+", text.lower()):
+        if w in _WORDY_NUMBERS:
+            out.add(float(_WORDY_NUMBERS[w]))
+    return out
+
+
+# ----------------------------------------------------------------------------- extraction
+
+Span = tuple[str, int, int, str, bool]  # (item, start, end, quote, counts) - counts: not negated/hypothetical
 
 
 @functools.lru_cache(maxsize=1024)
-def scan_turn(text: str, rubric: Rubric, family: str) -> tuple[tuple[Span, ...], tuple[Span, ...], tuple[Span, ...]]:
-    """One turn's cue hits, pitfall hits and grader-directed sentences.
+def scan_turn(text: str, rubric: Rubric, family: str) -> tuple[tuple[Span, ...], tuple[tuple, ...], tuple[tuple, ...]]:
+    """One turn's cue hits, pitfall-pattern hits and grader-directed sentences.
 
     Cached by text: during a round the policy re-reads every earlier turn after each answer, and
     a turn's evidence never changes, so each answer costs one scan instead of the whole round.
+    A cue hit is (item, start, end, quote, counts): `counts` is False when its clause is negated
+    or hypothetical (for items that are `negatable`); the first counting match of each pattern wins.
     """
     masked, spans = _mask_grader_directed(text)
     ignored = tuple(("grader_directed", s, e, quote_around(text, s, e)) for s, e in spans)
     low = lowered(masked)
     hits = []
     for item in rubric.items.values():
+        best = None
+        every = item.given_is_named  # each match may or may not repeat the interviewer: keep them all
         for pat in item.patterns:
-            m = pat.search(low)
-            if m:
-                hits.append((item.id, m.start(), m.end(), quote_around(text, m.start(), m.end())))
+            for m in pat.finditer(low):
+                counts = not (item.negatable and (negated_at(masked, m.start()) or hypothetical_at(masked, m.start())))
+                if every:
+                    if counts and len(hits) < 4096:
+                        hits.append((item.id, m.start(), m.end(), quote_around(text, m.start(), m.end()), True))
+                    continue
+                if counts or best is None:
+                    best = (item.id, m.start(), m.end(), quote_around(text, m.start(), m.end()), counts)
+                if counts:
+                    break
+            if best is not None and best[4]:
                 break
+        if best is not None:
+            hits.append(best)
     pitfalls = []
     for pitfall in rubric.pitfalls.values():
         for pat in pitfall.patterns_for(family):
-            m = pat.search(masked)
-            if m:
-                pitfalls.append((pitfall.id, m.start(), m.end(), quote_around(text, m.start(), m.end())))
+            found = None
+            for m in pat.finditer(masked):
+                if not (negated_at(masked, m.start()) or hypothetical_at(masked, m.start())):
+                    found = m
+                    break
+            if found:
+                pitfalls.append((pitfall.id, found.start(), found.end(), quote_around(text, found.start(), found.end())))
                 break
     return tuple(hits), tuple(pitfalls), ignored
 
 
-def _derive_pitfalls(ev: Evidence, rubric: Rubric) -> None:
-    """Pitfalls that are about absence (named with no substance anywhere in the round), and
-    pitfalls withdrawn by what the round says elsewhere (a list of policies, then a choice)."""
-    present = ev.present
-    for pitfall in rubric.pitfalls.values():
-        if pitfall.when and pitfall.when in present and not present & set(pitfall.unless_any):
-            ev.pitfalls[pitfall.id] = ev.first(pitfall.when)
-        if pitfall.id in ev.pitfalls and pitfall.cleared_by:
-            if any(p.search(t) for p in pitfall.cleared_by for t in ev.texts.values()):
-                del ev.pitfalls[pitfall.id]
+def _claim_counts(c: Claim, spec) -> bool:
+    if c.speaker != "candidate" or c.value is None or c.negated or c.hypothetical or c.kind not in spec.kinds:
+        return False
+    if spec.percentiles and (c.percentile or "none") not in spec.percentiles:
+        return False
+    if spec.not_scopes and c.scope in spec.not_scopes and c.scope_stated:
+        return False
+    return True
+
+
+def extract(turns: list[tuple[int, str]], rubric: Rubric, family: str, ledger: Ledger | None = None,
+            context: dict[int, str] | None = None) -> Evidence:
+    """Every item present in the candidate turns (index, text): cue matches and ledger figures.
+
+    `context` holds the interviewer's turns (index -> text) when known: figures that only repeat
+    them count as names for items marked `given_is_named`."""
+    ev = Evidence(ledger=ledger, context=dict(context or {}))
+    given = set()
+    for t in ev.context.values():
+        given |= numbers_in(t)
+    for idx, text in turns:
+        ev.texts[idx] = text
+        hits, pitfalls, ignored = scan_turn(text, rubric, family)
+        for item, s, e, quote in ignored:
+            ev.ignored.append(Hit(item, idx, s, e, quote))
+        for item, s, e, quote, counts in hits:
+            if not counts:
+                continue
+            hit = Hit(item, idx, s, e, quote)
+            spec = rubric.items[item]
+            if spec.given_is_named and given:
+                nums = numbers_in(text[s:e])
+                big = {n for n in nums if n >= 10}  # small counts (8 GPUs a host) repeat by chance
+                if nums and (big or nums) <= given:
+                    ev.named_hits.setdefault(item, []).append(hit)
+                    continue
+            ev.add(hit)
+        for pid, s, e, quote in pitfalls:
+            ev.pitfalls.setdefault(pid, Hit(pid, idx, s, e, quote))
+    if ledger is not None:
+        _ledger_items(ev, rubric)
+    _answers_only(ev, rubric)
+    _taint(ev, rubric)
+    for item in list(ev.hits):
+        ev.hits[item].sort(key=lambda h: (h.turn, h.start))
+    from interviewer.pitfalls import derive_pitfalls
+
+    derive_pitfalls(ev, rubric, family)
+    return ev
+
+
+def _ledger_items(ev: Evidence, rubric: Rubric) -> None:
+    specs = [(i.id, i.ledger) for i in rubric.items.values() if i.ledger]
+    for c in ev.ledger.claims:
+        if c.turn not in ev.texts:
+            continue
+        text = ev.texts[c.turn]
+        masked, spans = _mask_grader_directed(text)
+        if any(s <= c.start < e for s, e in spans):
+            continue
+        for item, spec in specs:
+            if _claim_counts(c, spec):
+                if any(h.turn == c.turn and h.start <= c.start < h.end for h in ev.hits.get(item, [])):
+                    continue
+                ev.add(Hit(item, c.turn, c.start, c.end, quote_around(text, c.start, c.end), "ledger"))
+
+
+def _answers_only(ev: Evidence, rubric: Rubric) -> None:
+    """Items with `after` count only in an answer to an interviewer turn that matches it."""
+    for item in [i for i in rubric.items.values() if i.after]:
+        keep = []
+        for h in ev.hits.get(item.id, []):
+            before = max((i for i in ev.context if i < h.turn), default=None)
+            if before is not None and any(p.search(ev.context[before]) for p in item.after):
+                keep.append(h)
+        ev.hits[item.id] = keep
+
+
+def _taint(ev: Evidence, rubric: Rubric) -> None:
+    """A pitfall that taints its turn (the KV cache taken for a key-value store): the substance said in
+    that answer rests on it and earns nothing."""
+    for pid, hit in ev.pitfalls.items():
+        if not rubric.pitfalls[pid].taints_turn:
+            continue
+        for item, hits in ev.hits.items():
+            if rubric.items[item].tier == "substance":
+                ev.hits[item] = [h for h in hits if h.turn != hit.turn]

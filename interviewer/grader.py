@@ -1,12 +1,30 @@
-"""The deterministic grader: evidence -> per-criterion scores with quotes -> overall and level verdict."""
+"""The deterministic grader: evidence and the claim ledger -> per-criterion scores with quotes ->
+overall, level verdict and next steps.
+
+A criterion's score is the highest level of its family reading (rubrics/families.yaml) whose
+alternative holds on the evidence, where anything above level 1 needs substance - a value or a
+stated rule, from the claim ledger or a rule said - never vocabulary alone. Then caps:
+
+* a figure the ledger checks as wrong keeps its criterion below "derived and checked" (a badly
+  wrong chain - an impossible figure, or one off by the configured ratio - lower still);
+* a pitfall that contradicts a level caps it (continuous batching with no limits, a list of
+  policies with no choice, averages only, a vendor's multiplier carrying the arithmetic).
+
+The quotes are the sentences that earned the score: one per piece of evidence of the alternative
+that reached it.
+"""
 from __future__ import annotations
+
+import math
+from typing import Optional
 
 from pydantic import BaseModel, Field
 
 from interviewer.bank import Question, load_bank
-from interviewer.checks import CapacityCheck, check_capacity
+from interviewer.checks import CapacityCheck, capacity_from_ledger
+from interviewer.claims import Claim, Ledger, build_ledger
 from interviewer.errors import UserError
-from interviewer.evidence import Evidence, Hit, extract
+from interviewer.evidence import Evidence, Hit, extract, quote_around
 from interviewer.rubric import Rubric, load_rubric
 from interviewer.transcript import Transcript
 
@@ -29,6 +47,7 @@ class CriterionResult(BaseModel):
     missing: list[str] = Field(default_factory=list)
     reads_as: str = ""
     found: list[str] = Field(default_factory=list)  # labels of the evidence items present
+    capped_by: list[str] = Field(default_factory=list)  # why the score is below what the evidence reached
 
 
 class PitfallResult(BaseModel):
@@ -37,6 +56,34 @@ class PitfallResult(BaseModel):
     turn: int
     quote: str
     feedback: str
+
+
+class ClaimCheck(BaseModel):
+    """A check of one claim, as the report shows it."""
+
+    status: str
+    rule: str
+    explanation: str = ""
+    expected: Optional[float] = None
+    unit: str = ""
+    trace: list[str] = Field(default_factory=list)
+    assumptions: list[str] = Field(default_factory=list)
+
+
+class ClaimResult(BaseModel):
+    """One figure the candidate said ("What we heard you claim"): `span` is an exact substring of
+    turns[turn].text."""
+
+    kind: str
+    label: str = ""
+    value: Optional[float] = None
+    unit: str = ""
+    subject: dict = Field(default_factory=dict)
+    turn: int
+    span: str
+    negated: bool = False
+    hypothetical: bool = False
+    check: Optional[ClaimCheck] = None
 
 
 class Report(BaseModel):
@@ -53,10 +100,105 @@ class Report(BaseModel):
     next_steps: list[str] = Field(default_factory=list)
     capacity_check: CapacityCheck | None = None
     ignored_instructions: list[Quote] = Field(default_factory=list)
+    claims: list[ClaimResult] = Field(default_factory=list)
     judge: dict | None = None  # filled in when an LLM judge was reconciled (interviewer.judge)
 
     def criterion(self, cid: str) -> CriterionResult:
         return next(c for c in self.criteria if c.id == cid)
+
+
+# ------------------------------------------------------------------------------------- analysis
+
+
+def ledger_for(turns: list[tuple[int, str]], transcript_turns: list[tuple[str, str]] | None = None,
+               family: str | None = None, question_id: str | None = None) -> Ledger:
+    """The claim ledger of a round: from every turn when known (the interviewer's opening names the
+    model and GPU the candidate's "80 gig card" refers to), else from the candidate's turns alone
+    with their turn numbers kept."""
+    if transcript_turns is None:
+        n = max((i for i, _ in turns), default=-1) + 1
+        full = [("interviewer", "")] * n
+        for i, text in turns:
+            full[i] = ("candidate", text)
+        transcript_turns = full
+    return build_ledger(transcript_turns, family=family, question_id=question_id)
+
+
+def _computed_items(ev: Evidence, rubric: Rubric, family: str) -> None:
+    """named_hardware and capacity_checked, from the ledger (memory-budget families)."""
+    if ev.ledger is None or not rubric.families[family].memory_capacity:
+        return
+    main = ("concurrent_sequences", "kv_cache_tokens", "kv_bytes_per_token", "kv_bytes_per_sequence", "free_kv_bytes")
+    for c in ev.ledger.claims:
+        if c.turn not in ev.texts or c.speaker != "candidate" or c.value is None or c.negated or c.hypothetical:
+            continue
+        if c.kind not in main:
+            continue
+        s = c.subject
+        quote = quote_around(ev.texts[c.turn], c.start, c.end)
+        if (s.model or s.params_b) and (s.gpu or s.gpu_memory_gib) and "named_hardware" not in ev.present:
+            ev.add(Hit("named_hardware", c.turn, c.start, c.end, quote, "computed"))
+        if c.check is not None and c.check.status == "ok" and "capacity_checked" not in ev.present:
+            ev.add(Hit("capacity_checked", c.turn, c.start, c.end, quote, "computed"))
+
+
+def analyse(turns: list[tuple[int, str]], rubric: Rubric, family: str,
+            transcript_turns: list[tuple[str, str]] | None = None,
+            ledger: Ledger | None = None) -> tuple[Evidence, CapacityCheck | None]:
+    """Evidence from the candidate turns ((index, text) pairs), read with the claim ledger, plus the
+    capacity check the report shows.
+
+    `transcript_turns` ((role, text) for every turn) lets the ledger carry the model and GPU the
+    interviewer named; `ledger` passes one already built from them. Without either, the ledger is
+    built from the candidate's turns alone."""
+    if ledger is None:
+        ledger = ledger_for(turns, transcript_turns, family)
+    context = {}
+    if transcript_turns is not None:
+        context = {i: text for i, (role, text) in enumerate(transcript_turns) if role != "candidate"}
+    ev = extract(turns, rubric, family, ledger, context)
+    _computed_items(ev, rubric, family)
+    check = capacity_from_ledger(ledger) if rubric.families[family].memory_capacity else None
+    return ev, check
+
+
+# ------------------------------------------------------------------------------------- scoring
+
+
+def _planned(c: Claim) -> bool:
+    return c.speaker == "candidate" and c.value is not None and not c.negated and not c.hypothetical
+
+
+def _claim_cap(cid: str, family: str, ev: Evidence, rubric: Rubric) -> tuple[int, list[Claim]]:
+    """The highest score the ledger's checks allow `cid`, and the wrong claims that set it."""
+    rule = rubric.claim_caps.get(cid)
+    if rule is None or ev.ledger is None:
+        return 3, []
+    wrong = [c for c in ev.ledger.claims
+             if _planned(c) and c.turn in ev.texts and c.kind in rule.kinds and c.check is not None
+             and c.check.status in ("wrong", "impossible")]
+    if not wrong:
+        return 3, []
+
+    def badly(c: Claim) -> bool:
+        r = c.check.ratio
+        return c.check.status == "impossible" or (r is not None and r > 0 and abs(math.log(r)) >= math.log(rule.badly_wrong_ratio))
+
+    if any(badly(c) for c in wrong):
+        return rule.badly_wrong, [c for c in wrong if badly(c)]
+    return rule.wrong, wrong
+
+
+def _pitfall_caps(cid: str, ev: Evidence, rubric: Rubric) -> list[tuple[int, str]]:
+    out = []
+    for pid in ev.pitfalls:
+        p = rubric.pitfalls[pid]
+        kind = ev.pitfall_kinds.get(pid, "")
+        if cid in p.caps and (not p.caps_when or kind in p.caps_when):
+            out.append((p.caps[cid], pid))
+        elif cid in p.kind_caps.get(kind, {}):
+            out.append((p.kind_caps[kind][cid], pid))
+    return out
 
 
 def _quotes(hits: list[Hit], texts: dict[int, str]) -> list[Quote]:
@@ -66,8 +208,9 @@ def _quotes(hits: list[Hit], texts: dict[int, str]) -> list[Quote]:
     for h in sorted(hits, key=lambda h: (h.turn, h.start)):
         if not h.quote:
             continue
-        pos = texts[h.turn].find(h.quote, max(0, h.start - len(h.quote)))
-        pos = pos if pos >= 0 else texts[h.turn].find(h.quote)
+        text = texts[h.turn]
+        pos = text.find(h.quote, max(0, h.start - len(h.quote)))
+        pos = pos if pos >= 0 else text.find(h.quote)
         span = (h.turn, pos, pos + len(h.quote))
         if any(t == span[0] and s < span[2] and span[1] < e for t, s, e in taken):
             continue
@@ -76,28 +219,17 @@ def _quotes(hits: list[Hit], texts: dict[int, str]) -> list[Quote]:
     return out[:MAX_QUOTES]
 
 
-def _capacity_items(ev: Evidence, check: CapacityCheck | None) -> None:
-    """Add the computed capacity items from the calculator check."""
-    if check is None:
-        return
-    anchor = ev.first("concurrency") or ev.first("kv_per_token") or ev.first("kv_per_sequence")
-    where = anchor or next(iter(h for hs in ev.hits.values() for h in hs), None)
-    if where is None:
-        return
-    ev.add(Hit("named_hardware", where.turn, where.start, where.end, where.quote))
-    if check.consistent:
-        ev.add(Hit("capacity_checked", where.turn, where.start, where.end, where.quote))
-
-
-def analyse(turns: list[tuple[int, str]], rubric: Rubric, family: str) -> tuple[Evidence, CapacityCheck | None]:
-    """Evidence from the candidate turns, plus the calculator's check of their capacity figures."""
-    ev = extract(turns, rubric, family)
-    check = None
-    if rubric.families[family].memory_capacity:
-        claim_hits = [h for i in ("concurrency", "kv_per_token") for h in ev.hits.get(i, [])]
-        check = check_capacity([t for _, t in turns], [h.quote for h in claim_hits])
-        _capacity_items(ev, check)
-    return ev, check
+def _earning_hits(alt, ev: Evidence, spec) -> list[Hit]:
+    """One hit per item of the alternative that reached the score (substance first)."""
+    if alt is None:
+        return []
+    items = [*alt.all, *alt.any, *(i for g in alt.groups for i in g)]
+    hits = []
+    for item in dict.fromkeys(items):
+        hs = ev.hits.get(item) or ev.named_hits.get(item) or []
+        if hs:
+            hits.append(hs[0])
+    return hits
 
 
 def _level_verdict(scores: dict[str, int], rubric: Rubric) -> str:
@@ -119,7 +251,71 @@ def _feedback(score: int, spec, present: set[str], rubric: Rubric, cid: str) -> 
     lacking = spec.lacking_for(score + 1, present)
     missing = [rubric.items[i].missing or rubric.items[i].label for i in lacking]
     head = f"Scored {score} ({criterion.anchors[score]})"
+    if not missing:
+        return head, []
     return f"{head} To reach {score + 1}: " + "; ".join(missing) + ".", missing
+
+
+def score_criterion(cid: str, family: str, ev: Evidence, rubric: Rubric,
+                    check: CapacityCheck | None = None) -> CriterionResult:
+    """One criterion's result: the level its evidence reaches, the caps, quotes and feedback."""
+    spec = rubric.spec(family, cid)
+    present = ev.present
+    reached, alt = spec.best(present, ev.named)
+    score = reached
+    feedback, missing = _feedback(reached, spec, present, rubric, cid)
+    capped_by: list[str] = []
+    cap, wrong = _claim_cap(cid, family, ev, rubric)
+    if cap < score:
+        score = cap
+        c = wrong[0]
+        said = " ".join(c.span.split())
+        feedback = (f"Scored {score} ({rubric.criteria[cid].anchors[score]}) The figure does not check out: "
+                    f"you said {said} (turn {c.turn}). {c.check.explanation}")
+        if check is not None and check.arithmetic:
+            feedback += " Recheck the arithmetic: " + " ".join(check.arithmetic[:4])
+        missing = [rubric.items["capacity_checked"].missing] if "capacity_checked" in rubric.items else []
+        capped_by += [f"claim:{x.kind}:turn {x.turn}" for x in wrong]
+    for limit, pid in sorted(_pitfall_caps(cid, ev, rubric)):
+        if limit < score:
+            score = limit
+            feedback = (f"Scored {score} ({rubric.criteria[cid].anchors[score]}) "
+                        f"{rubric.pitfalls[pid].feedback}")
+            missing = [rubric.pitfalls[pid].feedback]
+            capped_by.append(f"pitfall:{pid}")
+    hits = _earning_hits(alt, ev, spec) if score else []
+    if score and wrong and cap == score:
+        text = ev.texts[wrong[0].turn]
+        hits.append(Hit("wrong_figure", wrong[0].turn, wrong[0].start, wrong[0].end,
+                        quote_around(text, wrong[0].start, wrong[0].end)))
+    return CriterionResult(
+        id=cid, title=rubric.criteria[cid].title, required=cid in rubric.required, score=score,
+        evidence=_quotes(hits, ev.texts) if score else [], feedback=feedback, missing=missing,
+        reads_as=spec.reads_as or rubric.criteria[cid].summary,
+        found=[rubric.items[i].label for i in spec.items if i in present],
+        capped_by=capped_by,
+    )
+
+
+def _claim_results(ledger: Ledger, texts: dict[int, str]) -> list[ClaimResult]:
+    from interviewer.claims.vocab import load
+
+    v = load()
+    out = []
+    for c in ledger.claims:
+        if c.speaker != "candidate" or c.turn not in texts or c.value is None:
+            continue
+        subject = {k: val for k, val in c.subject.model_dump().items() if val not in (None, False)}
+        if subject:
+            subject["label"] = c.subject.label()
+        chk = None
+        if c.check is not None:
+            chk = ClaimCheck(status=c.check.status, rule=c.check.rule, explanation=c.check.explanation,
+                             expected=c.check.expected, unit=c.check.unit, trace=list(c.check.trace or []),
+                             assumptions=list(c.check.assumptions or []))
+        out.append(ClaimResult(kind=c.kind, label=v.label_of(c.kind), value=c.value, unit=c.unit, subject=subject,
+                               turn=c.turn, span=c.span, negated=c.negated, hypothetical=c.hypothetical, check=chk))
+    return out
 
 
 def grade(transcript: Transcript, question: Question | None = None, rubric: Rubric | None = None) -> Report:
@@ -132,34 +328,22 @@ def grade(transcript: Transcript, question: Question | None = None, rubric: Rubr
     if not turns:
         raise UserError("no candidate turns to grade")
     family = question.family
-    ev, check = analyse(turns, rubric, family)
-    present = ev.present
+    all_turns = [(t.role, t.text) for t in transcript.turns]
+    ledger = build_ledger(all_turns, family=family, question_id=question.id)
+    ev, check = analyse(turns, rubric, family, all_turns, ledger)
 
     results, scores = [], {}
     for cid in rubric.criteria_for(family):
-        spec = rubric.spec(family, cid)
-        score = spec.score(present)
-        feedback, missing = _feedback(score, spec, present, rubric, cid)
-        if cid == "capacity_number" and check is not None and check.consistent is False:
-            score = min(score, 2)
-            ratio = f"{check.off_by}x that" if check.off_by else "off in its per-token KV bytes"
-            feedback = (f"Scored {score}: the figure does not check out. The calculator gives "
-                        f"{check.summary()}; your figure is {ratio}. "
-                        "Recheck the arithmetic: " + " ".join(check.arithmetic[:4]))
-            missing = [rubric.items["capacity_checked"].missing]
-        hits = [h for i in spec.items if i in present for h in ev.hits[i]]
-        results.append(CriterionResult(
-            id=cid, title=rubric.criteria[cid].title, required=cid in rubric.required, score=score,
-            evidence=_quotes(hits, ev.texts) if score else [], feedback=feedback, missing=missing,
-            reads_as=spec.reads_as or rubric.criteria[cid].summary,
-            found=[rubric.items[i].label for i in spec.items if i in present],
-        ))
-        scores[cid] = score
+        r = score_criterion(cid, family, ev, rubric, check)
+        results.append(r)
+        scores[cid] = r.score
 
     pitfalls = [PitfallResult(id=pid, title=rubric.pitfalls[pid].title, turn=h.turn, quote=h.quote,
                               feedback=rubric.pitfalls[pid].feedback)
                 for pid, h in sorted(ev.pitfalls.items(), key=lambda kv: kv[1].turn)]
-    return _assemble(transcript, question, rubric, results, scores, pitfalls, check, ev)
+    report = _assemble(transcript, question, rubric, results, scores, pitfalls, check, ev)
+    report.claims = _claim_results(ledger, ev.texts)
+    return report
 
 
 def _assemble(transcript, question, rubric, results, scores, pitfalls, check, ev) -> Report:

@@ -24,7 +24,7 @@ class Criterion(BaseModel):
 
 
 class Pitfall(BaseModel):
-    """A pitfall: its feedback (criteria.yaml) and how it is spotted (cues.yaml `pitfalls`)."""
+    """A pitfall: its feedback and caps (criteria.yaml) and how it is spotted (cues.yaml `pitfalls`)."""
 
     id: str
     title: str
@@ -34,7 +34,16 @@ class Pitfall(BaseModel):
     by_family: dict[str, list[re.Pattern]] = Field(default_factory=dict)
     when: str | None = None                       # raised by this cue item ...
     unless_any: list[str] = Field(default_factory=list)   # ... unless one of these is present
+    unless_tied: bool = False                     # ... in a turn on the same subject (see interviewer.pitfalls)
     cleared_by: list[re.Pattern] = Field(default_factory=list)
+    names: list[re.Pattern] = Field(default_factory=list)     # policy names (a list of them, no choice)
+    min_names: int = 3
+    menu: list[re.Pattern] = Field(default_factory=list)      # "we could X, or Y, or Z"
+    deferral: list[re.Pattern] = Field(default_factory=list)  # "it depends", "configurable"
+    caps: dict[str, int] = Field(default_factory=dict)        # criterion -> the highest score it allows
+    caps_when: list[str] = Field(default_factory=list)        # ... only when found this way
+    kind_caps: dict[str, dict[str, int]] = Field(default_factory=dict)  # found another way: these caps
+    taints_turn: bool = False                     # substance in the same candidate turn does not count
 
     model_config = {"arbitrary_types_allowed": True}
 
@@ -42,14 +51,33 @@ class Pitfall(BaseModel):
         return self.by_family.get(family, self.patterns)
 
 
+class LedgerSpec(BaseModel):
+    """Which claims of the ledger make an item present: the candidate's own figures of these kinds,
+    said as a plan (not negated, not hypothetical)."""
+
+    kinds: list[str]
+    percentiles: list[str] = Field(default_factory=list)   # only figures said at these percentiles
+    not_scopes: list[str] = Field(default_factory=list)    # ... and not at these scopes
+
+
 class Item(BaseModel):
-    """A piece of substance the grader looks for; `patterns` are compiled regexes."""
+    """A piece of evidence the grader looks for; `patterns` are compiled regexes, `ledger` claim kinds.
+
+    `tier`: "substance" (a value, a stated rule) counts at any level; "name" (vocabulary: a technique
+    or a metric named) counts only towards level 1 - keyword presence alone earns nothing above 1.
+    `negatable`: a match in a negated or hypothetical clause ("I wouldn't cap it at 64") is not
+    evidence. `given_is_named`: a figure that only repeats the interviewer's numbers is a name."""
 
     id: str
     label: str
     missing: str = ""
     computed: bool = False
+    tier: str = "substance"
+    negatable: bool = True
+    given_is_named: bool = False
     patterns: list[re.Pattern] = Field(default_factory=list)
+    ledger: LedgerSpec | None = None
+    after: list[re.Pattern] = Field(default_factory=list)  # only in answers to interviewer turns matching these
 
     model_config = {"arbitrary_types_allowed": True}
 
@@ -59,6 +87,9 @@ class Alternative(BaseModel):
     any: list[str] = Field(default_factory=list)
     n: int = 1
     groups: list[list[str]] = Field(default_factory=list)
+
+    def items(self) -> set[str]:
+        return {*self.all, *self.any, *(i for g in self.groups for i in g)}
 
     def holds(self, present: set[str]) -> bool:
         if not all(i in present for i in self.all):
@@ -85,12 +116,25 @@ class CriterionSpec(BaseModel):
     reads_as: str = ""
     items: list[str]
     levels: dict[int, list[Alternative]]
+    substance: frozenset[str] = frozenset()   # set by the loader: the items of tier "substance"
 
-    def score(self, present: set[str]) -> int:
-        for level in (3, 2, 1):
-            if any(alt.holds(present) for alt in self.levels.get(level, [])):
-                return level
-        return 0
+    def best(self, present: set[str], named: set[str] | frozenset = frozenset()) -> tuple[int, Alternative | None]:
+        """The level reached and the alternative that reached it. Above level 1 an alternative holds
+        only with substance of the candidate's own present (a value or a stated rule), never on
+        vocabulary alone; `named` items (figures that only repeat the interviewer's) can complete an
+        alternative as context but never carry it."""
+        both = present | named
+        for level in (3, 2):
+            for alt in self.levels.get(level, []):
+                if alt.holds(both) and (alt.items() & present & self.substance):
+                    return level, alt
+        for alt in self.levels.get(1, []):
+            if alt.holds(both):
+                return 1, alt
+        return 0, None
+
+    def score(self, present: set[str], named: set[str] | frozenset = frozenset()) -> int:
+        return self.best(present, named)[0]
 
     def lacking_for(self, level: int, present: set[str]) -> list[str]:
         """The shortest list of missing items that would reach `level`."""
@@ -131,6 +175,16 @@ class LevelBar(BaseModel):
     min_operating_model: int = 0
 
 
+class ClaimCap(BaseModel):
+    """A criterion held down by the claim ledger's checks: any figure of `kinds` checked wrong caps it
+    at `wrong`; an impossible one, or one off by `badly_wrong_ratio` or more, at `badly_wrong`."""
+
+    kinds: list[str]
+    wrong: int = 2
+    badly_wrong: int = 1
+    badly_wrong_ratio: float = 20.0
+
+
 class Scoring(BaseModel):
     required_weight: float
     supporting_weight: float
@@ -148,6 +202,7 @@ class Rubric(BaseModel):
     down_level_risk: str
     scoring: Scoring
     policy: Policy
+    claim_caps: dict[str, ClaimCap] = Field(default_factory=dict)
 
     model_config = {"arbitrary_types_allowed": True}
 
@@ -198,7 +253,12 @@ def _pitfall(entry: dict, cues: dict, path: Path) -> Pitfall:
     return Pitfall(**entry, patterns=_compile_plain(pid, spec.get("patterns", []), path),
                    by_family={f: _compile_plain(f"{pid}.{f}", ps, path) for f, ps in spec.get("by_family", {}).items()},
                    when=spec.get("when"), unless_any=spec.get("unless_any", []),
-                   cleared_by=_compile_plain(pid, spec.get("cleared_by", []), path))
+                   unless_tied=bool(spec.get("unless_tied", False)),
+                   cleared_by=_compile_plain(pid, spec.get("cleared_by", []), path),
+                   names=_compile_plain(f"{pid}.names", spec.get("names", []), path),
+                   min_names=int(spec.get("min_names", 3)),
+                   menu=_compile_plain(f"{pid}.menu", spec.get("menu", []), path),
+                   deferral=_compile_plain(f"{pid}.deferral", spec.get("deferral", []), path))
 
 
 def _compile(item_id: str, patterns: list[str], macros: dict[str, str], path: Path) -> list[re.Pattern]:
@@ -237,7 +297,12 @@ def _load_rubric(rubric_dir: Path) -> Rubric:
                 label=spec["label"],
                 missing=spec.get("missing", ""),
                 computed=spec.get("computed", False),
+                tier=spec.get("tier", "substance"),
+                negatable=spec.get("negatable", True),
+                given_is_named=spec.get("given_is_named", False),
                 patterns=_compile(item_id, spec.get("patterns", []), macros, qpath),
+                ledger=LedgerSpec(**spec["ledger"]) if spec.get("ledger") else None,
+                after=_compile_plain(f"{item_id}.after", spec.get("after", []), qpath),
             )
             for item_id, spec in qdata["items"].items()
         }
@@ -251,6 +316,7 @@ def _load_rubric(rubric_dir: Path) -> Rubric:
             down_level_risk=cdata["down_level_risk"],
             scoring=Scoring(**cdata["scoring"]),
             policy=Policy(**pdata),
+            claim_caps={k: ClaimCap(**v) for k, v in (fdata.get("claim_caps") or {}).items()},
         )
     except ValidationError as exc:
         err = exc.errors()[0]
@@ -258,6 +324,9 @@ def _load_rubric(rubric_dir: Path) -> Rubric:
     except KeyError as exc:
         raise UserError(f"{rubric_dir}: missing key {exc}") from None
     _check_references(rubric, rubric_dir)
+    substance = frozenset(i for i, item in rubric.items.items() if item.tier == "substance")
+    for spec in [*rubric.supporting.values(), *(s for f in rubric.families.values() for s in f.criteria.values())]:
+        spec.substance = substance
     return rubric
 
 
@@ -277,3 +346,8 @@ def _check_references(rubric: Rubric, rubric_dir: Path) -> None:
         unknown = sorted(n for n in names if n not in rubric.items)
         if unknown:
             raise UserError(f"{rubric_dir}: {where} names unknown cue items: {', '.join(unknown)}")
+        for level, alts in spec.levels.items():
+            for alt in alts:
+                if level >= 2 and not any(rubric.items[i].tier == "substance" for i in alt.items()):
+                    raise UserError(f"{rubric_dir}: {where} level {level} can be reached on names alone; "
+                                    "every alternative above 1 needs a substance item")

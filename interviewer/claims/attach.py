@@ -200,6 +200,10 @@ def find_claims(seg: Segment, v: Vocab) -> list[Found]:
             last = ms[ch.operands[-1]]
             if last.dim in ("count", "tokens") and last.value >= 128:
                 role[ch.operands[-1]] = "seq_len"
+                # ... and the dividend the tokens the cache holds ("Fewer seqs fit: 1.1M / 8K = 136")
+                first = ms[ch.operands[0]]
+                if first.dim in ("count", "tokens") and first.value >= 1000 and len(ch.operands) == 2:
+                    role[ch.operands[0]] = "cache_tokens"
         if ch.result is not None:
             h = _hint(ch, ms)
             if h and ms[ch.result].dim in _HINT_DIMS.get(h, set()):
@@ -227,6 +231,9 @@ def find_claims(seg: Segment, v: Vocab) -> list[Found]:
         if role.get(i) == "seq_len":
             decision = None
             hints[i] = ("seq_len", [])
+        if role.get(i) == "cache_tokens":
+            decision = None
+            hints[i] = ("kv_cache_tokens", [])
         if role.get(i) == "factor":
             if decision is None or decision.rule.kind not in ("layers", "kv_heads", "attention_heads", "params",
                                                               "head_dim", "hidden_size"):

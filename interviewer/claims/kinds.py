@@ -94,7 +94,8 @@ def _left_score(rule: Rule, text: str, m: Mention, block: int, next_start: int) 
         if best is None or score < best.score:
             best = Decision(rule, score, cue)
 
-    bare = m.dim == "count"
+    # a bare number needs its cue close by; a table cell's cue is its row label, however long
+    bare = m.dim == "count" and not text.startswith(": ", m.start - 2) and not text.startswith(": ~", m.start - 3)
     for cue in rule.left:
         if _anchored(cue.pattern):
             # an anchored cue ends at the number: search only as far back as it can reach

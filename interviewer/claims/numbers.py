@@ -35,6 +35,14 @@ _WORD_HINTS = ("one", "two", "thr", "four", "five", "six", "seven", "eight", "ni
                "twenty", "thirty", "forty", "fifty", "sixty", "ninety", "hundred", "thousand", "million",
                "billion", "zero", "half", "quarter", "tenth", "couple", "dozen", "single")
 _SCALE_WORDS = {"hundred", "thousand", "million", "billion", "trillion"}
+_DIGIT_WORDS = {"zero": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
+                "seven": "7", "eight": "8", "nine": "9"}
+_TENS_AND_UNITS = (r"(?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[\s-]+(?:one|two|three|four|five|"
+                   r"six|seven|eight|nine))?|zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
+                   r"thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen)")
+_POINT = re.compile(r"(?<![\w-])((?:(?:one|two|three|four|five|six|seven|eight|nine)\s+hundred(?:\s+and)?\s+)?"
+                    + _TENS_AND_UNITS + r")\s+point\s+((?:(?:zero|one|two|three|four|five|six|seven|eight|nine)\s*)+?)"
+                    r"(?:\s+(thousand|million|billion|trillion))?(?![\w-])", re.I)
 _WEAK_WORDS = {"one", "a single", "single", "a couple", "a couple of"}
 
 # dimension of a noun counted per second
@@ -87,6 +95,18 @@ def _atoms(text: str, v: Vocab, skip: list[tuple[int, int]]) -> list[_Atom]:
             phrase = " ".join(m.group(0).lower().split())
             atoms.append(_Atom(m.start(), m.end(), v.fractions[phrase], spelled=True, weak=phrase in _WEAK_WORDS,
                                fraction=v.fractions[phrase] < 1))
+    for m in (_POINT.finditer(text) if words and "point" in low else ()):
+        # "seventy point six billion": a decimal said in words
+        try:
+            whole = float(text2num(" ".join(m.group(1).lower().split()), "en"))
+        except (ValueError, TypeError):
+            continue
+        digits = [_DIGIT_WORDS[w] for w in m.group(2).lower().split()]
+        value = whole + float("0." + "".join(digits))
+        if m.group(3):
+            value *= _SPELLED_FACTORS[m.group(3).lower()]
+        if free(m.start(), m.end()):
+            atoms.append(_Atom(m.start(), m.end(), value, spelled=True))
     for m in (v.number_word_re.finditer(text) if words else ()):
         phrase = " ".join(m.group(0).lower().split())
         body = phrase[2:] if phrase.startswith("a ") else phrase

@@ -483,8 +483,9 @@ def check_usable(c: Claim, ctx: Ctx, i: int) -> Check | None:
     mem = _mem(c.subject)
     if not mem:
         return None
-    n, why = _n_gpus(c.subject, (_weights_readings(c, ctx, i) or [(None, "")])[0][0], mem)
-    readings = [k * mem * u for k in {n, 1} for u in (0.85, 0.9, 0.95, 1.0)]
+    ns, why = _replica_gpus(c.subject, (_weights_readings(c, ctx, i) or [(None, "")])[0][0], mem)
+    n = ns[0]
+    readings = [k * mem * u for k in {*ns, 1} for u in (0.85, 0.9, 0.95, 1.0)]
     ok, best = _best(c, readings, ctx.v.physics["tolerance"])
     trace = [f"GPU memory = {n} x {mem / GIB:g} GiB = {say.nbytes(n * mem)} ({why}); usable 85-100%"]
     if ok:
@@ -602,20 +603,32 @@ def check_sequences(c: Claim, ctx: Ctx, i: int) -> Check | None:
             return [1.0]
         return [max(host_gpus / n, 1.0)] + ([] if c.scope_after else [1.0])
 
-    readings = [max(f, 0) / (kv * s_len) * k for n, f in cap["free_n"] for kv in cap["kvs"] for s_len, _w in lens
-                for k in per_scope(n)]
+    # every fair reading: (sequences, free, GPUs per replica, KV per token, length, multiplier, where)
+    cands = []
+    for n, f in cap["free_n"]:
+        for kv in cap["kvs"]:
+            for s_len, _w in lens:
+                for k in per_scope(n):
+                    where = (f"per host of {host_gpus} GPUs" if per_host and k > 1 else
+                             "per GPU" if cap["per_gpu"] or n == 1 else f"per {say.small(n)}-GPU replica")
+                    cands.append((max(f, 0) / (kv * s_len) * k, f, n, kv, s_len, where))
     if not c.scope_stated:
         # no scope said: the figure may be the fleet's ("~10k sequence slots" over 36 replicas)
         reps = ctx.related(i, ("replicas",), same_sentence_first=True)
         gpus = ctx.related(i, ("gpu_count",), same_sentence_first=True)
-        fleets = [reps.value] if reps and reps.value and reps.value > 1 else []
-        fleets += [gpus.value / n for n in cap["ns"]] if gpus and gpus.value and gpus.value > 1 else []
-        readings += [max(f, 0) / (kv * s_len) * k for f in cap["free"] for kv in cap["kvs"] for s_len, _w in lens
-                     for k in fleets if k >= 1]
+        fleets = [(reps.value, f"across {reps.value:,.0f} replicas")] if reps and reps.value and reps.value > 1 else []
+        if gpus and gpus.value and gpus.value > 1:
+            fleets += [(gpus.value / n, f"across {gpus.value:,.0f} GPUs") for n in cap["ns"]]
+        for n, f in cap["free_n"]:
+            for kv in cap["kvs"]:
+                for s_len, _w in lens:
+                    for k, where in fleets:
+                        if k >= 1:
+                            cands.append((max(f, 0) / (kv * s_len) * k, f, n, kv, s_len, where))
     hosts = per_scope(cap["n"])[0]
     expected = max(cap["primary_free"], 0) / (cap["kv"] * seq) * hosts
-    ok, best = _best(c, [r for r in readings if r > 0] or [expected or 1e-9], tol)
-    per = f"{cap['kv'] * seq / 1e9:.2g} GB" if cap["kv"] * seq >= 1e9 else say.nbytes(cap["kv"] * seq)
+    positive = [x for x in cands if x[0] > 0]
+    ok, best = _best(c, [x[0] for x in positive] or [expected or 1e-9], tol)
     where = "per GPU" if cap["per_gpu"] or cap["n"] == 1 else f"per {say.small(cap['n'])}-GPU replica"
     if per_host:
         where = f"per host of {host_gpus} GPUs"
@@ -623,9 +636,15 @@ def check_sequences(c: Claim, ctx: Ctx, i: int) -> Check | None:
              f"sequences = free / (KV per token x {seq:,.0f}) = {expected:,.1f} {where}"]
     assumptions = [cap["why"]] if cap["why"].startswith("assumed") else []
     if ok:
+        _v, f, n, kv, s_len, where = min(positive, key=lambda x: abs(math.log(max(x[0], 1e-9) / max(c.value, 1e-9))))
+        per = f"{kv * s_len / 1e9:.2g} GB" if kv * s_len >= 1e9 else say.nbytes(kv * s_len)
+        if (f, n, kv, s_len) != (cap["primary_free"], cap["n"], cap["kv"], seq):
+            trace.append(f"the reading that matches: free = {say.nbytes(f)} on {n} GPU{'s' if n > 1 else ''}, "
+                         f"{kv:,} bytes per token, {s_len:,.0f} tokens: {best:,.1f} {where}")
         return _check("ok", "sequences", best, "sequences", c,
-                      f"Right: about {say.nbytes(cap['primary_free'])} free at {per} per {seq:,.0f}-token sequence is "
+                      f"Right: about {say.nbytes(f)} free at {per} per {s_len:,.0f}-token sequence is "
                       f"roughly {say.count(best)} sequences {where}.", trace, assumptions)
+    per = f"{cap['kv'] * seq / 1e9:.2g} GB" if cap["kv"] * seq >= 1e9 else say.nbytes(cap["kv"] * seq)
     return _check("wrong", "sequences", expected, "sequences", c,
                   f"About {say.nbytes(cap['primary_free'])} free at {per} per {seq:,.0f}-token sequence is roughly "
                   f"{say.count(expected)} sequences {where}, not {say.count(c.value)}.", trace, assumptions)
@@ -863,6 +882,34 @@ def _arith_check(c: Claim, ctx: Ctx) -> Check | None:
                   f"{' times '.join(c.formula)} comes to {prod:,.0f}" + ("." if ok else f", not {c.value:,.0f}."), trace)
 
 
+_ONE_FSYNC_EACH = re.compile(r"\b(?:every|each|per|one|an)\s+(?:put|write|fsync|request|record)s?\b|\bfsync\s+(?:on\s+)?(?:every|each)\b", re.I)
+_RESULT_WORDS = re.compile(r"\b(?:that.s|that\s+is|so|gives?|giving|means|which\s+is|i\.e\.)\b|=|→|->", re.I)
+
+
+def check_fsync_rate(c: Claim, ctx: Ctx, i: int) -> Check | None:
+    """A write rate said as the result of one fsync at a time ("at ~2 ms an fsync, that's 500 a second"):
+    one synchronous fsync per write allows 1 / fsync time writes a second."""
+    sid = ctx.sentence_of[i]
+    lat = [x for j, x in enumerate(ctx.claims[:i]) if ctx.sentence_of[j] == sid and x.kind == "fsync_latency_ms"
+           and x.value and not x.negated]
+    if not lat or not _ONE_FSYNC_EACH.search(c.sentence):
+        return None
+    L = lat[-1]
+    between = c.sentence[c.sentence.find(L.span) + len(L.span):c.sentence.find(c.span)] \
+        if L.span in c.sentence and c.span in c.sentence else ""
+    if not _RESULT_WORDS.search(between):
+        return None
+    expected = 1000.0 / L.value
+    ok, best = _best(c, [expected], ctx.v.physics["tolerance"])
+    trace = [f"one fsync at a time: 1 s / {L.value:g} ms = {expected:,.0f} writes a second"]
+    if ok:
+        return _check("ok", "fsync_rate", expected, c.unit, c,
+                      f"Right: one fsync at a time at {L.value:g} ms each is about {say.count(expected)} a second.", trace)
+    return _check("wrong", "fsync_rate", expected, c.unit, c,
+                  f"One fsync at a time at {L.value:g} ms each is about {say.count(expected)} writes a second, "
+                  f"not {say.count(c.value)}.", trace)
+
+
 def check_batch_kv(c: Claim, ctx: Ctx, i: int) -> Check | None:
     """A batch's KV ("28 x 2,048 x 512 KiB = 30 GB"): the product of the factors said."""
     return _arith_check(c, ctx)
@@ -875,6 +922,9 @@ _FACT_KINDS = frozenset({"layers", "kv_heads", "attention_heads", "head_dim", "h
 
 CHECKS = {
     "kv_bytes_batch": check_batch_kv,
+    "write_rate": check_fsync_rate,
+    "fsync_rate": check_fsync_rate,
+    "request_rate_rps": check_fsync_rate,
     "weights_bytes": check_weights,
     "fits_on_gpus": check_fit,
     "tensor_parallel": check_fit,

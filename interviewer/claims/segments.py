@@ -184,6 +184,8 @@ def segments(text: str, names: tuple[list, list] | None = None) -> list[Segment]
                 cells = _split_cells(lines[i], offsets[i])
                 if rows[i] == "header":
                     header = [_clean_label(c) for c, _ in cells]
+                    # the header names what the table is about ("per replica (TP4 on H100 80GB)")
+                    out.extend(_prose(text, offsets[i], offsets[i] + len(lines[i])))
                 else:
                     out.extend(_row_segments(cells, header))
             prose_start = offsets[i] + len(lines[i]) + 1

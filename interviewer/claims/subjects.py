@@ -146,5 +146,7 @@ class Tracker:
             return
         end = 10**9
         new = self.resolve(said, end)
+        if said["models"] and said["gpu_counts"] and not said["tp"] and new.gpus_in_sentence:
+            new.tp = new.gpus_in_sentence  # "Llama-2-70B on 4 x H100": the model's replica is those GPUs
         new.gpus_in_sentence = None
         self.carried = new

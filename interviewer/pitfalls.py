@@ -1,0 +1,110 @@
+"""Pitfalls the grader raises, from the evidence of a whole round (cues.yaml `pitfalls`).
+
+* Patterns: a match in a candidate turn, outside a negated or hypothetical clause ("I'm not quoting
+  the vLLM blog's 24x" is not quoting it).
+* `when` / `unless_any`: raised by an item present in the round unless one of the others is
+  ("continuous batching" with no limit anywhere). With `unless_tied`, the clearing item must sit
+  in a turn on the same subject: a turn that names the `when` item, or answers an interviewer turn
+  that does (a "canary" for a model rollout elsewhere does not make int4 safe).
+* `names` / `menu` / `deferral`: a list of policies without a choice - `min_names` distinct policy
+  names in one sentence, or two joined by "or" beside a deferral ("it depends", "configurable"),
+  or a menu of options ("we could X, or Y, or Z") with a deferral in the same turn.
+* `cleared_by`: found anywhere in the candidate's turns, withdraws the pitfall (a choice made).
+"""
+from __future__ import annotations
+
+import re
+
+from interviewer.evidence import Evidence, Hit, hypothetical_at, negated_at, quote_around
+from interviewer.rubric import Pitfall, Rubric
+
+_SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?]+|$)")
+_OR = re.compile(r"\bor\b", re.I)
+
+
+def derive_pitfalls(ev: Evidence, rubric: Rubric, family: str) -> None:
+    present = ev.present
+    for p in rubric.pitfalls.values():
+        if p.names or p.menu:
+            _policy_list(ev, p)
+        if p.when and p.when in present and p.id not in ev.pitfalls:
+            clearing = set(p.unless_any) & present
+            if p.unless_tied and clearing:
+                clearing = {i for i in clearing if _tied(ev, p.when, i)}
+            if not clearing:
+                ev.pitfalls[p.id] = ev.first(p.when)
+                ev.pitfall_kinds[p.id] = "when"
+        if p.id in ev.pitfalls and p.cleared_by:
+            if any(not negated_at(t, m.start()) for pat in p.cleared_by for t in ev.texts.values()
+                   for m in pat.finditer(t)):
+                del ev.pitfalls[p.id]
+                ev.pitfall_kinds.pop(p.id, None)
+    for pid in ev.pitfalls:
+        ev.pitfall_kinds.setdefault(pid, "pattern")
+
+
+def _subject_turns(ev: Evidence, item: str) -> set[int]:
+    """Candidate turns that name `item`, and those answering an interviewer turn that does."""
+    turns = {h.turn for h in ev.hits.get(item, [])}
+    pats = _item_patterns(item)
+    for i, text in ev.context.items():
+        low = text.lower()
+        if any(p.search(low) for p in pats):
+            nxt = min((t for t in ev.texts if t > i), default=None)
+            if nxt is not None:
+                turns.add(nxt)
+    return turns
+
+
+_PATTERN_CACHE: dict[str, list] = {}
+
+
+def _item_patterns(item: str) -> list:
+    if item not in _PATTERN_CACHE:
+        from interviewer.rubric import load_rubric
+
+        _PATTERN_CACHE[item] = list(load_rubric().items[item].patterns)
+    return _PATTERN_CACHE[item]
+
+
+def _tied(ev: Evidence, when: str, item: str) -> bool:
+    turns = _subject_turns(ev, when)
+    return any(h.turn in turns for h in ev.hits.get(item, []))
+
+
+def _names_in(sentence: str, p: Pitfall) -> list[tuple[int, int]]:
+    """Distinct policy names in a sentence: (start, end) of the first mention of each."""
+    found = {}
+    for i, pat in enumerate(p.names):
+        m = pat.search(sentence)
+        if m and i not in found and not any(s <= m.start() < e for s, e in found.values()):
+            found[i] = (m.start(), m.end())
+    return sorted(found.values())
+
+
+def _policy_list(ev: Evidence, p: Pitfall) -> None:
+    if p.id in ev.pitfalls:
+        return
+    for turn in sorted(ev.texts):
+        text = ev.texts[turn]
+        deferred = any(d.search(text) for d in p.deferral)
+        for sm in _SENTENCE.finditer(text):
+            sentence = sm.group(0)
+            names = _names_in(sentence, p)
+            if len(names) >= 2:
+                start = sm.start() + names[0][0]
+                if negated_at(text, start) or hypothetical_at(text, start):
+                    continue
+                between = sentence[names[0][0]:names[-1][1]]
+                joined = len(names) >= p.min_names or (_OR.search(between) and deferred)
+                if joined:
+                    ev.pitfalls[p.id] = Hit(p.id, turn, start, sm.start() + names[-1][1],
+                                            quote_around(text, start, sm.start() + names[-1][1]))
+                    ev.pitfall_kinds[p.id] = "names"
+                    return
+            if deferred and any(m.search(sentence) for m in p.menu) and len(_OR.findall(sentence)) >= 1 \
+                    and sentence.count(",") + len(_OR.findall(sentence)) >= 2:
+                start = sm.start() + (len(sentence) - len(sentence.lstrip()))
+                ev.pitfalls[p.id] = Hit(p.id, turn, start, sm.end(), quote_around(text, start, sm.end()))
+                ev.pitfall_kinds[p.id] = "menu"
+                return
