@@ -249,6 +249,24 @@ def remember(state) -> None:
     st.session_state.setdefault("mem_rounds", {})[state.id] = state.model_copy(deep=True)
 
 
+def grounded_retriever(query: str, criterion: str | None, k: int = 2):
+    """The vector store search the browser's Session grounds replies with. A store that fails (a
+    Chroma server gone away) never costs the turn: the reply goes out ungrounded and the candidate
+    is told so, once per turn."""
+    from interviewer.moves import Passage
+
+    try:
+        from interviewer.retrieval import search
+
+        hits = search(query, k=k, criterion=criterion)
+    except Exception as exc:
+        log.warning("retrieval failed: %s", " ".join(str(exc).split())[:200])
+        st.toast("The source search is unavailable right now, so this reply cites no passages. "
+                 "Your round is unaffected.", icon=":material/cloud_off:")
+        return []
+    return [Passage(doc_id=h.doc_id, title=h.title, source=h.source, text=h.text, score=h.score) for h in hits]
+
+
 def session(store):
     """This browser's Session: its store and owner, its voice, and the rounds still waiting to be saved."""
     from interviewer.session import BuiltinVoice, Session
@@ -260,7 +278,8 @@ def session(store):
         voice = LLMVoice(settings)
     else:
         voice = BuiltinVoice()
-    return Session(store=store, owner=owner(), voice=voice, unsaved=st.session_state.setdefault("unsaved", {}))
+    return Session(store=store, owner=owner(), voice=voice, retriever=grounded_retriever,
+                   unsaved=st.session_state.setdefault("unsaved", {}))
 
 
 def save(state, store) -> bool:
