@@ -190,8 +190,9 @@ def hypothetical_at(text: str, start: int) -> bool:
 
 
 def numbers_in(text: str) -> set[float]:
-    """The plain numbers in a piece of text (digits, "4k", "1.5M", and one to ten in words)."""
+    """The plain numbers in a piece of text (digits, "4k", "1.5M", numbers in words)."""
     out = set()
+    text = digitized(text)[0] if any(c.isalpha() for c in text) else text
     for m in _NUMBER.finditer(text):
         try:
             v = float(m.group(1).replace(",", ""))
@@ -207,6 +208,85 @@ def numbers_in(text: str) -> set[float]:
 
 # ----------------------------------------------------------------------------- extraction
 
+_PERCENT_WORD = re.compile(r"\s?(?:percent|per\s+cent)\b", re.I)
+
+
+class _Builder:
+    """A rewritten text with, for each of its characters, the span of the original it came from."""
+
+    def __init__(self) -> None:
+        self.parts: list[str] = []
+        self.ostart: list[int] = []
+        self.oend: list[int] = []
+
+    def keep(self, text: str, s: int, e: int) -> None:
+        """Copy text[s:e], with numbers said in words as digits and "percent" as "%"."""
+        from interviewer.claims.numbers import spelled_numbers
+
+        chunk = text[s:e]
+        edits = [(a, b, f"{v:g}" if v < 1e6 else f"{v:.0f}") for a, b, v in spelled_numbers(chunk)]
+        edits += [(m.start(), m.end(), "%") for m in _PERCENT_WORD.finditer(chunk)]
+        pos = 0
+        for a, b, rep in sorted(edits):
+            if a < pos:
+                continue
+            self._copy(s + pos, s + a)
+            self.put(rep, s + a, s + b)
+            pos = b
+        self._copy(s + pos, e, text)
+
+    def _copy(self, s: int, e: int, text: str | None = None) -> None:
+        if e <= s:
+            return
+        self.parts.append(self._src[s:e])
+        self.ostart.extend(range(s, e))
+        self.oend.extend(range(s + 1, e + 1))
+
+    def put(self, rep: str, s: int, e: int) -> None:
+        """Insert `rep` standing for the original span [s, e)."""
+        self.parts.append(rep)
+        self.ostart.extend([s] * len(rep))
+        self.oend.extend([e] * len(rep))
+
+
+def digitized(text: str) -> tuple[str, list[int], list[int]]:
+    """`text` as the cues read it, and the map back (for each character, the start and end of the
+    original it came from): numbers said in words as digits ("thirteen hundred GPUs" -> "1300
+    GPUs", "three percent" -> "3%"), and each Markdown table row as "label header: cell; ..." so a
+    cue reads a table as it reads prose."""
+    from interviewer.claims.segments import _GENERIC_VALUE_HEADERS, _clean_label, _split_cells, _table_lines
+
+    b = _Builder()
+    b._src = text
+    rows = _table_lines(text) if "|" in text else {}
+    lines = text.split("\n")
+    pos, header = 0, []
+    for i, line in enumerate(lines):
+        end = pos + len(line)
+        if i in rows:
+            cells = _split_cells(line, pos)
+            if rows[i] == "header":
+                header = [_clean_label(c) for c, _ in cells]
+                b.keep(text, pos, end)
+            elif cells:
+                label, lstart = cells[0]
+                b.keep(text, lstart, lstart + len(label))
+                for col, (cell, cstart) in enumerate(cells[1:], start=1):
+                    head = header[col] if col < len(header) else ""
+                    head = "" if _GENERIC_VALUE_HEADERS.match(head) else head
+                    b.put((" " + head if head else "") + ": ", cstart, cstart)
+                    b.keep(text, cstart, cstart + len(cell))
+                    b.put("; " if col < len(cells) - 1 else ";", cstart + len(cell), cstart + len(cell))
+        else:
+            b.keep(text, pos, end)
+        if i < len(lines) - 1:
+            b.keep(text, end, end + 1)
+        pos = end + 1
+    b.ostart.append(len(text))
+    b.oend.append(len(text) + 1)
+    return "".join(b.parts), b.ostart, b.oend
+
+
 Span = tuple[str, int, int, str, bool]  # (item, start, end, quote, counts) - counts: not negated/hypothetical
 
 
@@ -221,20 +301,22 @@ def scan_turn(text: str, rubric: Rubric, family: str) -> tuple[tuple[Span, ...],
     """
     masked, spans = _mask_grader_directed(text)
     ignored = tuple(("grader_directed", s, e, quote_around(text, s, e)) for s, e in spans)
-    low = lowered(masked)
+    norm, ostart, oend = digitized(masked)
+    low = lowered(norm)
     hits = []
     for item in rubric.items.values():
         best = None
         every = item.given_is_named  # each match may or may not repeat the interviewer: keep them all
         for pat in item.patterns:
             for m in pat.finditer(low):
-                counts = not (item.negatable and (negated_at(masked, m.start()) or hypothetical_at(masked, m.start())))
+                s, e = ostart[m.start()], oend[max(m.end() - 1, m.start())]
+                counts = not (item.negatable and (negated_at(masked, s) or hypothetical_at(masked, s)))
                 if every:
                     if counts and len(hits) < 4096:
-                        hits.append((item.id, m.start(), m.end(), quote_around(text, m.start(), m.end()), True))
+                        hits.append((item.id, s, e, quote_around(text, s, e), True))
                     continue
                 if counts or best is None:
-                    best = (item.id, m.start(), m.end(), quote_around(text, m.start(), m.end()), counts)
+                    best = (item.id, s, e, quote_around(text, s, e), counts)
                 if counts:
                     break
             if best is not None and best[4]:
@@ -308,6 +390,9 @@ def extract(turns: list[tuple[int, str]], rubric: Rubric, family: str, ledger: L
 
 def _ledger_items(ev: Evidence, rubric: Rubric) -> None:
     specs = [(i.id, i.ledger) for i in rubric.items.values() if i.ledger]
+    given = set()
+    for t in ev.context.values():
+        given |= numbers_in(t)
     for c in ev.ledger.claims:
         if c.turn not in ev.texts:
             continue
@@ -319,7 +404,11 @@ def _ledger_items(ev: Evidence, rubric: Rubric) -> None:
             if _claim_counts(c, spec):
                 if any(h.turn == c.turn and h.start <= c.start < h.end for h in ev.hits.get(item, [])):
                     continue
-                ev.add(Hit(item, c.turn, c.start, c.end, quote_around(text, c.start, c.end), "ledger"))
+                hit = Hit(item, c.turn, c.start, c.end, quote_around(text, c.start, c.end), "ledger")
+                if rubric.items[item].given_is_named and c.value in given:
+                    ev.named_hits.setdefault(item, []).append(hit)
+                    continue
+                ev.add(hit)
 
 
 def _answers_only(ev: Evidence, rubric: Rubric) -> None:

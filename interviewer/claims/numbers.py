@@ -29,12 +29,16 @@ _GAP = re.compile(r"[\s-]*")
 _HEAD_DIM = re.compile(r"[\s_-]*dim", re.I)
 _PRONOUN_BEFORE = re.compile(r"\b(?:this|that|the|which|each|every|any|no|another|only|next|last|first|a|new|old|right|wrong|big|small|same)\s+$", re.I)
 _PRONOUN_AFTER = re.compile(r"\s+(?:of|another|by|at\s+a\s+time|way|thing|reason|side|hand)\b|[-]", re.I)
-_OPERAND_NEXT = re.compile(r"\s*(?:[~\d(]|(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|half)\b)", re.I)
+_OPERAND_NEXT = re.compile(r"\s*(?:[~\d(]|(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|half|eleven|twelve|"
+                           r"\w+teen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred)\b)", re.I)
 # cheap substrings that every number word or fraction contains one of
 _WORD_HINTS = ("one", "two", "thr", "four", "five", "six", "seven", "eight", "nine", "ten", "elev", "twel", "teen",
                "twenty", "thirty", "forty", "fifty", "sixty", "ninety", "hundred", "thousand", "million",
                "billion", "zero", "half", "quarter", "tenth", "couple", "dozen", "single")
 _SCALE_WORDS = {"hundred", "thousand", "million", "billion", "trillion"}
+_AND_A_HALF = re.compile(r"\s+and\s+a\s+half\b", re.I)
+_AND_BEFORE = re.compile(r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|teen|ty|hundred|thousand)"
+                         r"\s+and\s+$", re.I)
 _DIGIT_WORDS = {"zero": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
                 "seven": "7", "eight": "8", "nine": "9"}
 _TENS_AND_UNITS = (r"(?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[\s-]+(?:one|two|three|four|five|"
@@ -91,6 +95,8 @@ def _atoms(text: str, v: Vocab, skip: list[tuple[int, int]]) -> list[_Atom]:
     low = text.lower()
     words = any(w in low for w in _WORD_HINTS)
     for m in (v.fraction_re.finditer(text) if words else ()):
+        if _AND_BEFORE.search(text, 0, m.start()) and " ".join(m.group(0).lower().split()) == "a half":
+            continue  # "thirteen and a half": the half belongs to the number before it
         if free(m.start(), m.end()):
             phrase = " ".join(m.group(0).lower().split())
             atoms.append(_Atom(m.start(), m.end(), v.fractions[phrase], spelled=True, weak=phrase in _WEAK_WORDS,
@@ -118,8 +124,12 @@ def _atoms(text: str, v: Vocab, skip: list[tuple[int, int]]) -> list[_Atom]:
             continue
         if body == "one" and (_PRONOUN_BEFORE.search(text, 0, m.start()) or _PRONOUN_AFTER.match(text, m.end())):
             continue  # "this one", "one of them": not a quantity
-        if free(m.start(), m.end()):
-            atoms.append(_Atom(m.start(), m.end(), value, spelled=True, weak=body == "one"))
+        end = m.end()
+        half = _AND_A_HALF.match(text, end)
+        if half:
+            value, end = value + 0.5, half.end()
+        if free(m.start(), end):
+            atoms.append(_Atom(m.start(), end, value, spelled=True, weak=body == "one" and not half))
     for m in _DIGITS.finditer(text):
         s = m.start("n")
         if not free(s, m.end()):
@@ -299,3 +309,14 @@ def find_mentions(text: str, vocab: Vocab | None = None) -> list[Mention]:
     return out
 
 
+
+
+def spelled_numbers(text: str, vocab: Vocab | None = None) -> list[tuple[int, int, float]]:
+    """(start, end, value) of the numbers said in words in `text` ("thirteen hundred", "two point
+    four", "a hundred and twenty-eight"), not the weak ones ("one", "a single"). The grader's cues
+    read them as digits."""
+    v = vocab or load()
+    low = text.lower()
+    if not any(w in low for w in _WORD_HINTS):
+        return []
+    return [(a.start, a.end, a.value) for a in _atoms(text, v, []) if a.spelled and not a.weak and not a.fraction]

@@ -960,6 +960,20 @@ CHECKS = {
 }
 
 
+_COMPARE_BEFORE = re.compile(r"(?:\b(?:fewer|more|less|greater|higher|lower)\s+than|\b(?:above|below|over|under|exceeds?|"
+                             r"passes|past|crosses|drops\s+(?:below|under)|goes\s+(?:above|over|below))|[<>]=?)\s*(?:~|about\s+)?$", re.I)
+_CONDITION = re.compile(r"\b(?:if|when|while|whenever|unless|once|alert|alerts|page|pages|alarm)\b", re.I)
+
+
+def _threshold(c: Claim) -> bool:
+    """A figure that is the threshold of a condition ("alert if fewer than 30 are running")."""
+    pos = c.sentence.find(c.span)
+    if pos < 0:
+        return False
+    before = c.sentence[:pos]
+    return bool(_COMPARE_BEFORE.search(before[-40:])) and bool(_CONDITION.search(before))
+
+
 def check_all(ctx: Ctx) -> None:
     """Set `check` on every candidate claim that physics (or the candidate's own figures) can check."""
     first: dict[tuple[str, float], Claim] = {}
@@ -971,6 +985,8 @@ def check_all(ctx: Ctx) -> None:
             continue
         if c.hypothetical and c.kind in _FACT_KINDS:
             continue
+        if _threshold(c):
+            continue  # "alert if fewer than 30 requests are running": a threshold, not a claim
         said = first.get((c.kind, c.value))
         if said is not None and said.turn != c.turn and said.check is not None and not said.hypothetical:
             # the same figure said again ("the 128 cap") refers back to the first; it was checked there

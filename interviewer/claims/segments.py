@@ -22,6 +22,8 @@ _BULLET = re.compile(r"^\s*(?:[-*+•]|\d+[.)])\s+")
 _TABLE_SEP = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
 # names a preset list does not know: "GPT-4", "Qwen2-72B", "8x7B", "Llama-3.1-70B"
 _OTHER_NAMES = re.compile(r"(?<![\w])(?!(?i:tp)[-_=]?\d)(?:[A-Za-z][A-Za-z]*[-_]?\d[\w.]*(?:-[\w.]+)*|\d+x\d+(?:\.\d+)?[bB])(?![\w])")
+_PARENS = re.compile(r"\([^)]*\d[^)]*\)")
+_LABEL_FIGURES = re.compile(r"(?<![\w.-])~?\d[\d,.]*\s*(?:%|[a-zA-Z]{1,3}\b)?")
 _GENERIC_VALUE_HEADERS = re.compile(r"^(?:value|values|number|figure|estimate|amount|size|result|n|#|qty|quantity)$", re.I)
 
 
@@ -204,12 +206,16 @@ def _row_segments(cells: list[tuple[str, int]], header: list[str]) -> list[Segme
         masked, models, gpus = _masked(cells[0][0])
         out.append(Segment(text=masked, plain=cells[0][0], turn_start=cells[0][1], source="table",
                            models=models, gpus=gpus))
+    # the label describes the value ("left on an 80 GB H100 (10% held back)"): its own figures are said
+    # above, so the value's cue reads the label without them
+    plain_label = _LABEL_FIGURES.sub("", _PARENS.sub("", label))
+    plain_label = " ".join(plain_label.split())
     for col, (cell, start) in enumerate(cells[1:], start=1):
         if not cell:
             continue
         head = header[col] if col < len(header) else ""
         head = "" if _GENERIC_VALUE_HEADERS.match(head or "") else head
-        prefix = " ".join(p for p in (label, head) if p) + ": "
+        prefix = " ".join(p for p in (plain_label, head) if p) + ": "
         plain = prefix + cell
         masked, models, gpus = _masked(plain)
         out.append(Segment(text=masked, plain=plain, turn_start=start, map_from=len(prefix), source="table",
