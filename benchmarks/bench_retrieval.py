@@ -49,7 +49,7 @@ def derive_weights(write: bool) -> int:
         return 0
     path = Path(embeddings.__file__).with_name("embedder_tables.yaml")
     text = path.read_text(encoding="utf-8")
-    head = text[: text.index("common_weights:")]
+    head = text[: text.index("\ncommon_weights:") + 1]  # the key at the start of a line, not in the comments
     path.write_text(head + yaml.safe_dump({"common_weights": weights}, width=110, default_flow_style=None),
                     encoding="utf-8")
     print(f"rewrote common_weights in {path}; bump HASH_VERSION in embeddings.py if the vectors changed")

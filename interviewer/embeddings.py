@@ -40,7 +40,7 @@ from langchain_core.embeddings import Embeddings
 
 from interviewer.errors import UserError
 
-HASH_VERSION = 2  # bump whenever features, weights or tables change: stores rebuild
+HASH_VERSION = 3  # bump whenever features, weights or tables change: stores rebuild
 DEFAULT_DIM = 1024
 DEFAULT_OPENAI_MODEL = "text-embedding-3-small"
 OPENAI_URL = "https://api.openai.com/v1"
