@@ -14,7 +14,10 @@ missing or unreadable embedded store with a one-line message instead of failing.
 Many sessions search at once (one per candidate's turn), so a search holds no process-wide lock:
 the opened collection and its LangChain view are kept per (store, collection, embedder) and
 queried concurrently. The lock is taken only to open, build or refresh a store; whether corpus
-files changed is looked at most every REFRESH_CHECK_S seconds.
+files changed is looked at most every REFRESH_CHECK_S seconds. The interviewer's queries come from
+a finite set of moves, so results are kept too (RESULTS_KEPT, least recently used first out),
+keyed by the collection's content (its id, corpus fingerprint and size): an edit, a rebuild or
+another process's re-ingest is a new key.
 
 chromadb and langchain are imported inside functions: importing this module is cheap.
 """
@@ -24,7 +27,8 @@ import shutil
 import sys
 import threading
 import time
-from dataclasses import asdict, dataclass, field
+from collections import OrderedDict
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, TypeVar
 
@@ -39,11 +43,14 @@ STORE_SCHEMA = 1
 CRITERION_BOOST = 0.1  # added to the similarity of passages tagged with the asked criterion
 BATCH = 64
 REFRESH_CHECK_S = 2.0  # how often a running server looks for edited corpus files before a search
+RESULTS_KEPT = 4096    # search results remembered per process (a few KB each)
 
 T = TypeVar("T")
 _lock = threading.RLock()  # opening, building and refreshing stores; never held by a query
 _clients: dict[str, Any] = {}
 _ready: dict[tuple, "_Store"] = {}  # stores opened and checked, ready to query without the lock
+_results: OrderedDict[tuple, list["Passage"]] = OrderedDict()
+_results_lock = threading.Lock()  # held only to look up or record a result, never during a query
 
 
 @dataclass
@@ -235,6 +242,7 @@ class _Store:
     created: bool
     total: int = 0                 # chunks in the collection when last checked
     checked_at: float = 0.0        # time.monotonic() of the last corpus check
+    version: tuple = ()            # what the collection holds: (id, corpus fingerprint, size)
     vectorstore: Any = None        # LangChain's Chroma view, built once per opened store
 
     def langchain(self):
@@ -456,6 +464,7 @@ def search(query: str, k: int = 3, criterion: str | None = None, *, strict: bool
                 _sync(store, load_records(cdir), False, fingerprint)
                 count = store.collection.count()
         store.total, store.checked_at = count, time.monotonic()
+        store.version = (str(store.collection.id), (store.collection.metadata or {}).get("corpus_fingerprint"), count)
         old = _ready.get(key)
         if old is not None and old.collection.id == store.collection.id:
             store.vectorstore = old.vectorstore  # the same collection: keep LangChain's view
@@ -469,8 +478,15 @@ def search(query: str, k: int = 3, criterion: str | None = None, *, strict: bool
                 emb = (embedder if isinstance(embedder, Embedder)
                        else _ready[key].embedder if key in _ready else _embedder(spec))
                 store = fresh() or _with_store(data_dir, emb, prepare)
+        memo = (key, store.version, q, k, criterion, strict)
+        with _results_lock:
+            kept = _results.get(memo)
+            if kept is not None:
+                _results.move_to_end(memo)
+        if kept is not None:
+            return [replace(p, topics=list(p.topics)) for p in kept]  # callers may change their copies
         try:
-            return _search_store(store, q, k, criterion, strict)
+            found = _search_store(store, q, k, criterion, strict)
         except Exception as exc:
             if not _is_store_error(exc):
                 raise
@@ -478,6 +494,12 @@ def search(query: str, k: int = 3, criterion: str | None = None, *, strict: bool
             if attempt == 2:
                 raise UserError(f"search in the vector store at {store.location} failed: "
                                 f"{_one_line(exc)}") from None
+            continue
+        with _results_lock:
+            _results[memo] = [replace(p, topics=list(p.topics)) for p in found]
+            while len(_results) > RESULTS_KEPT:
+                _results.popitem(last=False)
+        return found
     raise AssertionError("unreachable")
 
 
@@ -489,3 +511,5 @@ def reset_clients() -> None:
                 _forget_embedded(Path(key[len("path:"):]))
         _clients.clear()
         _ready.clear()
+    with _results_lock:
+        _results.clear()
