@@ -287,7 +287,7 @@ def digitized(text: str) -> tuple[str, list[int], list[int]]:
     return "".join(b.parts), b.ostart, b.oend
 
 
-Span = tuple[str, int, int, str, bool]  # (item, start, end, quote, counts) - counts: not negated/hypothetical
+Span = tuple[str, int, int, str, bool, bool]  # (item, start, end, quote, counts, a name) - counts: not negated/hypothetical
 
 
 @functools.lru_cache(maxsize=1024)
@@ -296,8 +296,9 @@ def scan_turn(text: str, rubric: Rubric, family: str) -> tuple[tuple[Span, ...],
 
     Cached by text: during a round the policy re-reads every earlier turn after each answer, and
     a turn's evidence never changes, so each answer costs one scan instead of the whole round.
-    A cue hit is (item, start, end, quote, counts): `counts` is False when its clause is negated
-    or hypothetical (for items that are `negatable`); the first counting match of each pattern wins.
+    A cue hit is (item, start, end, quote, counts, a name): `counts` is False when its clause is
+    negated or hypothetical (for items that are `negatable`); the item's substance patterns are tried
+    before its vocabulary, and the first counting match wins.
     """
     masked, spans = _mask_grader_directed(text)
     ignored = tuple(("grader_directed", s, e, quote_around(text, s, e)) for s, e in spans)
@@ -307,17 +308,21 @@ def scan_turn(text: str, rubric: Rubric, family: str) -> tuple[tuple[Span, ...],
     for item in rubric.items.values():
         best = None
         every = item.given_is_named  # each match may or may not repeat the interviewer: keep them all
-        for pat in item.patterns:
-            for m in pat.finditer(low):
-                s, e = ostart[m.start()], oend[max(m.end() - 1, m.start())]
-                counts = not (item.negatable and (negated_at(masked, s) or hypothetical_at(masked, s)))
-                if every:
-                    if counts and len(hits) < 4096:
-                        hits.append((item.id, s, e, quote_around(text, s, e), True))
-                    continue
-                if counts or best is None:
-                    best = (item.id, s, e, quote_around(text, s, e), counts)
-                if counts:
+        named = item.tier == "name"
+        for pats, is_name in ((item.patterns, named), (item.name_patterns, True)):
+            for pat in pats:
+                for m in pat.finditer(low):
+                    s, e = ostart[m.start()], oend[max(m.end() - 1, m.start())]
+                    counts = not (item.negatable and (negated_at(masked, s) or hypothetical_at(masked, s)))
+                    if every:
+                        if counts and len(hits) < 4096:
+                            hits.append((item.id, s, e, quote_around(text, s, e), True, is_name))
+                        continue
+                    if counts or best is None:
+                        best = (item.id, s, e, quote_around(text, s, e), counts, is_name)
+                    if counts:
+                        break
+                if best is not None and best[4]:
                     break
             if best is not None and best[4]:
                 break
@@ -362,11 +367,14 @@ def extract(turns: list[tuple[int, str]], rubric: Rubric, family: str, ledger: L
         hits, pitfalls, ignored = scan_turn(text, rubric, family)
         for item, s, e, quote in ignored:
             ev.ignored.append(Hit(item, idx, s, e, quote))
-        for item, s, e, quote, counts in hits:
+        for item, s, e, quote, counts, is_name in hits:
             if not counts:
                 continue
             hit = Hit(item, idx, s, e, quote)
             spec = rubric.items[item]
+            if is_name and spec.tier != "name":
+                ev.named_hits.setdefault(item, []).append(hit)
+                continue
             if spec.given_is_named and given:
                 nums = numbers_in(text[s:e])
                 big = {n for n in nums if n >= 10}  # small counts (8 GPUs a host) repeat by chance
@@ -393,6 +401,10 @@ def _ledger_items(ev: Evidence, rubric: Rubric) -> None:
     given = set()
     for t in ev.context.values():
         given |= numbers_in(t)
+    # an item that needs figures of several kinds ("the split": prefill, queueing, decode figures)
+    said = {(item, c.kind) for c in ev.ledger.claims for item, spec in specs if _claim_counts(c, spec)}
+    specs = [(item, spec) for item, spec in specs
+             if spec.min_kinds <= 1 or len({k for i, k in said if i == item}) >= spec.min_kinds]
     for c in ev.ledger.claims:
         if c.turn not in ev.texts:
             continue
@@ -431,3 +443,5 @@ def _taint(ev: Evidence, rubric: Rubric) -> None:
         for item, hits in ev.hits.items():
             if rubric.items[item].tier == "substance":
                 ev.hits[item] = [h for h in hits if h.turn != hit.turn]
+        for item, hits in ev.named_hits.items():
+            ev.named_hits[item] = [h for h in hits if h.turn != hit.turn]

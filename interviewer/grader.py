@@ -174,9 +174,13 @@ def _claim_cap(cid: str, family: str, ev: Evidence, rubric: Rubric) -> tuple[int
     rule = rubric.claim_caps.get(cid)
     if rule is None or ev.ledger is None:
         return 3, []
-    wrong = [c for c in ev.ledger.claims
-             if _planned(c) and c.turn in ev.texts and c.kind in rule.kinds and c.check is not None
-             and c.check.status in ("wrong", "impossible")]
+    claims = [c for c in ev.ledger.claims if _planned(c) and c.turn in ev.texts and c.kind in rule.kinds
+              and c.check is not None]
+    right = {(c.kind, c.subject.model) for c in claims if c.check.status == "ok"}
+    # a figure of a kind the candidate also gets right for the same model is a slip they corrected,
+    # or a number the ledger took for that kind: it does not hold the criterion down
+    wrong = [c for c in claims if c.check.status in ("wrong", "impossible") and (c.kind, c.subject.model) not in right
+             and not (c.subject.model_inferred and c.check.status == "wrong")]
     if not wrong:
         return 3, []
 

@@ -3,9 +3,9 @@
 * Patterns: a match in a candidate turn, outside a negated or hypothetical clause ("I'm not quoting
   the vLLM blog's 24x" is not quoting it).
 * `when` / `unless_any`: raised by an item present in the round unless one of the others is
-  ("continuous batching" with no limit anywhere). With `unless_tied`, the clearing item must sit
-  in a turn on the same subject: a turn that names the `when` item, or answers an interviewer turn
-  that does (a "canary" for a model rollout elsewhere does not make int4 safe).
+  ("continuous batching" with no limit anywhere). With `unless_tied: ITEM`, the clearing item must
+  sit in a turn on the same subject: a turn that names ITEM, or answers an interviewer turn that
+  does (a "canary" for a model rollout elsewhere does not make int4 safe).
 * `names` / `menu` / `deferral`: a list of policies without a choice - `min_names` distinct policy
   names in one sentence, or two joined by "or" beside a deferral ("it depends", "configurable"),
   or a menu of options ("we could X, or Y, or Z") with a deferral in the same turn.
@@ -19,6 +19,8 @@ from interviewer.evidence import Evidence, Hit, hypothetical_at, negated_at, quo
 from interviewer.rubric import Pitfall, Rubric
 
 _SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?]+|$)")
+# "depending on which policy we went with" is no choice made
+_CONDITIONAL = re.compile(r"\b(?:which|whichever|depending|whether|if)\b", re.I)
 _OR = re.compile(r"\bor\b", re.I)
 
 
@@ -28,15 +30,15 @@ def derive_pitfalls(ev: Evidence, rubric: Rubric, family: str) -> None:
         if p.names or p.menu:
             _policy_list(ev, p)
         if p.when and p.when in present and p.id not in ev.pitfalls:
-            clearing = set(p.unless_any) & present
+            clearing = set(p.unless_any) & (present | ev.named)
             if p.unless_tied and clearing:
-                clearing = {i for i in clearing if _tied(ev, p.when, i)}
+                clearing = {i for i in clearing if _tied(ev, p.unless_tied, i)}
             if not clearing:
                 ev.pitfalls[p.id] = ev.first(p.when)
                 ev.pitfall_kinds[p.id] = "when"
         if p.id in ev.pitfalls and p.cleared_by:
-            if any(not negated_at(t, m.start()) for pat in p.cleared_by for t in ev.texts.values()
-                   for m in pat.finditer(t)):
+            if any(not negated_at(t, m.start()) and not _CONDITIONAL.search(t, max(0, m.start() - 40), m.start())
+                   for pat in p.cleared_by for t in ev.texts.values() for m in pat.finditer(t)):
                 del ev.pitfalls[p.id]
                 ev.pitfall_kinds.pop(p.id, None)
     for pid in ev.pitfalls:
@@ -45,7 +47,7 @@ def derive_pitfalls(ev: Evidence, rubric: Rubric, family: str) -> None:
 
 def _subject_turns(ev: Evidence, item: str) -> set[int]:
     """Candidate turns that name `item`, and those answering an interviewer turn that does."""
-    turns = {h.turn for h in ev.hits.get(item, [])}
+    turns = {h.turn for h in ev.hits.get(item, []) + ev.named_hits.get(item, [])}
     pats = _item_patterns(item)
     for i, text in ev.context.items():
         low = text.lower()
@@ -69,7 +71,7 @@ def _item_patterns(item: str) -> list:
 
 def _tied(ev: Evidence, when: str, item: str) -> bool:
     turns = _subject_turns(ev, when)
-    return any(h.turn in turns for h in ev.hits.get(item, []))
+    return any(h.turn in turns for h in ev.hits.get(item, []) + ev.named_hits.get(item, []))
 
 
 def _names_in(sentence: str, p: Pitfall) -> list[tuple[int, int]]:

@@ -34,7 +34,7 @@ class Pitfall(BaseModel):
     by_family: dict[str, list[re.Pattern]] = Field(default_factory=dict)
     when: str | None = None                       # raised by this cue item ...
     unless_any: list[str] = Field(default_factory=list)   # ... unless one of these is present
-    unless_tied: bool = False                     # ... in a turn on the same subject (see interviewer.pitfalls)
+    unless_tied: str | None = None                # ... in a turn that names this item (see interviewer.pitfalls)
     cleared_by: list[re.Pattern] = Field(default_factory=list)
     names: list[re.Pattern] = Field(default_factory=list)     # policy names (a list of them, no choice)
     min_names: int = 3
@@ -58,6 +58,7 @@ class LedgerSpec(BaseModel):
     kinds: list[str]
     percentiles: list[str] = Field(default_factory=list)   # only figures said at these percentiles
     not_scopes: list[str] = Field(default_factory=list)    # ... and not at these scopes
+    min_kinds: int = 1                                      # figures of at least this many of the kinds
 
 
 class Item(BaseModel):
@@ -65,6 +66,8 @@ class Item(BaseModel):
 
     `tier`: "substance" (a value, a stated rule) counts at any level; "name" (vocabulary: a technique
     or a metric named) counts only towards level 1 - keyword presence alone earns nothing above 1.
+    A pattern written {re: ..., tier: name} in a substance item is its vocabulary ("a watchdog",
+    "weighted fair share"): a match names the item without earning it.
     `negatable`: a match in a negated or hypothetical clause ("I wouldn't cap it at 64") is not
     evidence. `given_is_named`: a figure that only repeats the interviewer's numbers is a name."""
 
@@ -76,6 +79,7 @@ class Item(BaseModel):
     negatable: bool = True
     given_is_named: bool = False
     patterns: list[re.Pattern] = Field(default_factory=list)
+    name_patterns: list[re.Pattern] = Field(default_factory=list)  # vocabulary: a match is a name (level 1)
     ledger: LedgerSpec | None = None
     after: list[re.Pattern] = Field(default_factory=list)  # only in answers to interviewer turns matching these
 
@@ -253,7 +257,7 @@ def _pitfall(entry: dict, cues: dict, path: Path) -> Pitfall:
     return Pitfall(**entry, patterns=_compile_plain(pid, spec.get("patterns", []), path),
                    by_family={f: _compile_plain(f"{pid}.{f}", ps, path) for f, ps in spec.get("by_family", {}).items()},
                    when=spec.get("when"), unless_any=spec.get("unless_any", []),
-                   unless_tied=bool(spec.get("unless_tied", False)),
+                   unless_tied=spec.get("unless_tied"),
                    cleared_by=_compile_plain(pid, spec.get("cleared_by", []), path),
                    names=_compile_plain(f"{pid}.names", spec.get("names", []), path),
                    min_names=int(spec.get("min_names", 3)),
@@ -261,12 +265,25 @@ def _pitfall(entry: dict, cues: dict, path: Path) -> Pitfall:
                    deferral=_compile_plain(f"{pid}.deferral", spec.get("deferral", []), path))
 
 
-def _compile(item_id: str, patterns: list[str], macros: dict[str, str], path: Path) -> list[re.Pattern]:
+_IN_SENTENCE = r"(?:[^.\n]|(?<=\d)\.(?=\d))"
+
+
+def _compile(item_id: str, patterns: list, macros: dict[str, str], path: Path, tier: str | None = None) -> list[re.Pattern]:
+    """The item's patterns; with `tier`, only the entries written as {re: ..., tier: TIER}, else only
+    the plain ones (and those of the item's own tier)."""
     compiled = []
-    for raw in patterns:
+    for entry in patterns:
+        entry_tier = entry.get("tier") if isinstance(entry, dict) else None
+        if (tier is None) != (entry_tier is None) and not (tier is not None and entry_tier == tier):
+            continue
+        if tier is not None and entry_tier != tier:
+            continue
+        raw = entry["re"] if isinstance(entry, dict) else entry
         text = raw
         for name, value in macros.items():
             text = text.replace("{" + name + "}", value)
+        # "within a sentence" is no period and no line break - but a decimal point ("1.5 s") is no period
+        text = text.replace(r"[^.\n]", _IN_SENTENCE)
         try:
             compiled.append(re.compile(lower_pattern(text)))
         except re.error as exc:
@@ -301,6 +318,7 @@ def _load_rubric(rubric_dir: Path) -> Rubric:
                 negatable=spec.get("negatable", True),
                 given_is_named=spec.get("given_is_named", False),
                 patterns=_compile(item_id, spec.get("patterns", []), macros, qpath),
+                name_patterns=_compile(item_id, spec.get("patterns", []), macros, qpath, tier="name"),
                 ledger=LedgerSpec(**spec["ledger"]) if spec.get("ledger") else None,
                 after=_compile_plain(f"{item_id}.after", spec.get("after", []), qpath),
             )

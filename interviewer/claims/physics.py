@@ -131,9 +131,12 @@ def _arch(c: Claim, ctx: Ctx, i: int) -> Arch | None:
     ("the model switches to 8 KV heads"), or the interviewer's shape alone for an unnamed model."""
     m = _model(c.subject)
     said: dict[str, float] = {}
+    # a model named only by size ("a 13B model"): the shape the candidate assumes for it counts too
+    own = c.subject.model_inferred or m is None
     for j in range(i - 1, -1, -1):
         x = ctx.claims[j]
-        if x.speaker == "interviewer" and x.kind in ("layers", "kv_heads", "attention_heads", "head_dim") and x.value \
+        if (x.speaker == "interviewer" or (own and x.speaker == c.speaker and not x.hypothetical)) \
+                and x.kind in ("layers", "kv_heads", "attention_heads", "head_dim") and x.value \
                 and not x.negated and x.kind not in said and x.subject.model == c.subject.model:
             said[x.kind] = x.value
     if m is None and not {"layers", "head_dim"} <= set(said) | ({"head_dim"} if "hidden_size" in said else set()):
