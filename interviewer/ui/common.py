@@ -205,20 +205,17 @@ def _open_store(key: str):
     return store, notice
 
 
-_NOTICES_SHOWN: set[str] = set()
-
-
 def get_store(allow_unsaved: bool = False):
     """The store, or None (after explaining why on the page) when it cannot be opened.
 
     A locked database shows the error and a way on: retry, or (on the round page) practise
-    without saving. A notice that a corrupt database was moved aside is shown once.
+    without saving. Each user whose rounds were set aside or restored is told once (Store.take_notices).
     """
     if st.session_state.get("nosave"):
         return None
     key = data_dir_key()
     try:
-        store, notice = _open_store(key)
+        store, _ = _open_store(key)
     except UserError as exc:
         _store_trouble(str(exc), allow_unsaved)
         return None
@@ -226,9 +223,11 @@ def get_store(allow_unsaved: bool = False):
         log.exception("interviewer.store is not importable")
         _store_trouble("saving rounds is not available in this installation", allow_unsaved)
         return None
-    if notice and key not in _NOTICES_SHOWN:
-        _NOTICES_SHOWN.add(key)
-        st.warning(notice)
+    # Every user whose rounds were set aside or restored from a backup is told, once.
+    if not st.session_state.get("store_notices_taken"):
+        st.session_state["store_notices_taken"] = True
+        for text in store.take_notices(owner()):
+            st.warning(text, icon=":material/restore:")
     return store
 
 
@@ -333,8 +332,11 @@ def show_user_text(text: str, key: str = "") -> None:
 
 
 def interviewer_markdown(text: str) -> str:
-    """The interviewer's own words may use light Markdown; a dollar sign is never math."""
-    return (text or "").replace("$", "\\$")
+    """The interviewer's words may use light Markdown, but they can quote the candidate: nothing in
+    them may link, embed or fetch (report.md_inert), and a dollar sign is never math."""
+    from interviewer.report import md_inert
+
+    return md_inert(text)
 
 
 def clock(seconds: float) -> str:
