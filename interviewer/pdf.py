@@ -343,6 +343,19 @@ def report_pdf(report: Report, *, title: str | None = None,
             pdf.set_x(pdf.l_margin + 4)
             pdf.multi_cell(width - 4, 4.4, latin1("- " + line), new_x="LMARGIN", new_y="NEXT")
 
+    from interviewer.report import MAX_HEARD, claim_line, heard
+
+    checked, rest = heard(report)
+    if checked or rest:
+        section("What we heard you claim")
+        for c in checked:
+            text("- " + claim_line(c), 9.5, h=4.8, color=30 if c.check.status == "ok" else 0)
+        if rest:
+            shown = rest[:MAX_HEARD]
+            more = f"; and {len(rest) - len(shown)} more" if len(rest) > len(shown) else ""
+            text("Also heard (not checked): " + "; ".join(claim_line(c) for c in shown) + more + ".", 9, h=4.6,
+                 color=70)
+
     if report.pitfalls:
         section("Pitfalls")
         for p in report.pitfalls:

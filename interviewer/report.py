@@ -82,6 +82,32 @@ def to_json(report: Report) -> dict:
     return report.model_dump(mode="json")
 
 
+# ------------------------------------------------------------------- "What we heard you claim"
+
+CHECK_WORDS = {"ok": "checks out", "wrong": "does not check out", "impossible": "is not physically possible",
+               "unchecked": "not checked"}
+MAX_HEARD = 40
+
+
+def heard(report: Report) -> tuple[list, list]:
+    """The candidate's figures the report shows: those a check ruled on (or explained why it could
+    not), wrong ones first, and the rest, in the order they were said."""
+    checked = [c for c in report.claims if c.check is not None and (c.check.status != "unchecked" or c.check.explanation)]
+    order = {"impossible": 0, "wrong": 1, "ok": 2, "unchecked": 3}
+    checked.sort(key=lambda c: (order.get(c.check.status, 9), c.turn))
+    rest = [c for c in report.claims if c not in checked]
+    return checked, rest
+
+
+def claim_line(c) -> str:
+    """One claim as a sentence: what was said, what it was read as, and the check."""
+    flag = " (you said you would not)" if c.negated else " (a what-if)" if c.hypothetical else ""
+    head = f"(turn {c.turn}) \"{' '.join(c.span.split())}\" - {c.label or c.kind.replace('_', ' ')}{flag}"
+    if c.check is None:
+        return head
+    return f"{head}: {CHECK_WORDS.get(c.check.status, c.check.status)}. {c.check.explanation}".rstrip()
+
+
 def to_markdown(report: Report) -> str:
     """The report as Markdown. Only the headings, labels and layout are markup; every value is
     passed through `md_text`."""
@@ -110,6 +136,16 @@ def to_markdown(report: Report) -> str:
         cc = report.capacity_check
         lines += ["## Capacity check", "", t(cc.summary() + "."), ""]
         lines += [f"- {t(line)}" for line in cc.arithmetic]
+        lines.append("")
+    checked, rest = heard(report)
+    if checked or rest:
+        lines += ["## What we heard you claim", ""]
+        lines += [f"- {t(claim_line(c))}" for c in checked]
+        if rest:
+            shown = rest[:MAX_HEARD]
+            also = "; ".join(claim_line(c) for c in shown)
+            more = f"; and {len(rest) - len(shown)} more" if len(rest) > len(shown) else ""
+            lines += ["", f"Also heard (not checked): {t(also + more)}."]
         lines.append("")
     if report.pitfalls:
         lines += ["## Pitfalls", ""]

@@ -21,6 +21,31 @@ def _pdf(report_json: str, ended_at: float | None) -> bytes:
     return report_pdf(Report.model_validate_json(report_json), date=ended_at)
 
 
+def claims_section(report: Report) -> None:
+    """What we heard you claim: each figure, what it was read as, and its check in a spoken sentence."""
+    from interviewer.report import CHECK_WORDS, MAX_HEARD, claim_line, heard
+
+    checked, rest = heard(report)
+    if not (checked or rest):
+        return
+    st.header("What we heard you claim")
+    for c in checked:
+        status = c.check.status
+        flag = " (you said you would not)" if c.negated else " (a what-if)" if c.hypothetical else ""
+        with st.container(border=True):
+            st.markdown(f"**{common.md(c.label or c.kind)}**{flag}: "
+                        f"**{common.md(CHECK_WORDS.get(status, status))}** · turn {c.turn}")
+            st.text(c.span)
+            if c.check.explanation:
+                st.markdown(common.md(c.check.explanation))
+            if c.check.trace:
+                st.code("\n".join(c.check.trace), language=None, wrap_lines=True)
+    if rest:
+        shown = rest[:MAX_HEARD]
+        more = f"; and {len(rest) - len(shown)} more" if len(rest) > len(shown) else ""
+        st.caption("Also heard (not checked): " + common.md("; ".join(claim_line(c) for c in shown) + more))
+
+
 def _choices(store) -> list[tuple[str, str]]:
     """(round id, label) for the visitor's graded rounds, newest first."""
     out = []
@@ -133,6 +158,8 @@ def show_report(report: Report, state) -> None:
             st.caption("You said: " + "; ".join(claims))
         if cc.arithmetic:
             st.code("\n".join(cc.arithmetic), language=None, wrap_lines=True)
+
+    claims_section(report)
 
     if report.judge:
         st.header("LLM judge")
