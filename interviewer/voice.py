@@ -3,12 +3,13 @@ from __future__ import annotations
 
 import functools
 import random
+from importlib.resources import files
 from pathlib import Path
 
 from interviewer.bank import load_yaml
 from interviewer.moves import Move
 
-WORDING = Path(__file__).resolve().parent / "prompts" / "offline.yaml"
+WORDING = Path(str(files("interviewer") / "prompts" / "offline.yaml"))  # package data
 
 
 @functools.cache

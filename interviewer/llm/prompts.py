@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable, Mapping
+from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
 from interviewer.errors import UserError
 from interviewer.moves import Move
 
-PROMPTS_DIR = Path(__file__).resolve().parent.parent / "prompts"
+# Package data (interviewer/prompts/), found through importlib.resources wherever the package is installed.
+PROMPTS_DIR = Path(str(files("interviewer") / "prompts"))
 HISTORY_TURNS = 6          # turns of the conversation shown to the model
 TURN_CHARS = 700           # each earlier turn is clipped to this
 LAST_TURN_CHARS = 1500     # the latest turn (usually the answer being responded to)
