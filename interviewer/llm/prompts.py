@@ -105,7 +105,7 @@ def _claims_block(history: Iterable[Any]) -> str:
     lines = []
     for c in [c for c in ledger.candidate_claims() if c.value is not None][-MAX_CLAIMS:]:
         verdict = "" if c.check is None or c.check.status == "unchecked" else (
-            f" [checks out]" if c.check.status == "ok" else f" [does not check out: {c.check.explanation}]")
+            " [checks out]" if c.check.status == "ok" else f" [does not check out: {c.check.explanation}]")
         lines.append(f'  - {c.kind.replace("_", " ")}: "{c.span}"{verdict}')
     return "\n".join(lines) or "  (none)"
 
