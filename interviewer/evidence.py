@@ -135,6 +135,7 @@ def _sentence_bounds(text: str, start: int, end: int) -> tuple[int, int]:
     return s, e
 
 
+@functools.lru_cache(maxsize=1024)
 def _mask_grader_directed(text: str) -> tuple[str, list[tuple[int, int]]]:
     """Blank out sentences that address the grader; offsets are preserved."""
     spans = []
@@ -209,6 +210,7 @@ def numbers_in(text: str) -> set[float]:
 # ----------------------------------------------------------------------------- extraction
 
 _PERCENT_WORD = re.compile(r"\s?(?:percent|per\s+cent)\b", re.I)
+_DECIMAL = re.compile(r"(?<=\d)\.(?=\d)")
 
 
 class _Builder:
@@ -284,7 +286,26 @@ def digitized(text: str) -> tuple[str, list[int], list[int]]:
         pos = end + 1
     b.ostart.append(len(text))
     b.oend.append(len(text) + 1)
-    return "".join(b.parts), b.ostart, b.oend
+    # a decimal point is no sentence end: cues read it as "·" (rubric._compile reads "\." as [.·])
+    return _DECIMAL.sub("·", "".join(b.parts)), b.ostart, b.oend
+
+
+_SENTENCE_OR_LINE = re.compile(r"[^.!?\n]+")
+
+
+def _digit_sentences(low: str) -> str:
+    """`low` with the sentences that hold no digit blanked out (same length): the text the cues that
+    need a number run over."""
+    if not any(c.isdigit() for c in low):
+        return " " * len(low)
+    parts, pos = [], 0
+    for m in _SENTENCE_OR_LINE.finditer(low):
+        parts.append(low[pos:m.start()])
+        chunk = m.group(0)
+        parts.append(chunk if any(c.isdigit() for c in chunk) else " " * len(chunk))
+        pos = m.end()
+    parts.append(low[pos:])
+    return "".join(parts)
 
 
 Span = tuple[str, int, int, str, bool, bool]  # (item, start, end, quote, counts, a name) - counts: not negated/hypothetical
@@ -304,14 +325,15 @@ def scan_turn(text: str, rubric: Rubric, family: str) -> tuple[tuple[Span, ...],
     ignored = tuple(("grader_directed", s, e, quote_around(text, s, e)) for s, e in spans)
     norm, ostart, oend = digitized(masked)
     low = lowered(norm)
+    digits_only = _digit_sentences(low)
     hits = []
-    for item in rubric.items.values():
+    for item in items_for(rubric, family):
         best = None
         every = item.given_is_named  # each match may or may not repeat the interviewer: keep them all
         named = item.tier == "name"
         for pats, is_name in ((item.patterns, named), (item.name_patterns, True)):
             for pat in pats:
-                for m in pat.finditer(low):
+                for m in pat.finditer(digits_only if id(pat) in item.digit_patterns else low):
                     s, e = ostart[m.start()], oend[max(m.end() - 1, m.start())]
                     counts = not (item.negatable and (negated_at(masked, s) or hypothetical_at(masked, s)))
                     if every:
@@ -340,6 +362,22 @@ def scan_turn(text: str, rubric: Rubric, family: str) -> tuple[tuple[Span, ...],
                 pitfalls.append((pitfall.id, found.start(), found.end(), quote_around(text, found.start(), found.end())))
                 break
     return tuple(hits), tuple(pitfalls), ignored
+
+
+@functools.lru_cache(maxsize=64)
+def items_for(rubric: Rubric, family: str) -> tuple:
+    """The items a family's reading can use: its criteria's items and levels, and the items its
+    pitfalls are raised and cleared by (a round is scanned for these alone)."""
+    names: set[str] = set()
+    for cid in rubric.criteria_for(family):
+        spec = rubric.spec(family, cid)
+        names |= set(spec.items)
+        for alts in spec.levels.values():
+            for alt in alts:
+                names |= alt.items()
+    for p in rubric.pitfalls.values():
+        names |= {i for i in (p.when, p.unless_tied, *p.unless_any) if i}
+    return tuple(i for i in rubric.items.values() if i.id in names and not i.computed)
 
 
 def _claim_counts(c: Claim, spec) -> bool:
@@ -398,29 +436,33 @@ def extract(turns: list[tuple[int, str]], rubric: Rubric, family: str, ledger: L
 
 def _ledger_items(ev: Evidence, rubric: Rubric) -> None:
     specs = [(i.id, i.ledger) for i in rubric.items.values() if i.ledger]
+    by_kind: dict[str, list] = {}
+    for item, spec in specs:
+        for k in spec.kinds:
+            by_kind.setdefault(k, []).append((item, spec))
     given = set()
     for t in ev.context.values():
         given |= numbers_in(t)
+    claims = [c for c in ev.ledger.claims if c.kind in by_kind and c.turn in ev.texts]
     # an item that needs figures of several kinds ("the split": prefill, queueing, decode figures)
-    said = {(item, c.kind) for c in ev.ledger.claims for item, spec in specs if _claim_counts(c, spec)}
-    specs = [(item, spec) for item, spec in specs
-             if spec.min_kinds <= 1 or len({k for i, k in said if i == item}) >= spec.min_kinds]
-    for c in ev.ledger.claims:
-        if c.turn not in ev.texts:
-            continue
+    said = {(item, c.kind) for c in claims for item, spec in by_kind[c.kind] if _claim_counts(c, spec)}
+    short = {item for item, spec in specs
+             if spec.min_kinds > 1 and len({k for i, k in said if i == item}) < spec.min_kinds}
+    masked_spans = {t: _mask_grader_directed(text)[1] for t, text in ev.texts.items()}
+    for c in claims:
         text = ev.texts[c.turn]
-        masked, spans = _mask_grader_directed(text)
-        if any(s <= c.start < e for s, e in spans):
+        if any(s <= c.start < e for s, e in masked_spans[c.turn]):
             continue
-        for item, spec in specs:
-            if _claim_counts(c, spec):
-                if any(h.turn == c.turn and h.start <= c.start < h.end for h in ev.hits.get(item, [])):
-                    continue
-                hit = Hit(item, c.turn, c.start, c.end, quote_around(text, c.start, c.end), "ledger")
-                if rubric.items[item].given_is_named and c.value in given:
-                    ev.named_hits.setdefault(item, []).append(hit)
-                    continue
-                ev.add(hit)
+        for item, spec in by_kind[c.kind]:
+            if item in short or not _claim_counts(c, spec):
+                continue
+            if any(h.turn == c.turn and h.start <= c.start < h.end for h in ev.hits.get(item, [])):
+                continue
+            hit = Hit(item, c.turn, c.start, c.end, quote_around(text, c.start, c.end), "ledger")
+            if rubric.items[item].given_is_named and c.value in given:
+                ev.named_hits.setdefault(item, []).append(hit)
+                continue
+            ev.add(hit)
 
 
 def _answers_only(ev: Evidence, rubric: Rubric) -> None:

@@ -270,16 +270,19 @@ def score_criterion(cid: str, family: str, ev: Evidence, rubric: Rubric,
     feedback, missing = _feedback(reached, spec, present, rubric, cid)
     capped_by: list[str] = []
     cap, wrong = _claim_cap(cid, family, ev, rubric)
-    if cap < score:
-        score = cap
+    if wrong:
         c = wrong[0]
         said = " ".join(c.span.split())
-        feedback = (f"Scored {score} ({rubric.criteria[cid].anchors[score]}) The figure does not check out: "
-                    f"you said {said} (turn {c.turn}). {c.check.explanation}")
+        why = f"The figure does not check out: you said {said} (turn {c.turn}). {c.check.explanation}"
         if check is not None and check.arithmetic:
-            feedback += " Recheck the arithmetic: " + " ".join(check.arithmetic[:4])
-        missing = [rubric.items["capacity_checked"].missing] if "capacity_checked" in rubric.items else []
-        capped_by += [f"claim:{x.kind}:turn {x.turn}" for x in wrong]
+            why += " Recheck the arithmetic: " + " ".join(check.arithmetic[:4])
+        if cap < score:
+            score = cap
+            feedback = f"Scored {score} ({rubric.criteria[cid].anchors[score]}) {why}"
+            missing = [rubric.items["capacity_checked"].missing] if "capacity_checked" in rubric.items else []
+            capped_by += [f"claim:{x.kind}:turn {x.turn}" for x in wrong]
+        else:  # the score is already below what the figure would cap: still say the figure is wrong
+            feedback = f"{feedback} {why}"
     for limit, pid in sorted(_pitfall_caps(cid, ev, rubric)):
         if limit < score:
             score = limit
@@ -309,16 +312,17 @@ def _claim_results(ledger: Ledger, texts: dict[int, str]) -> list[ClaimResult]:
     for c in ledger.claims:
         if c.speaker != "candidate" or c.turn not in texts or c.value is None:
             continue
-        subject = {k: val for k, val in c.subject.model_dump().items() if val not in (None, False)}
+        subject = {k: val for k, val in vars(c.subject).items() if val not in (None, False)}
         if subject:
             subject["label"] = c.subject.label()
         chk = None
         if c.check is not None:
-            chk = ClaimCheck(status=c.check.status, rule=c.check.rule, explanation=c.check.explanation,
-                             expected=c.check.expected, unit=c.check.unit, trace=list(c.check.trace or []),
-                             assumptions=list(c.check.assumptions or []))
-        out.append(ClaimResult(kind=c.kind, label=v.label_of(c.kind), value=c.value, unit=c.unit, subject=subject,
-                               turn=c.turn, span=c.span, negated=c.negated, hypothetical=c.hypothetical, check=chk))
+            chk = ClaimCheck.model_construct(status=c.check.status, rule=c.check.rule, explanation=c.check.explanation,
+                                             expected=c.check.expected, unit=c.check.unit,
+                                             trace=list(c.check.trace or []), assumptions=list(c.check.assumptions or []))
+        out.append(ClaimResult.model_construct(kind=c.kind, label=v.label_of(c.kind), value=c.value, unit=c.unit,
+                                               subject=subject, turn=c.turn, span=c.span, negated=c.negated,
+                                               hypothetical=c.hypothetical, check=chk))
     return out
 
 

@@ -84,12 +84,24 @@ def _names_in(sentence: str, p: Pitfall) -> list[tuple[int, int]]:
     return sorted(found.values())
 
 
+_ANY_NAME: dict[str, re.Pattern] = {}
+
+
+def _any_name(p: Pitfall) -> re.Pattern:
+    if p.id not in _ANY_NAME:
+        _ANY_NAME[p.id] = re.compile("|".join(f"(?:{x.pattern})" for x in p.names), re.I)
+    return _ANY_NAME[p.id]
+
+
 def _policy_list(ev: Evidence, p: Pitfall) -> None:
     if p.id in ev.pitfalls:
         return
+    names_anywhere = _any_name(p)
     for turn in sorted(ev.texts):
         text = ev.texts[turn]
         deferred = any(d.search(text) for d in p.deferral)
+        if len(names_anywhere.findall(text)) < 2 and not (deferred and any(m.search(text) for m in p.menu)):
+            continue  # fewer than two policy names and no deferred menu: nothing to find in this answer
         for sm in _SENTENCE.finditer(text):
             sentence = sm.group(0)
             names = _names_in(sentence, p)

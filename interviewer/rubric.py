@@ -80,6 +80,7 @@ class Item(BaseModel):
     given_is_named: bool = False
     patterns: list[re.Pattern] = Field(default_factory=list)
     name_patterns: list[re.Pattern] = Field(default_factory=list)  # vocabulary: a match is a name (level 1)
+    digit_patterns: frozenset[int] = frozenset()  # ids of the patterns that can match only with a digit
     ledger: LedgerSpec | None = None
     after: list[re.Pattern] = Field(default_factory=list)  # only in answers to interviewer turns matching these
 
@@ -226,6 +227,40 @@ class Rubric(BaseModel):
         return [*self.required, *self.families[family].supporting]
 
 
+def requires_digit(pattern: re.Pattern) -> bool:
+    """Can `pattern` match only text that holds a digit? (Read from the regex's parse tree: a digit
+    in every branch, outside anything optional.) The cue scan runs such patterns over the sentences
+    that have digits alone."""
+    try:
+        from re import _constants as C
+        from re import _parser as P
+
+        tree = P.parse(pattern.pattern, pattern.flags)
+    except Exception:  # pragma: no cover - a private module; be conservative without it
+        return False
+
+    def seq(items) -> bool:
+        return any(one(op, av) for op, av in items)
+
+    def one(op, av) -> bool:
+        if op is C.LITERAL:
+            return chr(av).isdigit()
+        if op is C.IN:
+            return all((o is C.CATEGORY and a is C.CATEGORY_DIGIT) or (o is C.LITERAL and chr(a).isdigit())
+                       or (o is C.RANGE and chr(a[0]).isdigit() and chr(a[1]).isdigit()) for o, a in av)
+        if op is C.SUBPATTERN:
+            return seq(av[-1])
+        if op in (C.MAX_REPEAT, C.MIN_REPEAT, getattr(C, "POSSESSIVE_REPEAT", None)):
+            return av[0] > 0 and seq(av[2])
+        if op is C.BRANCH:
+            return all(seq(b) for b in av[1])
+        if op is getattr(C, "ATOMIC_GROUP", None):
+            return seq(av)
+        return False
+
+    return seq(tree)
+
+
 def lower_pattern(pattern: str) -> str:
     """Lower-case a regex's literals, leaving escapes (\\D, \\S, \\W, \\B) alone.
 
@@ -265,9 +300,6 @@ def _pitfall(entry: dict, cues: dict, path: Path) -> Pitfall:
                    deferral=_compile_plain(f"{pid}.deferral", spec.get("deferral", []), path))
 
 
-_IN_SENTENCE = r"(?:[^.\n]|(?<=\d)\.(?=\d))"
-
-
 def _compile(item_id: str, patterns: list, macros: dict[str, str], path: Path, tier: str | None = None) -> list[re.Pattern]:
     """The item's patterns; with `tier`, only the entries written as {re: ..., tier: TIER}, else only
     the plain ones (and those of the item's own tier)."""
@@ -282,8 +314,9 @@ def _compile(item_id: str, patterns: list, macros: dict[str, str], path: Path, t
         text = raw
         for name, value in macros.items():
             text = text.replace("{" + name + "}", value)
-        # "within a sentence" is no period and no line break - but a decimal point ("1.5 s") is no period
-        text = text.replace(r"[^.\n]", _IN_SENTENCE)
+        # the cues read a text whose decimal points are "·" (evidence.digitized), so "[^.\n]" (within a
+        # sentence) runs past "1.5 s"; a literal "\." in a cue is a decimal point
+        text = text.replace(r"\.", "[.·]")
         try:
             compiled.append(re.compile(lower_pattern(text)))
         except re.error as exc:
@@ -342,6 +375,8 @@ def _load_rubric(rubric_dir: Path) -> Rubric:
     except KeyError as exc:
         raise UserError(f"{rubric_dir}: missing key {exc}") from None
     _check_references(rubric, rubric_dir)
+    for item in rubric.items.values():
+        item.digit_patterns = frozenset(id(p) for p in [*item.patterns, *item.name_patterns] if requires_digit(p))
     substance = frozenset(i for i, item in rubric.items.items() if item.tier == "substance")
     for spec in [*rubric.supporting.values(), *(s for f in rubric.families.values() for s in f.criteria.values())]:
         spec.substance = substance

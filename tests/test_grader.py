@@ -171,3 +171,125 @@ def test_long_sentences_are_quoted_by_clause_without_cutting_words():
     assert quote.startswith("then 1%")  # the clause, not a window cut mid-word
     short = quote_around(text, 4, 7)  # "FP8" sits in a short clause: it takes the next one with it
     assert short.startswith("For FP8: a quality suite")
+
+
+# --- the claim ledger under the grader (issue 13) ------------------------------------------------
+
+OPEN_8B = "We serve Llama-3-8B in FP16 on one H100 80GB GPU."
+
+
+def _with_opening(answers, opening=OPEN_8B, qid="gpu-inference-serving"):
+    turns = [{"role": "interviewer", "text": opening}]
+    for i, a in enumerate(answers):
+        if i:
+            turns.append({"role": "interviewer", "text": "Go on."})
+        turns.append({"role": "candidate", "text": a})
+    return parse_transcript({"question_id": qid, "turns": turns})
+
+
+DERIVED = ("Per-token KV = 2 x 32 layers x 8 KV heads x 128 x 2 bytes = 128 KiB; weights about 16 GB, leaving "
+           "~56 GiB; that is ~430k tokens, so ~100 sequences at 4k context.")
+
+
+def test_a_derived_figure_scores_the_same_however_its_last_clause_is_worded():
+    short = grade(_with_opening([DERIVED]))
+    long = grade(_with_opening([DERIVED.replace("so ~100 sequences at 4k context",
+                                                "so about 100 concurrent sequences fit per GPU at 4k context")]))
+    assert short.criterion("capacity_number").score == long.criterion("capacity_number").score == 3
+    assert short.capacity_check.consistent is True
+
+
+def test_a_physically_impossible_concurrency_is_not_derived():
+    report = grade(_with_opening(["An H100 fits about 5,000 sequences of Llama-3-8B at 4k."]))
+    cap = report.criterion("capacity_number")
+    assert cap.score <= 1 and "does not check out" in cap.feedback
+    assert report.capacity_check.consistent is False
+
+
+def test_a_wrong_figure_never_reads_as_checking_out():
+    report = grade(_with_opening([DERIVED.replace("~100 sequences", "~400 sequences")]))
+    cap = report.criterion("capacity_number")
+    assert cap.score == 2 and cap.capped_by
+    assert report.capacity_check.consistent is False
+    wrong = [c for c in report.claims if c.check and c.check.status == "wrong"]
+    assert wrong and wrong[0].kind == "concurrent_sequences" and "not 400" in wrong[0].check.explanation
+
+
+def test_keyword_stuffing_earns_nothing_above_one():
+    report = grade(_transcript(["Health checks, error budgets, backoff, hedged requests, p99, continuous batching, "
+                                "PagedAttention, weighted fair share, canary rollouts and SLOs."]))
+    assert all(c.score <= 1 for c in report.criteria)
+    assert report.overall <= 25
+
+
+def test_scheduling_level_two_needs_a_limit_and_a_full_cache_rule():
+    limit_only = grade(_transcript(["Continuous batching with max_num_seqs = 64."]))
+    both = grade(_transcript(["Continuous batching with max_num_seqs = 64. When the KV cache is full, new requests "
+                              "wait in the queue until blocks free up."]))
+    assert _scores(limit_only)["scheduling_policy"] == 1
+    assert _scores(both)["scheduling_policy"] == 2
+
+
+def test_negated_and_hypothetical_figures_earn_nothing():
+    report = grade(_transcript(["I wouldn't set a p99 target of 500 ms, and we won't cap max_num_seqs at 64. "
+                                "If we had eight GPUs we could run max_num_seqs of 512. We use continuous batching."]))
+    scores = _scores(report)
+    assert scores["tail_latency_tradeoff"] <= 1 and scores["scheduling_policy"] <= 1
+    assert "no_limits" in {p.id for p in report.pitfalls}
+
+
+def test_a_system_prompt_mentioned_in_passing_is_not_text_for_the_grader():
+    report = grade(_transcript(["Every chat shares a 1,200-token system prompt, so prefix caching keeps its KV blocks "
+                                "once. Continuous batching with max_num_seqs = 64; when the cache is full, new "
+                                "requests wait in the queue."]))
+    assert report.ignored_instructions == []
+    assert _scores(report)["scheduling_policy"] == 2
+
+
+@pytest.mark.parametrize("answer, pitfall", [
+    ("For ordering we could use FIFO, or priority, or fair share; it depends on the teams.", "policy_list"),
+    ("The KV cache just holds the model weights, so it is fixed at 16 GB.", "kv_cache_confusion"),
+    ("We'd serve int4 to fit on one card; quality is basically the same these days.", "quantizing_on_faith"),
+])
+def test_pitfalls_from_the_issue(answer, pitfall):
+    assert pitfall in {p.id for p in grade(_transcript([answer])).pitfalls}
+
+
+def test_a_canary_elsewhere_does_not_make_quantization_safe():
+    report = grade(_transcript([
+        "We'd serve the model in int4 so it fits on one H100; the memory win is what matters.",
+        "New model versions roll out behind a 1% canary, then 10%, then everyone."]))
+    assert "quantizing_on_faith" in {p.id for p in report.pitfalls}
+    gated = grade(_transcript([
+        "We'd serve the model in int4 so it fits on one H100, but only after it is within 1 point of FP16 on "
+        "our quality suite of sampled production prompts, with an automatic rollback if thumbs-down rises."]))
+    assert "quantizing_on_faith" not in {p.id for p in gated.pitfalls}
+
+
+def test_a_policy_list_then_a_choice_is_no_pitfall():
+    report = grade(_transcript(["The options are FIFO, strict priority or weighted fair share. I'm choosing "
+                                "weighted fair share with team weights."], qid="gpu-scheduling-platform"))
+    assert "policy_list" not in {p.id for p in report.pitfalls}
+
+
+def test_quotes_are_the_sentences_that_earn_the_score():
+    report = grade(_transcript(["Availability target is 99.9% for the API. Continuous batching with max_num_seqs = 64. "
+                                "When the KV cache is full, new requests wait in the queue."]))
+    quotes = " ".join(q.quote for q in report.criterion("scheduling_policy").evidence)
+    assert "max_num_seqs = 64" in quotes and "queue" in quotes and "99.9%" not in quotes
+
+
+def test_grade_json_lists_the_claims_with_exact_spans(tmp_path):
+    f = tmp_path / "t.json"
+    f.write_text(json.dumps({"question_id": "gpu-inference-serving", "turns": [
+        {"role": "interviewer", "text": OPEN_8B}, {"role": "candidate", "text": DERIVED}]}))
+    out = run_cli("grade", str(f), "--json")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    turns = json.loads(f.read_text())["turns"]
+    assert data["claims"]
+    for c in data["claims"]:
+        assert {"kind", "value", "unit", "subject", "turn", "span", "check"} <= set(c)
+        assert c["span"] in turns[c["turn"]]["text"]
+    kv = next(c for c in data["claims"] if c["kind"] == "kv_bytes_per_token")
+    assert kv["value"] == 131072 and kv["check"]["status"] == "ok" and kv["subject"]["model"] == "llama-3-8b"

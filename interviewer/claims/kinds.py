@@ -167,7 +167,7 @@ def classify(text: str, m: Mention, rules: list[Rule], block: int, next_start: i
 
     for rule in candidates:
         better(_right_score(rule, text, m))
-    for rule in sorted(candidates, key=lambda r: r.best_left):
+    for rule in candidates:  # vocab.rules_by_dim is sorted by best_left
         if not (rule.left or rule.near):
             continue
         floor = min(rule.best_left, _TIER_RIGHT - rule.bonus) if rule.near else rule.best_left

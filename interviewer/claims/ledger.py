@@ -16,10 +16,18 @@ _ROLES = {"interviewer": "interviewer", "candidate": "candidate", "assistant": "
 
 @functools.lru_cache(maxsize=4096)
 def _found(text: str) -> tuple:
-    """A turn's segments and the figures found in each: a function of the text alone, so a round
-    that rebuilds its ledger after every answer finds each earlier turn's figures once."""
+    """A turn's segments, the figures found in each, what each says about the subject and whether it
+    is hypothetical or a comparison: a function of the text alone, so a round that rebuilds its
+    ledger after every answer reads each earlier turn once."""
     v = load()
-    return tuple((seg, tuple(find_claims(seg, v))) for seg in segments(text))
+    tracker = Tracker(v)
+    out = []
+    for seg in segments(text):
+        found = tuple(find_claims(seg, v))
+        hyp = any(f.hypothetical for f in found) or bool(v.hypothetical.search(seg.text))
+        comp = bool(v.comparison.search(seg.text))
+        out.append((seg, found, tracker.segment_subject(seg, list(found)), hyp, comp))
+    return tuple(out)
 
 
 def build_ledger(turns: Sequence[tuple[str, str]], family: Optional[str] = None,
@@ -38,8 +46,7 @@ def build_ledger(turns: Sequence[tuple[str, str]], family: Optional[str] = None,
     for t, (role, _text) in enumerate(turns):
         speaker = _ROLES.get(str(role).lower(), "candidate")
         text = texts[t]
-        for si, (seg, found) in enumerate(_found(text)):
-            said = tracker.segment_subject(seg, found)
+        for si, (seg, found, said, hyp, comp) in enumerate(_found(text)):
             base = tracker.carried
             for f in found:
                 subject = tracker.resolve(said, f.start, base)
@@ -58,8 +65,6 @@ def build_ledger(turns: Sequence[tuple[str, str]], family: Optional[str] = None,
                     source="formula" if f.formula else seg.source, formula=f.formula,
                 ))
                 where.append((t, si))
-            hyp = any(f.hypothetical for f in found) or bool(v.hypothetical.search(seg.text))
-            comp = bool(v.comparison.search(seg.text))
             tracker.advance(said, carry=not hyp and not comp)
         subjects.append(tracker.carried.model_copy())
     check_all(Ctx(claims=claims, sentence_of=where, v=v))

@@ -20,6 +20,7 @@ checked against the speaker's own earlier figures instead (their arithmetic), or
 """
 from __future__ import annotations
 
+import bisect
 import math
 import re
 from dataclasses import dataclass
@@ -40,30 +41,58 @@ class Ctx:
     sentence_of: list[tuple[int, int]]  # (turn, segment index) of each claim
     v: Vocab
 
+    def __post_init__(self) -> None:
+        self.by_sentence: dict[tuple[int, int], list[int]] = {}
+        self.by_kind: dict[str, list[int]] = {}
+        self._dtypes: list[frozenset] = []
+        seen: set[str] = set()
+        for j, c in enumerate(self.claims):
+            self.by_sentence.setdefault(self.sentence_of[j], []).append(j)
+            self.by_kind.setdefault(c.kind, []).append(j)
+            if c.subject.weights_dtype:
+                seen.add(c.subject.weights_dtype)
+            self._dtypes.append(frozenset(seen))
+
+    def in_sentence(self, i: int) -> list[int]:
+        """Indexes of the claims in claim i's sentence (i included)."""
+        return self.by_sentence.get(self.sentence_of[i], [])
+
     def related(self, i: int, kinds: tuple[str, ...], same_sentence_first: bool = True) -> Claim | None:
         """The figure of one of `kinds` that claim i most plausibly uses: in its own sentence (nearest),
         else the latest one before it (either speaker), skipping negated ones."""
         me = self.claims[i]
-        sid = self.sentence_of[i]
         if same_sentence_first:
-            same = [c for j, c in enumerate(self.claims)
-                    if self.sentence_of[j] == sid and c.kind in kinds and c.value and not c.negated and j != i]
+            same = [self.claims[j] for j in self.in_sentence(i)
+                    if j != i and self.claims[j].kind in kinds and self.claims[j].value and not self.claims[j].negated]
             if same:
                 return min(same, key=lambda c: abs(c.start - me.start))
-        for j in range(i - 1, -1, -1):
-            c = self.claims[j]
-            if c.kind in kinds and c.value and not c.negated and (me.hypothetical or not c.hypothetical):
-                return c
-        return None
+        best = -1
+        for kind in kinds:
+            idx = self.by_kind.get(kind, [])
+            for k in range(bisect.bisect_left(idx, i) - 1, -1, -1):
+                j = idx[k]
+                if j <= best:
+                    break
+                c = self.claims[j]
+                if c.value and not c.negated and (me.hypothetical or not c.hypothetical):
+                    best = j
+                    break
+        return self.claims[best] if best >= 0 else None
+
+    def memories(self, i: int) -> set[float]:
+        """GPU memory sizes of every subject named up to claim i."""
+        if not hasattr(self, "_mems"):
+            self._mems, seen = [], set()
+            for c in self.claims:
+                m = _mem(c.subject)
+                if m:
+                    seen.add(m)
+                self._mems.append(frozenset(seen))
+        return set(self._mems[i])
 
     def own_dtypes(self, i: int) -> set[str]:
         """Weights dtypes the candidate has mentioned up to claim i (any of them is a fair reading)."""
-        out = set()
-        for j in range(i + 1):
-            s = self.claims[j].subject
-            if s.weights_dtype:
-                out.add(s.weights_dtype)
-        return out
+        return set(self._dtypes[i])
 
 
 def _within(claimed: float, expected: float, tol: float) -> bool:
@@ -352,7 +381,7 @@ def check_kv_per_token(c: Claim, ctx: Ctx, i: int) -> Check | None:
     tol = ctx.v.physics["tolerance"]
     if not a:
         return _arith_check(c, ctx)
-    said_fp8 = any(x.subject.kv_dtype == "fp8" for x in ctx.claims[:i + 1])
+    said_fp8 = any(ctx.claims[j].subject.kv_dtype == "fp8" for j in range(i + 1))
     dtypes = [s.kv_dtype or "fp16"] + [d for d in ("fp16",) + (("fp8",) if said_fp8 else ())
                                        if d != (s.kv_dtype or "fp16")]
     readings = [a.kv_bytes(d) for d in dtypes]
@@ -381,9 +410,8 @@ def _seq_lens(c: Claim, ctx: Ctx, i: int) -> list[tuple[float, str]]:
     A length said in the figure's own sentence is the only reading. Otherwise every fair reading:
     the latest length said (either speaker), prompt plus reply, and the first length of the round
     (a figure "spread across turns" may refer back to it)."""
-    sid = ctx.sentence_of[i]
-    same = [x for j, x in enumerate(ctx.claims) if ctx.sentence_of[j] == sid and x.kind == "seq_len" and x.value
-            and not x.negated and j != i]
+    same = [ctx.claims[j] for j in ctx.in_sentence(i) if ctx.claims[j].kind == "seq_len" and ctx.claims[j].value
+            and not ctx.claims[j].negated and j != i]
     if same:
         sl = min(same, key=lambda x: abs(x.start - c.start))
         return [(sl.value, f"sequence length {sl.value:,.0f} tokens (turn {sl.turn}: {sl.span!r})")]
@@ -395,8 +423,8 @@ def _seq_lens(c: Claim, ctx: Ctx, i: int) -> list[tuple[float, str]]:
     o = ctx.related(i, ("output_tokens",))
     if p and o:
         out.append((p.value + o.value, f"sequence length = {p.value:,.0f} prompt + {o.value:,.0f} reply tokens"))
-    first = next((x for x in ctx.claims[:i] if x.kind == "seq_len" and x.value and not x.negated
-                  and not x.hypothetical), None)
+    first = next((ctx.claims[j] for j in ctx.by_kind.get("seq_len", []) if j < i and ctx.claims[j].value
+                  and not ctx.claims[j].negated and not ctx.claims[j].hypothetical), None)
     if first:
         out.append((first.value, f"sequence length {first.value:,.0f} tokens (turn {first.turn}: {first.span!r})"))
     seen, uniq = set(), []
@@ -504,7 +532,7 @@ def check_gpu_memory(c: Claim, ctx: Ctx, i: int) -> Check | None:
         return None
     counts = {1, c.subject.gpus_in_sentence or 1, c.subject.tp or 1}
     # any GPU the round has named is a fair reading ("if we had H200s ... with 80 gig cards")
-    mems = {mem} | {m for m in (_mem(x.subject) for x in ctx.claims[:i + 1]) if m}
+    mems = {mem} | ctx.memories(i)
     ok, best = _best(c, [k * m for k in counts for m in mems], ctx.v.physics["tolerance"])
     trace = [f"{_gpu_label(c.subject)}: {mem / GIB:g} GiB each"]
     if ok:
@@ -892,9 +920,8 @@ _RESULT_WORDS = re.compile(r"\b(?:that.s|that\s+is|so|gives?|giving|means|which\
 def check_fsync_rate(c: Claim, ctx: Ctx, i: int) -> Check | None:
     """A write rate said as the result of one fsync at a time ("at ~2 ms an fsync, that's 500 a second"):
     one synchronous fsync per write allows 1 / fsync time writes a second."""
-    sid = ctx.sentence_of[i]
-    lat = [x for j, x in enumerate(ctx.claims[:i]) if ctx.sentence_of[j] == sid and x.kind == "fsync_latency_ms"
-           and x.value and not x.negated]
+    lat = [ctx.claims[j] for j in ctx.in_sentence(i) if j < i and ctx.claims[j].kind == "fsync_latency_ms"
+           and ctx.claims[j].value and not ctx.claims[j].negated]
     if not lat or not _ONE_FSYNC_EACH.search(c.sentence):
         return None
     L = lat[-1]

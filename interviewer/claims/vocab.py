@@ -5,6 +5,7 @@ hypotheticals, scopes, dtypes) is data in those two files; this module only comp
 """
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -49,7 +50,7 @@ class Rule:
     min_value: float | None = None
     max_value: float | None = None
 
-    @property
+    @functools.cached_property
     def best_left(self) -> float:
         """The best (lowest) score a left or near cue of this rule could reach."""
         bonus = max([c.bonus for c in self.left] + [0.0])
@@ -209,7 +210,8 @@ def load() -> Vocab:
         number_word_re=number_word_re, fractions=fractions, fraction_re=fraction_re,
         qualifier_re=re.compile(rf"(?:{_alternation(u['qualifiers'])})(?![a-z])", FLAGS),
         kinds=k["kinds"], rules=rules,
-        rules_by_dim={d: [r for r in rules if d in r.dims] for d in {d for r in rules for d in r.dims}},
+        rules_by_dim={d: sorted((r for r in rules if d in r.dims), key=lambda r: (r.best_left, r.index))
+                      for d in {d for r in rules for d in r.dims}},
         percentiles={p: _pats(v, macros) for p, v in k["percentiles"].items()},
         percentile_any=_any([x for v in k["percentiles"].values() for x in v], macros),
         bounds={b: _pats(v, macros) for b, v in k["bounds"].items()},
