@@ -336,6 +336,9 @@ def scan_turn(text: str, rubric: Rubric, family: str) -> tuple[tuple[Span, ...],
                 for m in pat.finditer(digits_only if id(pat) in item.digit_patterns else low):
                     s, e = ostart[m.start()], oend[max(m.end() - 1, m.start())]
                     counts = not (item.negatable and (negated_at(masked, s) or hypothetical_at(masked, s)))
+                    if counts and item.not_after:
+                        sb = _sentence_bounds(masked, s, s)[0]
+                        counts = not any(p.search(masked, sb, s) for p in item.not_after)
                     if every:
                         if counts and len(hits) < 4096:
                             hits.append((item.id, s, e, quote_around(text, s, e), True, is_name))

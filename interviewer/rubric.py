@@ -83,6 +83,7 @@ class Item(BaseModel):
     digit_patterns: frozenset[int] = frozenset()  # ids of the patterns that can match only with a digit
     ledger: LedgerSpec | None = None
     after: list[re.Pattern] = Field(default_factory=list)  # only in answers to interviewer turns matching these
+    not_after: list[re.Pattern] = Field(default_factory=list)  # not when the sentence says one of these before it
 
     model_config = {"arbitrary_types_allowed": True}
 
@@ -354,6 +355,7 @@ def _load_rubric(rubric_dir: Path) -> Rubric:
                 name_patterns=_compile(item_id, spec.get("patterns", []), macros, qpath, tier="name"),
                 ledger=LedgerSpec(**spec["ledger"]) if spec.get("ledger") else None,
                 after=_compile_plain(f"{item_id}.after", spec.get("after", []), qpath),
+                not_after=_compile_plain(f"{item_id}.not_after", spec.get("not_after", []), qpath),
             )
             for item_id, spec in qdata["items"].items()
         }
