@@ -61,7 +61,7 @@ from interviewer.simulator import cost as cost_model
 from interviewer.simulator import fleet
 from interviewer.simulator.config import ROUTERS, ReplicaStats, SimConfig, SimResult, validate  # noqa: F401
 from interviewer.simulator.replica import ContinuousReplica, StaticReplica
-from interviewer.simulator.request import Request, State, workload  # noqa: F401
+from interviewer.simulator.request import Request, Requests, State, workload  # noqa: F401
 
 BLOCK = capacity.BLOCK_TOKENS
 
@@ -146,14 +146,14 @@ def _pct(x: np.ndarray, q: float) -> float:
     return float(np.percentile(x, q)) if len(x) else float("nan")
 
 
-def _trace(reqs: list[Request], columns: dict) -> RequestTrace:
-    """The per-request arrays: the workload's columns and what the run filled in."""
+def _trace(requests: Requests) -> RequestTrace:
+    """The per-request arrays: the workload's columns and what the run wrote for each request."""
     f = np.array
     return RequestTrace(
-        first_scheduled_s=f([r.first_sched for r in reqs]), first_token_s=f([r.first_tok for r in reqs]),
-        finish_s=f([r.finish for r in reqs]), preemptions=f([r.preemptions for r in reqs], dtype=np.int64),
-        replica=f([r.replica for r in reqs], dtype=np.int64), prefix_hit=f([r.hit for r in reqs], dtype=bool),
-        **columns)
+        first_scheduled_s=f(requests.first_sched), first_token_s=f(requests.first_tok),
+        finish_s=f(requests.finish), preemptions=f(requests.preemptions, dtype=np.int64),
+        replica=f(requests.replica, dtype=np.int64), prefix_hit=f(requests.hit, dtype=bool),
+        **requests.columns)
 
 
 def _per_replica(config: SimConfig, trace: RequestTrace, done: np.ndarray, reps: list, makespan: float):
@@ -184,10 +184,10 @@ def simulate_detailed(config: SimConfig, _jump: bool = True) -> tuple[SimResult,
     """
     validate(config)
     model, cap, cost, total_blocks, terms, assumptions = _setup(config)
-    reqs, columns = workload(config, model.max_context, total_blocks * BLOCK)
+    requests = workload(config, model.max_context, total_blocks * BLOCK)
     reps = _replicas(config, cost, total_blocks, _jump)
-    events = fleet.run(reqs, reps, config.router, config.seed)
-    trace = _trace(reqs, columns)
+    events = fleet.run(requests, reps, config.router, config.seed)
+    trace = _trace(requests)
     arr = trace.arrival_s
     done = ~np.isnan(trace.finish_s)
     ttft, e2e, wait = trace.ttft_s[done], trace.e2e_s[done], trace.wait_s[done]

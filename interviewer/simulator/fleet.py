@@ -21,13 +21,13 @@ from collections import deque
 import numpy as np
 
 from interviewer.simulator.replica import JUMP
-from interviewer.simulator.request import Request
+from interviewer.simulator.request import Request, Requests
 
 
 class _Router:
     central = None  # the shared queue, for shared-queue only
 
-    def __init__(self, replicas: list, seed: int, n: int):
+    def __init__(self, replicas: list, seed: int, requests: Requests):
         self.reps = replicas
         self.R = len(replicas)
         self.turn = 0
@@ -54,10 +54,10 @@ class RoundRobin(_Router):
 
 
 class Random(_Router):
-    def __init__(self, replicas, seed, n):
-        super().__init__(replicas, seed, n)
+    def __init__(self, replicas, seed, requests):
+        super().__init__(replicas, seed, requests)
         # a stream of its own, so the workload's draws do not depend on the router
-        self.choice = iter(np.random.default_rng([seed, 7]).integers(0, self.R, n).tolist())
+        self.choice = iter(np.random.default_rng([seed, 7]).integers(0, self.R, requests.n).tolist())
 
     def pick(self, req):
         return self.reps[next(self.choice)]
@@ -89,16 +89,19 @@ class PrefixAffinity(_Router):
 
 
 class SharedQueue(_Router):
-    def __init__(self, replicas, seed, n):
-        super().__init__(replicas, seed, n)
+    def __init__(self, replicas, seed, requests):
+        super().__init__(replicas, seed, requests)
         self.central = (deque(), deque())  # priority, normal
         hi, lo = self.central
+        where = requests.replica
         for rep in replicas:
             limit = rep.max_seqs
 
             def pull(r, hi=hi, lo=lo, limit=limit):
                 while r.outstanding < limit and (hi or lo):
-                    r.accept(hi.popleft() if hi else lo.popleft())
+                    req = hi.popleft() if hi else lo.popleft()
+                    where[req.rid] = r.idx
+                    r.accept(req)
 
             rep.pull = pull
 
@@ -113,31 +116,37 @@ ROUTER_CLASSES = {"round-robin": RoundRobin, "random": Random, "least-outstandin
                   "most-free-kv": MostFreeKV, "prefix-affinity": PrefixAffinity, "shared-queue": SharedQueue}
 
 
-def run(requests: list[Request], replicas: list, router: str, seed: int = 0) -> int:
+def run(requests: Requests, replicas: list, router: str, seed: int = 0) -> int:
     """Play the arrivals through the router and the replicas' steps in time order (an arrival
-    before a step boundary at the same instant). Returns the number of events processed."""
+    before a step boundary at the same instant). Each request's record is issued at its arrival;
+    the replicas write what happens to it into ``requests``. Returns the number of events processed."""
+    for rep in replicas:
+        rep.log = requests
     if len(replicas) == 1 and router != "shared-queue":
         return _run_one(requests, replicas[0])
-    route = ROUTER_CLASSES[router](replicas, seed, len(requests))
+    route = ROUTER_CLASSES[router](replicas, seed, requests)
     pick = route.pick
     central = route.central
     heap: list = []
     push, pop = heapq.heappush, heapq.heappop
-    n = len(requests)
+    n = requests.n
+    arrival, issue, where = requests.arrival, requests.issue, requests.replica
     i = 0
     events = 0
     inf = float("inf")
     while True:
         te = heap[0][0] if heap else inf
         if i < n:
-            req = requests[i]
-            t = req.arrival
+            t = arrival[i]
             if t <= te:
-                i += 1
+                req = issue(i)
                 rep = pick(req)
                 if rep is None:
                     central[0 if req.priority else 1].append(req)
+                    i += 1
                     continue
+                where[i] = rep.idx
+                i += 1
                 nt = rep.enqueue(req, t)
                 if nt is not None:
                     push(heap, (nt, rep.idx, rep.version))
@@ -155,17 +164,18 @@ def run(requests: list[Request], replicas: list, router: str, seed: int = 0) -> 
     return events + n
 
 
-def _run_one(requests: list[Request], rep) -> int:
+def _run_one(requests: Requests, rep) -> int:
     """One replica: no routing and no event heap; the next arrival is known, so jumps stop for it."""
-    n = len(requests)
+    n = requests.n
+    arrival, issue = requests.arrival, requests.issue
     i = 0
     events = 0
     inf = float("inf")
     te = inf
     accept = rep.accept
     while True:
-        if i < n and requests[i].arrival <= te:
-            req = requests[i]
+        if i < n and arrival[i] <= te:
+            req = issue(i)
             i += 1
             accept(req)  # as rep.enqueue, without the call: jumps already stop for the next arrival
             if te == inf:
@@ -179,6 +189,6 @@ def _run_one(requests: list[Request], rep) -> int:
         if te == inf:
             return events + n
         events += 1
-        te = rep.on_event(te, requests[i].arrival if i < n else inf)
+        te = rep.on_event(te, arrival[i] if i < n else inf)
         if te is None:
             te = inf

@@ -9,12 +9,12 @@ first step boundary after it, so jumping gives the same timeline as stepping one
 """
 from __future__ import annotations
 
-import heapq
+from heapq import heappop, heappush
 from collections import OrderedDict, deque
 
 from interviewer.capacity import BLOCK_TOKENS as BLOCK
 from interviewer.simulator.cost import CostModel
-from interviewer.simulator.request import DECODING, FINISHED, PREFILLING, WAITING, Request
+from interviewer.simulator.request import DECODING, FINISHED, PREFILLING, WAITING, Request, Requests
 
 MIXED, JUMP = "mixed", "jump"
 INF = float("inf")
@@ -107,12 +107,17 @@ class PrefixCache:
 
 
 class ContinuousReplica:
-    """Iteration-level scheduling over a paged KV cache of ``total_blocks`` blocks."""
+    """Iteration-level scheduling over a paged KV cache of ``total_blocks`` blocks.
+
+    Per-request bookkeeping (admission, joining the decoders, retiring) is written out in the
+    loops of :meth:`_start_mixed`, :meth:`_end_mixed` and :meth:`_retire` rather than in
+    per-request methods: they run for every request, and a call there costs more than the work."""
 
     __slots__ = ("idx", "cost", "total_blocks", "max_seqs", "max_tokens", "jump", "wait_hi", "wait_lo", "running",
                  "prefilling", "finishing", "G", "n_dec", "sum_base", "sum_a", "cnt", "sum_shared", "prefill_blocks",
                  "cache", "pending", "chunks", "t0", "k", "T", "stop_any", "stop_prio", "busy", "version", "pull",
-                 "outstanding", "wait_blocks", "steps", "batch_sum", "preemptions", "completed", "events", "busy_s")
+                 "outstanding", "wait_blocks", "steps", "batch_sum", "preemptions", "completed", "events", "busy_s",
+                 "log")
 
     def __init__(self, idx: int, cost: CostModel, total_blocks: int, max_num_seqs: int,
                  max_num_batched_tokens: int, jump: bool = True, prefix_blocks: int = 0):
@@ -125,8 +130,8 @@ class ContinuousReplica:
         self.wait_hi: deque[Request] = deque()
         self.wait_lo: deque[Request] = deque()
         self.running: dict[Request, None] = {}  # prefilling and decoding, in admission order
-        self.prefilling: list[Request] = []
-        self.finishing: list = []  # heap of (step, rid, epoch, request): a decoder's last-token step
+        self.prefilling: list[Request] = []  # in admission order; a step's chunks are a prefix of it
+        self.finishing: list = []  # heap of (step, rid, preemptions, request): a decoder's last-token step
         # Decoders' KV: one with `base` holds ceil((base + G) / BLOCK) blocks at step G. Sums and a
         # histogram of base mod BLOCK give the total for any G in O(BLOCK).
         self.G = 0
@@ -139,7 +144,7 @@ class ContinuousReplica:
         self.cache = PrefixCache(prefix_blocks) if prefix_blocks > 0 else None
         # the step in flight
         self.pending = None
-        self.chunks: list = []
+        self.chunks: list = []  # (request, tokens) prefilled by the mixed step in flight
         self.t0 = 0.0
         self.k = 0
         self.T = None
@@ -149,6 +154,7 @@ class ContinuousReplica:
         self.pull = None  # shared-queue hook, called at each event to take requests while there is room
         self.outstanding = 0  # routed here and not finished
         self.wait_blocks = 0  # KV blocks the waiting requests will need
+        self.log: Requests | None = None  # where per-request results go (set by the event loop)
         # statistics
         self.steps = self.batch_sum = self.preemptions = self.completed = self.events = 0
         self.busy_s = 0.0
@@ -168,27 +174,13 @@ class ContinuousReplica:
             g += _steps_before(self.T, self.k, t - self.t0)  # the decoders have grown since the jump began
         return self.total_blocks - self.decode_blocks(g) - self.prefill_blocks - pinned - self.wait_blocks
 
-    def _join(self, req: Request, G: int) -> None:
-        """A sequence whose prefill just ended becomes a decoder."""
-        b = req.prompt + req.generated - req.shared - G
-        a, m = divmod(b, BLOCK)
-        req.base = b
-        self.sum_base += b
-        self.sum_a += a
-        self.cnt[m] += 1
-        self.n_dec += 1
-        self.sum_shared += req.shared
-        req.state = DECODING
-        req.fin = G + req.output - req.generated
-        heapq.heappush(self.finishing, (req.fin, req.rid, req.epoch, req))
-
     def _drop_decoder(self, req: Request) -> None:
-        """Take a decoder out of the block accounting (it finished or was preempted)."""
+        """Take a decoder out of the block accounting (it was preempted; :meth:`_retire` does the
+        same for finished ones)."""
         b = req.base
-        a, m = divmod(b, BLOCK)
         self.sum_base -= b
-        self.sum_a -= a
-        self.cnt[m] -= 1
+        self.sum_a -= b // BLOCK
+        self.cnt[b % BLOCK] -= 1
         self.n_dec -= 1
         self.sum_shared -= req.shared
 
@@ -196,11 +188,9 @@ class ContinuousReplica:
 
     def accept(self, req: Request) -> None:
         """Queue a request here (priority ones ahead)."""
-        req.replica = self.idx
         (self.wait_hi if req.priority else self.wait_lo).append(req)
         self.outstanding += 1
-        req.need = (req.prompt + req.generated + BLOCK) // BLOCK
-        self.wait_blocks += req.need
+        self.wait_blocks += (req.prompt + req.generated + BLOCK) // BLOCK  # what its admission needs
 
     def enqueue(self, req: Request, t: float):
         """A request routed here at time t. Returns a new wake-up time, or None."""
@@ -255,9 +245,9 @@ class ContinuousReplica:
                 + (cache.blocks if cache is not None else 0) > self.total_blocks:
             self._make_room()
         if self.prefilling or self.wait_hi or self.wait_lo:
-            chunks = self._schedule(t)
-            if chunks:
-                return self._start_mixed(t, chunks)
+            end = self._start_mixed(t)
+            if end is not None:
+                return end
         elif not self.running:
             self.busy = False
             return None
@@ -265,25 +255,35 @@ class ContinuousReplica:
             raise RuntimeError("simulator stalled: nothing runnable")
         return self._start_jump(t, next_arrival)
 
-    def _finish(self, req: Request, t: float) -> None:
-        req.state = FINISHED
-        req.finish = t
-        del self.running[req]
-        self.outstanding -= 1
-        self.completed += 1
-        if req.shared:
-            self.cache.unpin(req.prefix)
-
     def _retire(self, G: int, t: float) -> None:
         """Decoders whose last token came from step G leave the batch and free their KV."""
-        heap = self.finishing
+        heap, running, cnt, cache, log = self.finishing, self.running, self.cnt, self.cache, self.log
+        finish, free = log.finish, log.free
+        n = sum_base = sum_a = sum_shared = 0
         while heap and heap[0][0] <= G:
-            _f, _rid, ep, req = heapq.heappop(heap)
-            if req.state is not DECODING or req.epoch != ep:  # preempted since it was scheduled to finish
+            _f, rid, ep, req = heappop(heap)
+            if req.state is not DECODING or req.preemptions != ep:  # preempted since it was scheduled to finish
                 continue
-            self._drop_decoder(req)
-            req.generated = req.output
-            self._finish(req, t)
+            b = req.base  # out of the decoders' block accounting
+            sum_base += b
+            sum_a += b // BLOCK
+            cnt[b % BLOCK] -= 1
+            n += 1
+            req.state = FINISHED
+            finish[rid] = t
+            del running[req]
+            shared = req.shared
+            if shared:
+                sum_shared += shared
+                cache.unpin(req.prefix)
+            if not ep:  # never preempted: no stale heap entry points at it, so it can be reused
+                free.append(req)
+        self.sum_base -= sum_base
+        self.sum_a -= sum_a
+        self.n_dec -= n
+        self.sum_shared -= sum_shared
+        self.outstanding -= n
+        self.completed += n
 
     def _make_room(self) -> None:
         """(1) The cache must hold one more token for every decoder: evict unused prefixes, then
@@ -317,35 +317,47 @@ class ContinuousReplica:
             req.shared = 0
         del self.running[req]
         req.state = WAITING
-        req.epoch += 1
         req.preemptions += 1
+        self.log.preemptions[req.rid] = req.preemptions
         self.preemptions += 1
         (self.wait_hi if req.priority else self.wait_lo).appendleft(req)
-        req.need = (req.prompt + req.generated + BLOCK) // BLOCK
-        self.wait_blocks += req.need
+        self.wait_blocks += (req.prompt + req.generated + BLOCK) // BLOCK
 
-    def _schedule(self, t: float) -> list:
-        """(2)-(4): decodes take one token each, partial prefills continue, then admit waiting
-        requests (priority first, then FIFO; a head that does not fit blocks the rest)."""
-        budget = self.max_tokens - self.n_dec
+    # ------------------------------------------------------------------ mixed steps
+
+    def _start_mixed(self, t: float):
+        """(2)-(4): decodes take one token each, partial prefills continue, then waiting requests
+        are admitted (priority first, then FIFO; a head that does not fit blocks the rest). When
+        there is any prefill, one step of every decode plus the prefill chunks starts: returns its
+        end; else None."""
+        n_dec = self.n_dec
+        budget = self.max_tokens - n_dec
         chunks = []
+        pf_tok = pf_kv = 0  # prefill tokens computed, and KV tokens they touch
         for req in self.prefilling:
             if budget <= 0:
                 break
-            c = min(req.target - req.done_pf, budget)
-            chunks.append((req, c, req.done_pf))
+            d = req.done_pf
+            c = req.target - d
+            if c > budget:
+                c = budget
+            chunks.append((req, c))
+            pf_tok += c
+            pf_kv += d + c + req.shared
             budget -= c
-        wait_hi, wait_lo, running = self.wait_hi, self.wait_lo, self.running
-        if budget > 0 and (wait_hi or wait_lo) and len(running) < self.max_seqs:
-            cache = self.cache
+        wait_hi, wait_lo, running, max_seqs = self.wait_hi, self.wait_lo, self.running, self.max_seqs
+        if budget > 0 and (wait_hi or wait_lo) and len(running) < max_seqs:
+            cache, log, prefilling = self.cache, self.log, self.prefilling
             free = self.total_blocks - self.decode_blocks(self.G) - self.prefill_blocks - (cache.blocks if cache else 0)
-            while budget > 0 and len(running) < self.max_seqs and (wait_hi or wait_lo):
+            reserved = queued = 0  # KV blocks reserved for the admitted prefills; their blocks in wait_blocks
+            while budget > 0 and len(running) < max_seqs and (wait_hi or wait_lo):
                 dq = wait_hi if wait_hi else wait_lo
                 req = dq[0]
+                full = req.prompt + req.generated
                 shared = 0
                 if cache is not None and req.prefix in cache.refs:
                     shared = cache.tokens  # a hit: its prefix is not prefilled again
-                tgt = req.prompt + req.generated - shared
+                tgt = full - shared
                 need = (tgt + BLOCK) // BLOCK  # ceil((tgt + 1) / BLOCK): room for the first output token
                 if need > free and cache is not None:
                     free += cache.evict(need - free, keep=req.prefix if shared else -1)
@@ -353,36 +365,31 @@ class ContinuousReplica:
                     break
                 dq.popleft()
                 free -= need
-                self.wait_blocks -= req.need
-                if shared:
-                    cache.pin(req.prefix)
+                queued += (full + BLOCK) // BLOCK
+                if cache is not None:
+                    if shared:
+                        cache.pin(req.prefix)
+                    if not req.generated:  # this admission gives its first token
+                        log.hit[req.rid] = shared > 0
                 req.shared = shared
-                if req.first_tok != req.first_tok:  # NaN: this admission gives its first token
-                    req.hit = shared > 0
                 req.state = PREFILLING
-                req.epoch += 1
                 req.pf_blocks = need
-                self.prefill_blocks += need
+                reserved += need
                 req.target = tgt
                 req.done_pf = 0
-                self.prefilling.append(req)
+                prefilling.append(req)
                 running[req] = None
-                if req.first_sched != req.first_sched:  # NaN: first time scheduled
-                    req.first_sched = t
-                c = min(tgt, budget)
-                chunks.append((req, c, 0))
+                if not req.preemptions:  # first time scheduled
+                    log.first_sched[req.rid] = t
+                c = tgt if tgt < budget else budget
+                chunks.append((req, c))
+                pf_tok += c
+                pf_kv += c + shared
                 budget -= c
-        return chunks
-
-    # ------------------------------------------------------------------ mixed steps
-
-    def _start_mixed(self, t: float, chunks: list) -> float:
-        """One step of every decode plus the prefill chunks."""
-        pf_tok = pf_kv = 0
-        for req, c, d in chunks:
-            pf_tok += c
-            pf_kv += d + c + req.shared
-        n_dec = self.n_dec
+            self.prefill_blocks += reserved
+            self.wait_blocks -= queued
+        if not chunks:
+            return None
         ctx = self.sum_base + n_dec * self.G + self.sum_shared
         dt = self.cost.step(ctx + pf_kv, n_dec + pf_tok)
         self.batch_sum += n_dec + len(chunks)
@@ -392,27 +399,63 @@ class ContinuousReplica:
         return t + dt
 
     def _end_mixed(self, t: float) -> None:
+        """The mixed step ended: finished decoders retire, finished prefills give their token and
+        join the decoders (or finish, for a one-token output)."""
         G = self.G = self.G + 1
         self.steps += 1
-        if self.finishing and self.finishing[0][0] <= G:
+        heap = self.finishing
+        if heap and heap[0][0] <= G:
             self._retire(G, t)  # decoders that finished on this step
-        cache = self.cache
-        for req, c, _d in self.chunks:
-            req.done_pf += c
-            if req.done_pf < req.target:
+        cache, log, cnt, chunks = self.cache, self.log, self.cnt, self.chunks
+        first_tok = log.first_tok
+        going = []  # prefills that go on next step
+        freed = done = 0  # prefill blocks released; requests finished
+        n_dec = sum_base = sum_a = sum_shared = 0  # joining the decoders
+        for req, c in chunks:
+            d = req.done_pf + c
+            if d < req.target:
+                req.done_pf = d
+                going.append(req)
                 continue
-            self.prefilling.remove(req)
-            self.prefill_blocks -= req.pf_blocks
-            req.generated += 1
-            if req.first_tok != req.first_tok:
-                req.first_tok = t
+            freed += req.pf_blocks
+            gen = req.generated
+            if not gen:
+                first_tok[req.rid] = t
+            gen += 1
             if cache is not None and req.prefix >= 0 and not req.shared and req.prefix not in cache.refs:
                 cache.insert(req.prefix)  # its prefix blocks become the replica's cached copy
                 req.shared = cache.tokens
-            if req.generated >= req.output:
-                self._finish(req, t)
+            shared = req.shared
+            if gen >= req.output:
+                req.state = FINISHED
+                log.finish[req.rid] = t
+                del self.running[req]
+                done += 1
+                if shared:
+                    cache.unpin(req.prefix)
+                if not req.preemptions:
+                    log.free.append(req)
                 continue
-            self._join(req, G)
+            req.generated = gen
+            b = req.prompt + gen - shared - G  # its own KV tokens at step G'' are b + G''
+            req.base = b
+            sum_base += b
+            sum_a += b // BLOCK
+            cnt[b % BLOCK] += 1
+            n_dec += 1
+            sum_shared += shared
+            req.state = DECODING
+            fin = req.fin = G + req.output - gen
+            heappush(heap, (fin, req.rid, req.preemptions, req))
+        self.prefilling = going + self.prefilling[len(chunks):] if going or len(self.prefilling) > len(chunks) else []
+        self.prefill_blocks -= freed
+        self.sum_base += sum_base
+        self.sum_a += sum_a
+        self.n_dec += n_dec
+        self.sum_shared += sum_shared
+        if done:
+            self.outstanding -= done
+            self.completed += done
         self.chunks = []
 
     # ------------------------------------------------------------------ decode-only jumps
@@ -422,13 +465,14 @@ class ContinuousReplica:
         cache can hold; an admissible arrival may cut it short (:meth:`_cut_jump`)."""
         heap = self.finishing
         top = heap[0]
-        while top[3].state is not DECODING or top[3].epoch != top[2]:  # stale: preempted since
-            heapq.heappop(heap)
+        while top[3].state is not DECODING or top[3].preemptions != top[2]:  # stale: preempted since
+            heappop(heap)
             top = heap[0]
         G = self.G
         k = top[0] - G if self.jump else 1  # steps until the next completion
+        n_dec = self.n_dec
         avail = self.total_blocks - self.prefill_blocks - (self.cache.blocks if self.cache is not None else 0)
-        if k > 1 and self.sum_a + self.n_dec * ((G + k + BLOCK - 2) // BLOCK + 1) > avail \
+        if k > 1 and self.sum_a + n_dec * ((G + k + BLOCK - 2) // BLOCK + 1) > avail \
                 and self.decode_blocks(G + k - 1) > avail:
             lo, hi = 1, k - 1  # decode_blocks(G + lo - 1) <= avail holds for lo = 1
             while lo < hi:
@@ -438,17 +482,17 @@ class ContinuousReplica:
                 else:
                     hi = mid - 1
             k = lo
-        n_dec = self.n_dec
         T = self.cost.decode_run_fn(n_dec, self.sum_base + n_dec * G + self.sum_shared)
         self.T, self.t0, self.k = T, t, k
         # an arrival can be admitted at the next boundary when nobody waits (any arrival), or when
         # only normal requests wait (a priority one); a blocked queue head blocks the rest
         room = len(self.running) < self.max_seqs and n_dec < self.max_tokens
-        self.stop_any = room and not self.wait_hi and not self.wait_lo
-        self.stop_prio = room and not self.wait_hi and bool(self.wait_lo)
+        wait_lo = self.wait_lo
+        self.stop_any = stop_any = room and not self.wait_hi and not wait_lo
+        self.stop_prio = room and not self.wait_hi and bool(wait_lo)
         self.pending = JUMP
         end = t + T(k)
-        if self.stop_any and next_arrival < end and k > 1:
+        if stop_any and next_arrival < end and k > 1:
             self.stop_any = self.stop_prio = False
             self.k = k = _first_step_at(T, k, next_arrival - t)
             end = t + T(k)
@@ -461,6 +505,10 @@ class StaticReplica:
 
     stop_prio = False  # never cut short: a static batch runs to its end
     pending = None
+
+    __slots__ = ("idx", "cost", "cache_tokens", "total_blocks", "max_seqs", "wait_hi", "wait_lo", "batch",
+                 "batch_blocks", "busy", "version", "pull", "outstanding", "wait_blocks", "log", "steps",
+                 "batch_sum", "preemptions", "completed", "events", "busy_s")
 
     def __init__(self, idx: int, cost: CostModel, cache_tokens: int, max_num_seqs: int):
         self.idx = idx
@@ -477,6 +525,7 @@ class StaticReplica:
         self.pull = None
         self.outstanding = 0
         self.wait_blocks = 0
+        self.log: Requests | None = None
         self.steps = self.batch_sum = self.preemptions = self.completed = self.events = 0
         self.busy_s = 0.0
 
@@ -484,11 +533,9 @@ class StaticReplica:
         return self.total_blocks - self.batch_blocks - self.wait_blocks
 
     def accept(self, req: Request) -> None:
-        req.replica = self.idx
         (self.wait_hi if req.priority else self.wait_lo).append(req)
         self.outstanding += 1
-        req.need = (req.prompt + req.output + BLOCK - 1) // BLOCK
-        self.wait_blocks += req.need
+        self.wait_blocks += (req.prompt + req.output + BLOCK - 1) // BLOCK
 
     def enqueue(self, req: Request, t: float):
         self.accept(req)
@@ -499,11 +546,14 @@ class StaticReplica:
 
     def on_event(self, t: float, next_arrival: float = INF):
         self.events += 1
-        for req in self.batch:
-            req.state = FINISHED
-        self.completed += len(self.batch)
-        self.outstanding -= len(self.batch)
-        self.batch = []
+        batch = self.batch
+        if batch:
+            for req in batch:
+                req.state = FINISHED
+            self.completed += len(batch)
+            self.outstanding -= len(batch)
+            self.log.free.extend(batch)  # a static batch is never preempted: its records can be reused
+            self.batch = batch = []
         if self.pull is not None:
             self.pull(self)
         wait_hi, wait_lo = self.wait_hi, self.wait_lo
@@ -511,27 +561,33 @@ class StaticReplica:
             self.busy = False
             self.batch_blocks = 0
             return None
-        batch = self.batch
-        mp = mo = 0
-        while len(batch) < self.max_seqs and (wait_hi or wait_lo):
+        max_seqs, cache_tokens = self.max_seqs, self.cache_tokens
+        mp = mo = b = queued = 0
+        while b < max_seqs and (wait_hi or wait_lo):
             dq = wait_hi if wait_hi else wait_lo
             req = dq[0]
-            p, o = max(mp, req.prompt), max(mo, req.output)
-            if batch and (len(batch) + 1) * (p + o) > self.cache_tokens:
+            rp, ro = req.prompt, req.output
+            p = rp if rp > mp else mp
+            o = ro if ro > mo else mo
+            if b and (b + 1) * (p + o) > cache_tokens:
                 break
             dq.popleft()
-            self.wait_blocks -= req.need
             batch.append(req)
+            b += 1
             mp, mo = p, o
-        b = len(batch)
+            queued += (rp + ro + BLOCK - 1) // BLOCK
+        self.wait_blocks -= queued
         self.batch_blocks = b * ((mp + mo + BLOCK - 1) // BLOCK)
         t_first = t + self.cost.step(b * mp, b * mp)  # padded prefill
         end = t_first + self.cost.decode_run(b, b * (mp + 1), mo - 1)
+        log = self.log
+        first_sched, first_tok, finish = log.first_sched, log.first_tok, log.finish
         for req in batch:
             req.state = DECODING
-            req.first_sched = t
-            req.first_tok = t_first
-            req.finish = end
+            rid = req.rid
+            first_sched[rid] = t
+            first_tok[rid] = t_first
+            finish[rid] = end
         self.steps += mo
         self.batch_sum += b * mo
         self.busy_s += end - t

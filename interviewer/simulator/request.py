@@ -22,33 +22,24 @@ NAN = float("nan")
 
 
 class Request:
-    """A request's lengths, its scheduling state and its timestamps (seconds; NaN until reached).
+    """One request while it is in the system: its lengths and its scheduling state.
+
+    Records are issued at arrival by :meth:`Requests.issue`; what a run reports per request (its
+    timestamps, preemptions, replica, prefix hit) is written to the :class:`Requests` arrays by
+    request id, so a finished, never-preempted record is reused for a later arrival.
 
     prompt: tokens, shared prefix included. prefix: the shared system prompt's id, -1 for none.
-    epoch: bumped at each admission and preemption, so stale finish entries are skipped.
-    generated: output tokens so far (kept across a preemption: they are recomputed on re-admission).
-    target / done_pf: tokens this admission prefills (prompt + generated - cached prefix), and
-    how many of them are done; pf_blocks: KV blocks reserved meanwhile. base: while decoding, own
-    KV tokens minus the replica's step counter (own tokens = base + G); fin: the step counter at
-    its last token. shared: tokens of a cached prefix it reads but does not own. need: KV blocks
-    its next admission needs (for the most-free-KV router). hit: its first prefill found its
-    prefix cached.
+    generated: output tokens so far (kept across a preemption: they are recomputed on re-admission;
+    0 at the end of a prefill means that prefill gives the first token). preemptions: how often it
+    was preempted (0 at an admission means its first; stale finish entries carry the count they
+    were pushed with). target / done_pf: tokens this admission prefills (prompt + generated - cached
+    prefix), and how many of them are done; pf_blocks: KV blocks reserved meanwhile. base: while
+    decoding, own KV tokens minus the replica's step counter (own tokens = base + G); fin: the step
+    counter at its last token. shared: tokens of a cached prefix it reads but does not own.
     """
 
-    __slots__ = ("rid", "arrival", "prompt", "output", "priority", "prefix", "state", "epoch", "generated",
-                 "target", "done_pf", "pf_blocks", "base", "fin", "shared", "need", "replica", "hit",
-                 "first_sched", "first_tok", "finish", "preemptions")
-
-    def __init__(self, rid: int, arrival: float, prompt: int, output: int, priority: bool, prefix: int):
-        self.rid, self.arrival, self.prompt, self.output, self.priority, self.prefix = \
-            rid, arrival, prompt, output, priority, prefix
-        self.state = WAITING
-        self.epoch = self.generated = self.shared = self.preemptions = 0
-        self.replica = -1
-        # target, done_pf, pf_blocks (admission), base, fin (decoding) and need (queueing) are set
-        # by the replica before they are read: leaving them out here keeps 100,000 requests cheap
-        self.hit = False
-        self.first_sched = self.first_tok = self.finish = NAN
+    __slots__ = ("rid", "arrival", "prompt", "output", "priority", "prefix", "state", "generated", "preemptions",
+                 "target", "done_pf", "pf_blocks", "base", "fin", "shared")
 
 
 def _lengths(rng: np.random.Generator, mean: int, dist: str, n: int) -> np.ndarray:
@@ -59,12 +50,47 @@ def _lengths(rng: np.random.Generator, mean: int, dist: str, n: int) -> np.ndarr
     return rng.integers(1, 2 * mean, size=n, endpoint=False).astype(np.int64)  # mean = mean
 
 
-def workload(config: SimConfig, max_context: int, cache_tokens: int) -> tuple[list[Request], dict]:
+class Requests:
+    """A run's requests: the drawn columns (numpy, for the trace; lists, for the event loop), the
+    records issued at arrival, and what the run reports per request, in preallocated lists indexed
+    by request id (NaN / 0 / False until reached)."""
+
+    __slots__ = ("n", "columns", "arrival", "prompt", "output", "priority", "prefix", "first_sched", "first_tok",
+                 "finish", "preemptions", "replica", "hit", "free")
+
+    def __init__(self, arrival_s: np.ndarray, prompt_tokens: np.ndarray, output_tokens: np.ndarray,
+                 priority: np.ndarray, prefix: np.ndarray):
+        n = self.n = len(arrival_s)
+        self.columns = dict(arrival_s=arrival_s, prompt_tokens=prompt_tokens, output_tokens=output_tokens,
+                            priority=priority, prefix=prefix)
+        self.arrival, self.prompt, self.output, self.priority, self.prefix = (
+            arrival_s.tolist(), prompt_tokens.tolist(), output_tokens.tolist(), priority.tolist(), prefix.tolist())
+        self.first_sched, self.first_tok, self.finish = [NAN] * n, [NAN] * n, [NAN] * n
+        self.preemptions = [0] * n
+        self.replica = [0] * n  # written by the fleet's router; one replica leaves it at 0
+        self.hit = [False] * n  # written on the first prefill of a request with a shared prefix
+        self.free: list[Request] = []  # finished records, never preempted, ready for reuse
+
+    def issue(self, i: int) -> Request:
+        """Request i's record at its arrival: WAITING, nothing generated."""
+        free = self.free
+        req = free.pop() if free else Request()
+        req.rid = i
+        req.arrival = self.arrival[i]
+        req.prompt = self.prompt[i]
+        req.output = self.output[i]
+        req.priority = self.priority[i]
+        req.prefix = self.prefix[i]
+        req.state = WAITING
+        req.generated = req.preemptions = 0
+        return req
+
+
+def workload(config: SimConfig, max_context: int, cache_tokens: int) -> Requests:
     """Poisson arrivals with drawn lengths; prompts start with one of the shared prefixes, if any.
 
     Mean lengths that cannot fit (the context or one replica's KV cache) are refused, whatever the
-    distribution; single drawn lengths beyond it are clipped. Returns the requests and the same
-    columns as arrays (arrival_s, prompt_tokens, output_tokens, priority, prefix).
+    distribution; single drawn lengths beyond it are clipped.
     """
     rng = np.random.default_rng(config.seed)
     n = config.requests
@@ -94,7 +120,4 @@ def workload(config: SimConfig, max_context: int, cache_tokens: int) -> tuple[li
             prefix[rng.random(n) < config.hot_prefix_fraction] = 0
     else:
         prefix = np.full(n, -1, dtype=np.int64)
-    reqs = list(map(Request, range(n), arrivals.tolist(), prompts.tolist(), outputs.tolist(), priority.tolist(),
-                    prefix.tolist()))
-    return reqs, dict(arrival_s=arrivals, prompt_tokens=prompts, output_tokens=outputs, priority=priority,
-                      prefix=prefix)
+    return Requests(arrivals, prompts, outputs, priority, prefix)
