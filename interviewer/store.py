@@ -261,6 +261,18 @@ def _is_corrupt(exc: BaseException) -> bool:
 
 # --- the store ----------------------------------------------------------------------------
 
+class _Ticket:
+    """One save waiting in a group commit."""
+
+    __slots__ = ("row", "done", "error", "lead")
+
+    def __init__(self, row: dict):
+        self.row = row
+        self.done = threading.Event()
+        self.error: BaseException | None = None
+        self.lead = False
+
+
 class Store:
     """Rounds per owner in one SQLite file or a PostgreSQL database. Opening it migrates the schema
     (and, for SQLite, checks the file's integrity).
@@ -276,6 +288,9 @@ class Store:
         self.dialect = "postgresql" if self.url is not None else "sqlite"
         self._engine: Engine | None = None
         self._write_lock = threading.Lock()
+        self._queue_lock = threading.Lock()   # group commit of saves (SQLite): see _group_commit
+        self._queue: list[_Ticket] = []
+        self._leading = False
         if self.url is None:
             self.path: Path | None = _resolve(path)
             self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -477,28 +492,74 @@ class Store:
                "overall": summary["overall"], "level_verdict": summary["level_verdict"],
                "criteria_json": summary["criteria_json"], "question_title": title}
 
-        def save():
-            from sqlalchemy import text
-
-            with self._write() as conn:
-                conn.execute(text(
-                    "INSERT INTO rounds (owner, id, mode, question_id, company, level, started_at, ended_at, "
-                    "updated_at, state_json, overall, level_verdict, criteria_json, question_title) "
-                    "VALUES (:owner, :id, :mode, :question_id, :company, :level, :started_at, :ended_at, "
-                    ":updated_at, :state_json, :overall, :level_verdict, :criteria_json, :question_title) "
-                    "ON CONFLICT (owner, id) DO UPDATE SET mode = excluded.mode, "
-                    "question_id = excluded.question_id, company = excluded.company, level = excluded.level, "
-                    "started_at = excluded.started_at, ended_at = excluded.ended_at, "
-                    "updated_at = excluded.updated_at, state_json = excluded.state_json, "
-                    "overall = excluded.overall, level_verdict = excluded.level_verdict, "
-                    "criteria_json = excluded.criteria_json, question_title = excluded.question_title"),
-                    row)
-
-        self._run(save)
+        if self.dialect == "sqlite":
+            self._group_commit(row)
+        else:
+            self._run(lambda: self._upsert([row]))
         if self.path is not None:  # a rolling backup of the SQLite file, at most every few minutes
             from interviewer import backups
 
             backups.after_save(self.path)
+
+    def _upsert(self, rows: list[dict]) -> None:
+        """Insert or update these rounds in one transaction."""
+        from sqlalchemy import text
+
+        with self._write() as conn:
+            conn.execute(text(
+                "INSERT INTO rounds (owner, id, mode, question_id, company, level, started_at, ended_at, "
+                "updated_at, state_json, overall, level_verdict, criteria_json, question_title) "
+                "VALUES (:owner, :id, :mode, :question_id, :company, :level, :started_at, :ended_at, "
+                ":updated_at, :state_json, :overall, :level_verdict, :criteria_json, :question_title) "
+                "ON CONFLICT (owner, id) DO UPDATE SET mode = excluded.mode, "
+                "question_id = excluded.question_id, company = excluded.company, level = excluded.level, "
+                "started_at = excluded.started_at, ended_at = excluded.ended_at, "
+                "updated_at = excluded.updated_at, state_json = excluded.state_json, "
+                "overall = excluded.overall, level_verdict = excluded.level_verdict, "
+                "criteria_json = excluded.criteria_json, question_title = excluded.question_title"),
+                rows if len(rows) > 1 else rows[0])
+
+    def _group_commit(self, row: dict) -> None:
+        """SQLite: saves that queue up while one commits go in together, one transaction and one
+        fsync for all of them (group commit); each save still returns only once its own row is
+        committed, and a failed commit fails every save in it (none of them was written).
+
+        One waiting save leads: it commits everything queued so far, then hands the lead to the
+        next waiting save, so no thread commits for others indefinitely."""
+        ticket = _Ticket(row)
+        with self._queue_lock:
+            self._queue.append(ticket)
+            if not self._leading:
+                self._leading = ticket.lead = True
+        if not ticket.lead:
+            if not ticket.done.wait(BUSY_TIMEOUT_S * 6):
+                raise UserError(f"the history database is busy: {self.where} did not commit within "
+                                f"{BUSY_TIMEOUT_S * 6:g} s; try again")
+            if not ticket.lead:  # committed (or failed) by another save's transaction
+                if ticket.error is not None:
+                    raise ticket.error
+                return
+        with self._queue_lock:
+            batch, self._queue = self._queue, []
+        error: BaseException | None = None
+        try:
+            self._run(lambda: self._upsert([t.row for t in batch]))
+        except BaseException as exc:  # handed to every save in the batch; raised in this one below
+            error = exc
+        finally:
+            for t in batch:
+                if t is not ticket:
+                    t.error = error
+                    t.done.set()
+            with self._queue_lock:
+                if self._queue:
+                    nxt = self._queue[0]
+                    nxt.lead = True
+                    nxt.done.set()
+                else:
+                    self._leading = False
+        if error is not None:
+            raise error
 
     def take_notices(self, owner: str) -> list[str]:
         """Messages for this owner not shown yet (their saved rounds were damaged and restored from a

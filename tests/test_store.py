@@ -434,6 +434,56 @@ def test_writers_in_one_process_queue_and_all_land(db):
     st.close()
 
 
+@pytest.mark.parametrize("outcome", ["committed", "failed"])
+def test_saves_queued_behind_a_commit_go_in_together_and_share_its_outcome(tmp_path, monkeypatch, outcome):
+    """SQLite group commit: saves that arrive while one commits are written in one transaction; each
+    returns only when its own row is in, and if that transaction fails every save in it fails."""
+    import time
+
+    st = Store(tmp_path / "rounds.db")
+    states = [make_round(WEAK[:1], end=False, t0=1_700_000_000.0 + i)[0] for i in range(4)]
+    batches, real = [], st._upsert
+
+    def upsert(rows):
+        batches.append(len(rows))
+        if outcome == "failed" and len(rows) > 1:
+            raise UserError("the disk is full")
+        real(rows)
+
+    monkeypatch.setattr(st, "_upsert", upsert)
+    results: dict[str, object] = {}
+
+    def save(state):
+        try:
+            st.save(state, "alice")
+            results[state.id] = "saved"
+        except UserError as exc:
+            results[state.id] = exc
+
+    st._write_lock.acquire()  # another writer is mid-commit
+    first = threading.Thread(target=save, args=(states[0],))
+    first.start()
+    while not batches:  # the first save leads, and waits for the lock inside its transaction
+        time.sleep(0.01)
+    rest = [threading.Thread(target=save, args=(s,)) for s in states[1:]]
+    for t in rest:
+        t.start()
+    while len(st._queue) < 3:
+        time.sleep(0.01)
+    st._write_lock.release()
+    for t in [first, *rest]:
+        t.join(30)
+    assert batches == [1, 3]  # the three that queued went in together
+    saved = {r.id for r in st.list("alice")}
+    if outcome == "committed":
+        assert all(results[s.id] == "saved" for s in states) and saved == {s.id for s in states}
+    else:
+        assert results[states[0].id] == "saved" and saved == {states[0].id}
+        assert all(isinstance(results[s.id], UserError) for s in states[1:])
+    assert not st._leading and not st._queue
+    st.close()
+
+
 def test_local_mode_claims_rounds_saved_under_old_browser_tokens(db):
     st = Store(db)
     rounds = {owner: make_round(WEAK, t0=1_700_000_000.0 + i)[0]
