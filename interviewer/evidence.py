@@ -291,6 +291,9 @@ def digitized(text: str) -> tuple[str, list[int], list[int]]:
 
 
 _SENTENCE_OR_LINE = re.compile(r"[^.!?\n]+")
+# "unlike the attention KV cache, ..." sets a pitfall's words apart instead of saying them
+_CONTRAST = re.compile(r"\b(?:unlike|as\s+opposed\s+to|different\s+(?:from|than)|not\s+to\s+be\s+confused|"
+                       r"nothing\s+to\s+do\s+with|no\s+relation\s+to|isn.t\s+the|is\s+not\s+the|not\s+the)\b", re.I)
 
 
 def _digit_sentences(low: str) -> str:
@@ -358,7 +361,8 @@ def scan_turn(text: str, rubric: Rubric, family: str) -> tuple[tuple[Span, ...],
         for pat in pitfall.patterns_for(family):
             found = None
             for m in pat.finditer(masked):
-                if not (negated_at(masked, m.start()) or hypothetical_at(masked, m.start())):
+                if not (negated_at(masked, m.start()) or hypothetical_at(masked, m.start())
+                        or _CONTRAST.search(masked, _sentence_bounds(masked, m.start(), m.start())[0], m.start())):
                     found = m
                     break
             if found:

@@ -2,8 +2,10 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
+import yaml
 from conftest import run_cli, write_transcript
 
 from interviewer.errors import UserError
@@ -293,3 +295,39 @@ def test_grade_json_lists_the_claims_with_exact_spans(tmp_path):
         assert c["span"] in turns[c["turn"]]["text"]
     kv = next(c for c in data["claims"] if c["kind"] == "kv_bytes_per_token")
     assert kv["value"] == 131072 and kv["check"]["status"] == "ok" and kv["subject"]["model"] == "llama-3-8b"
+
+
+# --- probes written by hand: many phrasings of the same substance --------------------------------
+
+PROBES = yaml.safe_load((Path(__file__).parent / "data" / "grader_probes.yaml").read_text(encoding="utf-8"))
+
+
+def _evidence(qid: str, answers: list[str], opening: str = "Go on."):
+    from interviewer.bank import load_bank
+    from interviewer.grader import analyse
+    from interviewer.rubric import load_rubric
+
+    t = _with_opening(answers, opening, qid)
+    family = load_bank().question(qid).family
+    turns = [(x.role, x.text) for x in t.turns]
+    return analyse(t.candidate_turns(), load_rubric(), family, turns)[0]
+
+
+@pytest.mark.parametrize("probe", PROBES["sentences"], ids=lambda p: p["text"][:40])
+def test_a_sentence_earns_what_it_says(probe):
+    ev = _evidence(probe["question_id"], [probe["text"]])
+    assert set(probe["present"]) <= ev.present, set(probe["present"]) - ev.present
+    assert not set(probe["absent"]) & ev.present
+
+
+@pytest.mark.parametrize("probe", PROBES["answers"], ids=lambda p: f"{p['kind']}-{p['question_id']}")
+def test_answers_score_what_the_anchors_give(probe):
+    report = grade(_with_opening(probe["turns"], probe["opening"], probe["question_id"]))
+    got = [report.criterion(c).score for c in ("capacity_number", "scheduling_policy", "tail_latency_tradeoff")]
+    assert got == probe["expected"]
+
+
+@pytest.mark.parametrize("probe", PROBES["stuffed"], ids=lambda p: p["question_id"])
+def test_stuffed_answers_score_one_at_most(probe):
+    report = grade(_transcript([probe["text"]], qid=probe["question_id"]))
+    assert all(c.score <= 1 for c in report.criteria), {c.id: c.score for c in report.criteria}
