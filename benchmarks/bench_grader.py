@@ -40,7 +40,8 @@ def text_caches():
     from interviewer import evidence
     from interviewer.claims import ledger, segments
 
-    return [evidence._breaks, evidence.scan_turn, evidence._mask_grader_directed, ledger._found, segments._names]
+    return [evidence._breaks, evidence.scan_turn, evidence._mask_grader_directed, evidence._clause_marks,
+            ledger._found, segments._names]
 
 
 def report(name: str, cases) -> None:

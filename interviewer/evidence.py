@@ -167,27 +167,53 @@ def _vocab():
     return load()
 
 
+@functools.lru_cache(maxsize=1024)
+def _clause_marks(text: str) -> tuple:
+    """Where a turn's negation cues, their exemptions, clause breaks and hypothetical cues are: found
+    once per text, so each cue match asks with a binary search instead of a regex."""
+    v = _vocab()
+    neg = [(m.start(), m.end()) for m in v.negation.finditer(text)]
+    exempt = [(m.start(), m.end()) for m in v.negation_exempt.finditer(text)]
+    breaks = [(m.start(), m.end()) for m in v.negation_breaks.finditer(text)]
+    hyp = [m.start() for m in v.hypothetical.finditer(text)]
+    return [a for a, _b in neg], neg, exempt, [a for a, _b in breaks], breaks, hyp
+
+
 def negated_at(text: str, start: int) -> bool:
     """Is the clause before `start` negated ("I wouldn't ...", "not the mean", "rather than ...")?
-    The same rule the claim ledger uses for figures, bounded by the sentence."""
-    v = _vocab()
+    The same rule the claim ledger uses for figures, bounded by the sentence: the last negation cue
+    within 80 characters before `start`, not part of an exemption ("no more than"), with no clause
+    break between it and `start`."""
     s, _e = _sentence_bounds(text, start, start)
-    left = text[max(s, start - 80):start]
+    lo = max(s, start - 80)
+    neg_starts, neg, exempt, break_starts, breaks, _hyp = _clause_marks(text)
     last = None
-    for nm in v.negation.finditer(left):
-        last = nm
+    for k in range(bisect.bisect_left(neg_starts, start) - 1, -1, -1):
+        ns, ne = neg[k]
+        if ns < lo:
+            break
+        if ne <= start:
+            last = (ns, ne)
+            break
     if last is None:
         return False
-    for ex in v.negation_exempt.finditer(left):
-        if ex.start() <= last.start() < ex.end():
+    if any(a <= last[0] < b for a, b in exempt):
+        return False
+    for k in range(bisect.bisect_left(break_starts, last[1]), len(breaks)):
+        a, b = breaks[k]
+        if a >= start:
+            break
+        if b <= start:
             return False
-    return not v.negation_breaks.search(left[last.end():])
+    return True
 
 
 def hypothetical_at(text: str, start: int) -> bool:
     """Does the sentence describe a world that is not the plan ("if we had H200s ...") before `start`?"""
     s, _e = _sentence_bounds(text, start, start)
-    return bool(_vocab().hypothetical.search(text, s, start))
+    hyp = _clause_marks(text)[5]
+    k = bisect.bisect_left(hyp, s)
+    return k < len(hyp) and hyp[k] < start
 
 
 def numbers_in(text: str) -> set[float]:
@@ -336,6 +362,9 @@ def scan_turn(text: str, rubric: Rubric, family: str) -> tuple[tuple[Span, ...],
         named = item.tier == "name"
         for pats, is_name in ((item.patterns, named), (item.name_patterns, True)):
             for pat in pats:
+                lit = item.literals.get(id(pat))
+                if lit is not None and lit not in low:
+                    continue  # a text without the pattern's literal cannot match it
                 for m in pat.finditer(digits_only if id(pat) in item.digit_patterns else low):
                     s, e = ostart[m.start()], oend[max(m.end() - 1, m.start())]
                     counts = not (item.negatable and (negated_at(masked, s) or hypothetical_at(masked, s)))

@@ -22,7 +22,7 @@ from pydantic import BaseModel, Field
 
 from interviewer.bank import Question, load_bank
 from interviewer.checks import CapacityCheck, capacity_from_ledger
-from interviewer.claims import Claim, Ledger, build_ledger
+from interviewer.claims import Check, Claim, Ledger, build_ledger
 from interviewer.errors import UserError
 from interviewer.evidence import Evidence, Hit, extract, quote_around
 from interviewer.rubric import Rubric, load_rubric
@@ -58,18 +58,6 @@ class PitfallResult(BaseModel):
     feedback: str
 
 
-class ClaimCheck(BaseModel):
-    """A check of one claim, as the report shows it."""
-
-    status: str
-    rule: str
-    explanation: str = ""
-    expected: Optional[float] = None
-    unit: str = ""
-    trace: list[str] = Field(default_factory=list)
-    assumptions: list[str] = Field(default_factory=list)
-
-
 class ClaimResult(BaseModel):
     """One figure the candidate said ("What we heard you claim"): `span` is an exact substring of
     turns[turn].text."""
@@ -83,7 +71,7 @@ class ClaimResult(BaseModel):
     span: str
     negated: bool = False
     hypothetical: bool = False
-    check: Optional[ClaimCheck] = None
+    check: Optional[Check] = None  # the ledger's check: status, rule, explanation, expected, trace, ...
 
 
 class Report(BaseModel):
@@ -315,14 +303,9 @@ def _claim_results(ledger: Ledger, texts: dict[int, str]) -> list[ClaimResult]:
         subject = {k: val for k, val in vars(c.subject).items() if val not in (None, False)}
         if subject:
             subject["label"] = c.subject.label()
-        chk = None
-        if c.check is not None:
-            chk = ClaimCheck.model_construct(status=c.check.status, rule=c.check.rule, explanation=c.check.explanation,
-                                             expected=c.check.expected, unit=c.check.unit,
-                                             trace=list(c.check.trace or []), assumptions=list(c.check.assumptions or []))
         out.append(ClaimResult.model_construct(kind=c.kind, label=v.label_of(c.kind), value=c.value, unit=c.unit,
                                                subject=subject, turn=c.turn, span=c.span, negated=c.negated,
-                                               hypothetical=c.hypothetical, check=chk))
+                                               hypothetical=c.hypothetical, check=c.check))
     return out
 
 

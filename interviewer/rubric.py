@@ -81,6 +81,7 @@ class Item(BaseModel):
     patterns: list[re.Pattern] = Field(default_factory=list)
     name_patterns: list[re.Pattern] = Field(default_factory=list)  # vocabulary: a match is a name (level 1)
     digit_patterns: frozenset[int] = frozenset()  # ids of the patterns that can match only with a digit
+    literals: dict[int, str] = Field(default_factory=dict)  # pattern id -> a substring every match holds
     ledger: LedgerSpec | None = None
     after: list[re.Pattern] = Field(default_factory=list)  # only in answers to interviewer turns matching these
     not_after: list[re.Pattern] = Field(default_factory=list)  # not when the sentence says one of these before it
@@ -262,6 +263,40 @@ def requires_digit(pattern: re.Pattern) -> bool:
     return seq(tree)
 
 
+def required_literal(pattern: re.Pattern) -> str | None:
+    """The longest run of literal characters every match of `pattern` contains ("fsync" in
+    'fsync\\w*[^.\\n]{0,60}?(?:every|each)'), or None: a text without it cannot match, so the scan skips
+    the pattern with a substring test."""
+    try:
+        from re import _constants as C
+        from re import _parser as P
+
+        tree = P.parse(pattern.pattern, pattern.flags)
+    except Exception:  # pragma: no cover - a private module; no shortcut without it
+        return None
+    runs: list[str] = []
+
+    def walk(items) -> None:
+        cur: list[str] = []
+        for op, av in items:
+            if op is C.LITERAL:
+                cur.append(chr(av))
+                continue
+            if cur:
+                runs.append("".join(cur))
+                cur = []
+            if op is C.SUBPATTERN:
+                walk(av[-1])
+            elif op in (C.MAX_REPEAT, C.MIN_REPEAT) and av[0] > 0:
+                walk(av[2])
+        if cur:
+            runs.append("".join(cur))
+
+    walk(tree)
+    best = max(runs, key=len, default="")
+    return best if len(best) >= 3 else None
+
+
 def lower_pattern(pattern: str) -> str:
     """Lower-case a regex's literals, leaving escapes (\\D, \\S, \\W, \\B) alone.
 
@@ -379,6 +414,7 @@ def _load_rubric(rubric_dir: Path) -> Rubric:
     _check_references(rubric, rubric_dir)
     for item in rubric.items.values():
         item.digit_patterns = frozenset(id(p) for p in [*item.patterns, *item.name_patterns] if requires_digit(p))
+        item.literals = {id(p): lit for p in [*item.patterns, *item.name_patterns] if (lit := required_literal(p))}
     substance = frozenset(i for i, item in rubric.items.items() if item.tier == "substance")
     for spec in [*rubric.supporting.values(), *(s for f in rubric.families.values() for s in f.criteria.values())]:
         spec.substance = substance
