@@ -331,3 +331,10 @@ def test_answers_score_what_the_anchors_give(probe):
 def test_stuffed_answers_score_one_at_most(probe):
     report = grade(_transcript([probe["text"]], qid=probe["question_id"]))
     assert all(c.score <= 1 for c in report.criteria), {c.id: c.score for c in report.criteria}
+
+
+@pytest.mark.parametrize("probe", PROBES["pitfalls"], ids=lambda p: p["text"][:40])
+def test_pitfalls_are_raised_for_what_was_said(probe):
+    raised = {p.id for p in grade(_transcript([probe["text"]], qid=probe["question_id"])).pitfalls}
+    assert set(probe["raised"]) <= raised
+    assert not set(probe["not_raised"]) & raised
