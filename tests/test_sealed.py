@@ -24,9 +24,9 @@ EXACT, WITHIN_ONE, PITFALL_RECALL, FALSE_PITFALL = 0.85, 0.97, 0.85, 0.02
 # Held-out batches that missed the bar when measured, with the figures (the thresholds stay; the
 # batch is not tuned on to pass). See README "The bar".
 BELOW_THE_BAR = {
-    "batch_b": ("held out, measured after tuning on the calibration set and batch A: exact 0.77 "
-                "(69/90), within one 0.98, pitfall recall 0.81, worst false-pitfall rate 0.04, "
-                "strong >= 8: 5/8, weak <= 2: 5/9, stuffed <= 2: 1/3"),
+    "batch_b": ("held out, measured after tuning on the calibration set and batch A: exact 0.78 "
+                "(70/90), within one 0.98, pitfall recall 0.86, no_limits raised on 4% of the transcripts "
+                "that forbid it, strong >= 8: 6/8, weak <= 2: 5/9, stuffed <= 2: 1/3"),
 }
 
 BATCHES = sealed_batches()
