@@ -84,6 +84,10 @@ def hosted_app(issuer, tmp_path_factory):
     env = {**os.environ, "INTERVIEWER_DATA_DIR": str(work / "data")}
     for var in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "CHROMA_HOST", "INTERVIEWER_AUTH", "INTERVIEWER_DATABASE_URL"):
         env.pop(var, None)
+    # The vector store built before the app starts, so no first answer waits on a build on a busy machine.
+    built = subprocess.run([sys.executable, "-m", "interviewer", "ingest"], cwd=ROOT, env=env, capture_output=True,
+                           text=True, timeout=300)
+    assert built.returncode == 0, built.stderr
     proc = subprocess.Popen([sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
                              "--server.port", str(port), "--server.address", "127.0.0.1",
                              "--secrets.files", str(secrets_file)],
@@ -134,7 +138,7 @@ def hold_a_round(page) -> str:
     box = page.get_by_test_id("stChatInputTextArea")
     box.fill(ANSWERS[1])
     box.press("Enter")
-    expect(page.get_by_test_id("stChatMessage")).to_have_count(3)
+    expect(page.get_by_test_id("stChatMessage")).to_have_count(3, timeout=120_000)
     page.get_by_role("button", name="End round").click()
     expect(page.get_by_role("heading", name=f"Report: {TITLE}")).to_be_visible()
     page.wait_for_url("**/report?r=*")
