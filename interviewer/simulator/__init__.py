@@ -146,33 +146,45 @@ def _pct(x: np.ndarray, q: float) -> float:
     return float(np.percentile(x, q)) if len(x) else float("nan")
 
 
+def _pcts(x: np.ndarray, qs: list) -> list[float]:
+    """Several percentiles of x in one pass (the same values as one _pct each)."""
+    return [float(v) for v in np.percentile(x, qs)] if len(x) else [float("nan")] * len(qs)
+
+
 def _trace(requests: Requests) -> RequestTrace:
     """The per-request arrays: the workload's columns and what the run wrote for each request."""
     f = np.array
+    n = requests.n
     return RequestTrace(
         first_scheduled_s=f(requests.first_sched), first_token_s=f(requests.first_tok),
-        finish_s=f(requests.finish), preemptions=f(requests.preemptions, dtype=np.int64),
-        replica=f(requests.replica, dtype=np.int64), prefix_hit=f(requests.hit, dtype=bool),
-        **requests.columns)
+        finish_s=f(requests.finish), preemptions=requests.preemptions,
+        replica=np.zeros(n, dtype=np.int64) if requests.replica is None else f(requests.replica, dtype=np.int64),
+        prefix_hit=requests.hit, **requests.columns)
 
 
-def _per_replica(config: SimConfig, trace: RequestTrace, done: np.ndarray, reps: list, makespan: float):
+def _per_replica(config: SimConfig, trace: RequestTrace, done: np.ndarray, reps: list, makespan: float,
+                 whole: dict) -> list[ReplicaStats]:
+    """Each replica's figures; ``whole`` holds the fleet's, which are one replica's when it is alone."""
     n = len(trace.arrival_s)
     out = []
     with_prefix = trace.prefix >= 0
     for rep in reps:
-        mine = trace.replica == rep.idx
-        ok = mine & done
-        ttft, wait = trace.ttft_s[ok], trace.wait_s[ok]
-        hits = ok & with_prefix
+        if len(reps) == 1:
+            figures = dict(whole, requests=n, share=1.0)
+        else:
+            mine = trace.replica == rep.idx
+            ok = mine & done
+            ttft, wait = trace.ttft_s[ok], trace.wait_s[ok]
+            hits = ok & with_prefix
+            p50, p99 = _pcts(ttft, [50, 99])
+            figures = dict(
+                requests=int(mine.sum()), completed=int(ok.sum()), share=float(mine.sum() / n),
+                ttft_p50_s=p50, ttft_p99_s=p99, wait_mean_s=float(wait.mean()) if len(wait) else float("nan"),
+                prefix_hit_rate=float(trace.prefix_hit[hits].mean()) if config.prefixes and hits.any() else None)
         out.append(ReplicaStats(
-            replica=rep.idx, requests=int(mine.sum()), completed=int(ok.sum()), share=float(mine.sum() / n),
-            ttft_p50_s=_pct(ttft, 50), ttft_p99_s=_pct(ttft, 99),
-            wait_mean_s=float(wait.mean()) if len(wait) else float("nan"),
-            mean_batch_size=rep.batch_sum / rep.steps if rep.steps else 0.0,
+            replica=rep.idx, mean_batch_size=rep.batch_sum / rep.steps if rep.steps else 0.0,
             busy_fraction=min(1.0, rep.busy_s / makespan) if makespan > 0 else 0.0,
-            preemptions=int(rep.preemptions),
-            prefix_hit_rate=float(trace.prefix_hit[hits].mean()) if config.prefixes and hits.any() else None))
+            preemptions=int(rep.preemptions), **figures))
     return out
 
 
@@ -190,14 +202,18 @@ def simulate_detailed(config: SimConfig, _jump: bool = True) -> tuple[SimResult,
     trace = _trace(requests)
     arr = trace.arrival_s
     done = ~np.isnan(trace.finish_s)
-    ttft, e2e, wait = trace.ttft_s[done], trace.e2e_s[done], trace.wait_s[done]
-    makespan = float(np.max(trace.finish_s[done]) - arr[0]) if done.any() else 0.0
     outl = trace.output_tokens
-    out_tokens = int(outl[done].sum())
+    if done.all():  # the usual case: no masks to apply
+        ttft, e2e, wait, fin, out_done = trace.ttft_s, trace.e2e_s, trace.wait_s, trace.finish_s, outl
+    else:
+        ttft, e2e, wait = trace.ttft_s[done], trace.e2e_s[done], trace.wait_s[done]
+        fin, out_done = trace.finish_s[done], outl[done]
+    makespan = float(np.max(fin) - arr[0]) if len(fin) else 0.0
+    out_tokens = int(out_done.sum())
     prompt_mean = config.prompt_tokens + (config.prefix_tokens if config.prefixes else 0)
     lone_prefill = cost.step(prompt_mean, prompt_mean)
     step1 = cost.step(prompt_mean, 1)
-    tpot = np.where(outl[done] > 1, (e2e - ttft) / np.maximum(outl[done] - 1, 1), 0.0)
+    tpot = np.where(out_done > 1, (e2e - ttft) / np.maximum(out_done - 1, 1), 0.0)
     good = ttft <= config.slo_ttft_s
     if config.slo_tpot_s is not None:
         good &= tpot <= config.slo_tpot_s
@@ -215,25 +231,31 @@ def simulate_detailed(config: SimConfig, _jump: bool = True) -> tuple[SimResult,
                        + (f" ({config.hot_prefix_fraction:.0%} of requests on prefix 0)" if config.hot_prefix_fraction
                           else "")
                        + ("" if config.policy == "continuous" else " (static batching caches no prefixes)"))
+    completed = int(done.sum())
+    ttft_p50, ttft_p95, ttft_p99 = _pcts(ttft, [50, 95, 99])
+    e2e_p50, e2e_p99 = _pcts(e2e, [50, 99])
+    hit_rate = float(trace.prefix_hit[with_prefix].mean()) if config.prefixes and with_prefix.any() else None
+    whole = dict(completed=completed, ttft_p50_s=ttft_p50, ttft_p99_s=ttft_p99,
+                 wait_mean_s=float(wait.mean()) if len(wait) else float("nan"), prefix_hit_rate=hit_rate)
     res = SimResult(
         policy=config.policy, arrival_rate=config.arrival_rate, requests=config.requests,
-        completed=int(done.sum()),
-        ttft_mean_s=float(ttft.mean()), ttft_p50_s=_pct(ttft, 50), ttft_p95_s=_pct(ttft, 95),
-        ttft_p99_s=_pct(ttft, 99), e2e_mean_s=float(e2e.mean()), e2e_p50_s=_pct(e2e, 50),
-        e2e_p99_s=_pct(e2e, 99), wait_mean_s=float(wait.mean()), wait_p99_s=_pct(wait, 99),
+        completed=completed,
+        ttft_mean_s=float(ttft.mean()), ttft_p50_s=ttft_p50, ttft_p95_s=ttft_p95,
+        ttft_p99_s=ttft_p99, e2e_mean_s=float(e2e.mean()), e2e_p50_s=e2e_p50,
+        e2e_p99_s=e2e_p99, wait_mean_s=float(wait.mean()), wait_p99_s=_pct(wait, 99),
         throughput_tokens_per_s=out_tokens / makespan if makespan > 0 else 0.0,
-        requests_per_s=int(done.sum()) / makespan if makespan > 0 else 0.0,
+        requests_per_s=completed / makespan if makespan > 0 else 0.0,
         makespan_s=makespan, preemptions=int(sum(r.preemptions for r in reps)),
         mean_batch_size=batch_sum / steps if steps else 0.0, steps=int(steps),
         kv_cache_tokens=total_blocks * BLOCK, prefill_s=lone_prefill, decode_step_s=step1,
         tp=config.tp, replicas=config.replicas, router=config.router,
-        per_replica=_per_replica(config, trace, done, reps, makespan),
-        prefix_hit_rate=float(trace.prefix_hit[with_prefix].mean()) if config.prefixes and with_prefix.any() else None,
+        per_replica=_per_replica(config, trace, done, reps, makespan, whole),
+        prefix_hit_rate=hit_rate,
         tpot_mean_s=float(tpot.mean()) if len(tpot) else 0.0,
         slo_ttft_s=config.slo_ttft_s, slo_tpot_s=config.slo_tpot_s,
         slo_attainment=float(good.mean()) if len(good) else 0.0,
         goodput_rps=float(good.sum()) / makespan if makespan > 0 else 0.0,
-        goodput_tokens_per_s=float(outl[done][good].sum()) / makespan if makespan > 0 else 0.0,
+        goodput_tokens_per_s=float(out_done[good].sum()) / makespan if makespan > 0 else 0.0,
         events=events, assumptions=assumptions,
         terms=terms + [
             f"one prefill of {prompt_mean} tokens alone: {lone_prefill * 1e3:,.2f} ms; "

@@ -58,6 +58,43 @@ class CostModel:
                 return j * c + (k - j) * a + b * ((k * (k - 1) - j * (j - 1)) // 2) + k * ovh
         return T
 
+    def bound(self):
+        """(step, decode_run_fn) as plain functions with the model's constants bound once, for the
+        scheduler's loop: the same arithmetic in the same order as the methods, so the same floats
+        (without tensor parallelism the all-reduce terms are exactly zero and are left out)."""
+        W, KV, BW, P2, FL, OVH, C0, C1 = self.weights, self.kv, self.bw, self.p2, self.flops, self.ovh, \
+            self.comm0, self.comm1
+        OVH0 = OVH + C0  # ovh + comm0 + comm1 * n evaluates (ovh + comm0) first
+        comm = C0 != 0 or C1 != 0
+        ceil = math.ceil
+
+        def step(ctx: float, tokens: int) -> float:
+            mem = (W + KV * ctx) / BW
+            comp = P2 * tokens / FL
+            if comm:
+                return (comp if comp > mem else mem) + OVH + C0 + C1 * tokens
+            return (comp if comp > mem else mem) + OVH  # max(mem, comp) + OVH
+
+        def decode_run_fn(n: int, ctx0: float):
+            a = (W + KV * ctx0) / BW
+            b = KV * n / BW
+            c = P2 * n / FL
+            ovh = OVH0 + C1 * n if comm else OVH0
+            if a >= c:
+                a_ovh = a + ovh
+
+                def T(k: int) -> float:
+                    return k * a_ovh + b * (k * (k - 1) // 2)
+            else:
+                js = ceil((c - a) / b) if b > 0 else 1 << 62
+
+                def T(k: int) -> float:
+                    j = js if js < k else k
+                    return j * c + (k - j) * a + b * ((k * (k - 1) - j * (j - 1)) // 2) + k * ovh
+            return T
+
+        return step, decode_run_fn
+
 
 def build(model: capacity.ModelSpec, gpu: capacity.GPUSpec, cap: capacity.CapacityResult, *, tp: int,
           weights_dtype: str, mfu: float, hbm_efficiency: float, step_overhead_s: float,

@@ -21,7 +21,7 @@ from collections import deque
 import numpy as np
 
 from interviewer.simulator.replica import JUMP
-from interviewer.simulator.request import Request, Requests
+from interviewer.simulator.request import WAITING, Request, Requests
 
 
 class _Router:
@@ -93,7 +93,7 @@ class SharedQueue(_Router):
         super().__init__(replicas, seed, requests)
         self.central = (deque(), deque())  # priority, normal
         hi, lo = self.central
-        where = requests.replica
+        where = requests.replica = requests.replica or [0] * requests.n
         for rep in replicas:
             limit = rep.max_seqs
 
@@ -124,6 +124,7 @@ def run(requests: Requests, replicas: list, router: str, seed: int = 0) -> int:
         rep.log = requests
     if len(replicas) == 1 and router != "shared-queue":
         return _run_one(requests, replicas[0])
+    requests.replica = [0] * requests.n
     route = ROUTER_CLASSES[router](replicas, seed, requests)
     pick = route.pick
     central = route.central
@@ -165,30 +166,44 @@ def run(requests: Requests, replicas: list, router: str, seed: int = 0) -> int:
 
 
 def _run_one(requests: Requests, rep) -> int:
-    """One replica: no routing and no event heap; the next arrival is known, so jumps stop for it."""
+    """One replica: no routing and no event heap; the next arrival is known, so jumps stop for it.
+
+    Arrivals are issued and queued here without calls (as :meth:`Requests.issue` and the
+    replica's ``accept``, less the load figures only a router reads)."""
     n = requests.n
-    arrival, issue = requests.arrival, requests.issue
-    i = 0
-    events = 0
     inf = float("inf")
-    te = inf
-    accept = rep.accept
+    arrival = requests.arrival + [inf]  # after the last arrival: none
+    prompt, output, priority, prefix, free = requests.prompt, requests.output, requests.priority, requests.prefix, \
+        requests.free
+    rep.routed = False  # no router reads its load
+    wait_hi, wait_lo, on_event = rep.wait_hi, rep.wait_lo, rep.on_event
+    i = events = 0
+    te = inf  # the end of the step in flight; inf while idle
     while True:
-        if i < n and arrival[i] <= te:
-            req = issue(i)
-            i += 1
-            accept(req)  # as rep.enqueue, without the call: jumps already stop for the next arrival
-            if te == inf:
-                rep.busy = True
-                te = req.arrival
-            elif rep.stop_prio and req.priority and rep.pending is JUMP:
-                nt = rep._cut_jump(req.arrival)
-                if nt is not None:
-                    te = nt
-            continue
-        if te == inf:
+        t = arrival[i]
+        rep.next_arrival = t
+        while te < t:  # the steps that end before the next arrival (one at the same instant comes first)
+            events += 1
+            te = on_event(te)
+            if te is None:
+                te = inf
+        if i == n:
             return events + n
-        events += 1
-        te = rep.on_event(te, arrival[i] if i < n else inf)
-        if te is None:
-            te = inf
+        req = free.pop() if free else Request()
+        req.rid = i
+        req.arrival = t
+        req.prompt = prompt[i]
+        req.output = output[i]
+        req.priority = prio = priority[i]
+        req.prefix = prefix[i]
+        req.state = WAITING
+        req.generated = req.preemptions = 0
+        i += 1
+        (wait_hi if prio else wait_lo).append(req)
+        if te == inf:
+            rep.busy = True
+            te = t
+        elif prio and rep.stop_prio and rep.pending is JUMP:  # jumps already stop for any next arrival
+            nt = rep._cut_jump(t)
+            if nt is not None:
+                te = nt

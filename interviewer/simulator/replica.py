@@ -1,16 +1,22 @@
 """One replica's scheduler, driven by events: continuous batching (vLLM-style) or static batching.
 
 A replica is told about requests by :meth:`enqueue` (the router calls it at the arrival time)
-and is woken by :meth:`on_event` at the end of each step it started. ``on_event`` applies the
-step that just ended, then plans the next: a mixed step (decodes plus prefill chunks) or, when
-only decodes run, a jump over many lock-step decode steps to the next completion (or to the step
-where the KV cache runs out). An arrival that could be admitted at once cuts a jump short at the
-first step boundary after it, so jumping gives the same timeline as stepping one by one.
+and is woken by ``on_event(t)`` at the end of each step it started. The wake-up applies the
+step that just ended, then plans the next: a mixed
+step (decodes plus prefill chunks) or, when only decodes run, a jump over many lock-step decode
+steps to the next completion (or to the step where the KV cache runs out). An arrival that could
+be admitted at once cuts a jump short at the first step boundary after it, so jumping gives the
+same timeline as stepping one by one.
+
+The continuous scheduler is a coroutine (a generator, as a process in SimPy): its accounting
+lives in local variables from one step to the next, and it publishes on the replica only what
+the event loop and the routers read (the step in flight; the KV figures and queue load when a
+router looks at them).
 """
 from __future__ import annotations
 
-from heapq import heappop, heappush
 from collections import OrderedDict, deque
+from heapq import heappop, heappush
 
 from interviewer.capacity import BLOCK_TOKENS as BLOCK
 from interviewer.simulator.cost import CostModel
@@ -18,6 +24,13 @@ from interviewer.simulator.request import DECODING, FINISHED, PREFILLING, WAITIN
 
 MIXED, JUMP = "mixed", "jump"
 INF = float("inf")
+
+
+def _decode_blocks(sum_a: int, n_dec: int, cnt: list, g: int) -> int:
+    """Blocks all decoders hold at step g (they grow one token per step): one with `base` holds
+    ceil((base + g) / BLOCK); sum_a is the sum of base // BLOCK and cnt the histogram of base % BLOCK."""
+    q, r = divmod(g + BLOCK - 1, BLOCK)
+    return sum_a + n_dec * q + (sum(cnt[BLOCK - r:]) if r else 0)
 
 
 def _first_step_at(T, k: int, D: float) -> int:
@@ -107,17 +120,12 @@ class PrefixCache:
 
 
 class ContinuousReplica:
-    """Iteration-level scheduling over a paged KV cache of ``total_blocks`` blocks.
+    """Iteration-level scheduling over a paged KV cache of ``total_blocks`` blocks."""
 
-    Per-request bookkeeping (admission, joining the decoders, retiring) is written out in the
-    loops of :meth:`_start_mixed`, :meth:`_end_mixed` and :meth:`_retire` rather than in
-    per-request methods: they run for every request, and a call there costs more than the work."""
-
-    __slots__ = ("idx", "cost", "total_blocks", "max_seqs", "max_tokens", "jump", "wait_hi", "wait_lo", "running",
-                 "prefilling", "finishing", "G", "n_dec", "sum_base", "sum_a", "cnt", "sum_shared", "prefill_blocks",
-                 "cache", "pending", "chunks", "t0", "k", "T", "stop_any", "stop_prio", "busy", "version", "pull",
-                 "outstanding", "wait_blocks", "steps", "batch_sum", "preemptions", "completed", "events", "busy_s",
-                 "log")
+    __slots__ = ("idx", "cost", "total_blocks", "max_seqs", "max_tokens", "jump", "wait_hi", "wait_lo", "cache",
+                 "G", "n_dec", "sum_a", "cnt", "prefill_blocks", "pending", "t0", "k", "T", "stop_any",
+                 "stop_prio", "busy", "version", "pull", "routed", "outstanding", "wait_blocks", "log",
+                 "next_arrival", "on_event", "steps", "batch_sum", "preemptions", "completed", "busy_s")
 
     def __init__(self, idx: int, cost: CostModel, total_blocks: int, max_num_seqs: int,
                  max_num_batched_tokens: int, jump: bool = True, prefix_blocks: int = 0):
@@ -129,42 +137,40 @@ class ContinuousReplica:
         self.jump = jump
         self.wait_hi: deque[Request] = deque()
         self.wait_lo: deque[Request] = deque()
-        self.running: dict[Request, None] = {}  # prefilling and decoding, in admission order
-        self.prefilling: list[Request] = []  # in admission order; a step's chunks are a prefix of it
-        self.finishing: list = []  # heap of (step, rid, preemptions, request): a decoder's last-token step
-        # Decoders' KV: one with `base` holds ceil((base + G) / BLOCK) blocks at step G. Sums and a
-        # histogram of base mod BLOCK give the total for any G in O(BLOCK).
-        self.G = 0
-        self.n_dec = 0
-        self.sum_base = 0
-        self.sum_a = 0
-        self.cnt = [0] * BLOCK
-        self.sum_shared = 0  # cached-prefix tokens the decoders read but do not own
-        self.prefill_blocks = 0
         self.cache = PrefixCache(prefix_blocks) if prefix_blocks > 0 else None
-        # the step in flight
+        # Decoders' KV, as published for free_kv: G is the step counter, sum_a and the histogram cnt
+        # give the blocks they hold (see _decode_blocks); prefill_blocks are reserved by prefills.
+        self.G = self.n_dec = self.sum_a = self.prefill_blocks = 0
+        self.cnt = [0] * BLOCK
+        # the step in flight (a jump: it started at t0 and runs k steps whose end times are t0 + T(j))
         self.pending = None
-        self.chunks: list = []  # (request, tokens) prefilled by the mixed step in flight
         self.t0 = 0.0
         self.k = 0
         self.T = None
-        self.stop_any = self.stop_prio = False
+        self.stop_any = self.stop_prio = False  # an arrival (any, or a priority one) cuts the jump short
         self.busy = False
         self.version = 0  # bumped when a jump is cut short: the earlier wake-up is stale
         self.pull = None  # shared-queue hook, called at each event to take requests while there is room
+        self.routed = True  # a router reads outstanding and free_kv; one replica alone keeps neither
         self.outstanding = 0  # routed here and not finished
         self.wait_blocks = 0  # KV blocks the waiting requests will need
-        self.log: Requests | None = None  # where per-request results go (set by the event loop)
-        # statistics
-        self.steps = self.batch_sum = self.preemptions = self.completed = self.events = 0
+        self.log: Requests | None = None  # where per-request results go (set by the event loop before any event)
+        # when the event loop knows the next arrival comes here (one replica), it keeps its time here,
+        # and a jump stops for it at once instead of being cut when it arrives
+        self.next_arrival = INF
+        # statistics, published when the replica goes idle
+        self.steps = self.batch_sum = self.preemptions = self.completed = 0
         self.busy_s = 0.0
+        scheduler = self._scheduler()
+        next(scheduler)
+        # on_event(t): the step that ends at t is applied and the next one planned; returns its end, or None (idle)
+        self.on_event = scheduler.send
 
-    # ------------------------------------------------------------------ KV block accounting
+    # ------------------------------------------------------------------ what routers read
 
     def decode_blocks(self, g: int) -> int:
-        """Blocks all decoders hold at step g (they grow one token per step)."""
-        q, r = divmod(g + BLOCK - 1, BLOCK)
-        return self.sum_a + self.n_dec * q + (sum(self.cnt[BLOCK - r:]) if r else 0)
+        """Blocks all decoders hold at step g."""
+        return _decode_blocks(self.sum_a, self.n_dec, self.cnt, g)
 
     def free_kv(self, t: float) -> int:
         """Blocks free at time t, counting unpinned cached prefixes as free, less what the queue needs."""
@@ -174,23 +180,14 @@ class ContinuousReplica:
             g += _steps_before(self.T, self.k, t - self.t0)  # the decoders have grown since the jump began
         return self.total_blocks - self.decode_blocks(g) - self.prefill_blocks - pinned - self.wait_blocks
 
-    def _drop_decoder(self, req: Request) -> None:
-        """Take a decoder out of the block accounting (it was preempted; :meth:`_retire` does the
-        same for finished ones)."""
-        b = req.base
-        self.sum_base -= b
-        self.sum_a -= b // BLOCK
-        self.cnt[b % BLOCK] -= 1
-        self.n_dec -= 1
-        self.sum_shared -= req.shared
-
     # ------------------------------------------------------------------ arrivals
 
     def accept(self, req: Request) -> None:
         """Queue a request here (priority ones ahead)."""
         (self.wait_hi if req.priority else self.wait_lo).append(req)
-        self.outstanding += 1
-        self.wait_blocks += (req.prompt + req.generated + BLOCK) // BLOCK  # what its admission needs
+        if self.routed:
+            self.outstanding += 1
+            self.wait_blocks += (req.prompt + req.generated + BLOCK) // BLOCK  # what its admission needs
 
     def enqueue(self, req: Request, t: float):
         """A request routed here at time t. Returns a new wake-up time, or None."""
@@ -216,287 +213,281 @@ class ContinuousReplica:
         self.version += 1
         return self.t0 + T(k)
 
-    # ------------------------------------------------------------------ one event
+    # ------------------------------------------------------------------ the scheduler
 
-    def on_event(self, t: float, next_arrival: float = INF):
-        """The step that ends at t is applied; the next one is planned. Returns its end, or None (idle).
+    def _scheduler(self):
+        """Each resumption gets the time t at which the step in flight ends, applies that step, plans
+        and starts the next one and yields its end (None when idle).
 
-        ``next_arrival``: when the caller knows the next arrival comes here (one replica), a jump
-        stops for it at once instead of being cut when it arrives."""
-        self.events += 1
-        pending = self.pending
-        if pending is JUMP:
-            k = self.k
-            self.G = G = self.G + k
-            self.steps += k
-            self.batch_sum += self.n_dec * k
-            self.busy_s += t - self.t0
-            if self.finishing[0][0] <= G:
-                self._retire(G, t)
-        elif pending is MIXED:
-            self._end_mixed(t)
-        self.pending = None
-        if self.pull is not None:
-            self.pull(self)
-        cache = self.cache
-        # (1) only when the cheap bound says the decoders' next token might not fit
-        # (a decoder holds at most base // BLOCK + (G + BLOCK - 1) // BLOCK + 1 blocks)
-        if self.sum_a + self.n_dec * ((self.G + BLOCK - 1) // BLOCK + 1) + self.prefill_blocks \
-                + (cache.blocks if cache is not None else 0) > self.total_blocks:
-            self._make_room()
-        if self.prefilling or self.wait_hi or self.wait_lo:
-            end = self._start_mixed(t)
-            if end is not None:
-                return end
-        elif not self.running:
-            self.busy = False
-            return None
-        if not self.n_dec:  # pragma: no cover - lengths are clipped to the cache, so something always runs
-            raise RuntimeError("simulator stalled: nothing runnable")
-        return self._start_jump(t, next_arrival)
-
-    def _retire(self, G: int, t: float) -> None:
-        """Decoders whose last token came from step G leave the batch and free their KV."""
-        heap, running, cnt, cache, log = self.finishing, self.running, self.cnt, self.cache, self.log
-        finish, free = log.finish, log.free
-        n = sum_base = sum_a = sum_shared = 0
-        while heap and heap[0][0] <= G:
-            _f, rid, ep, req = heappop(heap)
-            if req.state is not DECODING or req.preemptions != ep:  # preempted since it was scheduled to finish
-                continue
-            b = req.base  # out of the decoders' block accounting
-            sum_base += b
-            sum_a += b // BLOCK
-            cnt[b % BLOCK] -= 1
-            n += 1
-            req.state = FINISHED
-            finish[rid] = t
-            del running[req]
-            shared = req.shared
-            if shared:
-                sum_shared += shared
-                cache.unpin(req.prefix)
-            if not ep:  # never preempted: no stale heap entry points at it, so it can be reused
-                free.append(req)
-        self.sum_base -= sum_base
-        self.sum_a -= sum_a
-        self.n_dec -= n
-        self.sum_shared -= sum_shared
-        self.outstanding -= n
-        self.completed += n
-
-    def _make_room(self) -> None:
-        """(1) The cache must hold one more token for every decoder: evict unused prefixes, then
-        preempt by recompute the lowest-priority, most recently admitted sequence."""
-        cache = self.cache
-        while self.n_dec:
-            over = self.decode_blocks(self.G) + self.prefill_blocks + (cache.blocks if cache is not None else 0) \
-                - self.total_blocks
-            if over <= 0:
-                return
-            if cache is not None and cache.blocks > cache.pinned and cache.evict(over):
-                continue
-            victim = None
-            for req in reversed(self.running):
-                if not req.priority:
-                    victim = req
-                    break
-            if victim is None:
-                victim = next(reversed(self.running))
-            self._preempt(victim)
-
-    def _preempt(self, req: Request) -> None:
-        if req.state is DECODING:
-            req.generated = req.output - (req.fin - self.G)
-            self._drop_decoder(req)
-        else:
-            self.prefilling.remove(req)
-            self.prefill_blocks -= req.pf_blocks
-        if req.shared:
-            self.cache.unpin(req.prefix)
-            req.shared = 0
-        del self.running[req]
-        req.state = WAITING
-        req.preemptions += 1
-        self.log.preemptions[req.rid] = req.preemptions
-        self.preemptions += 1
-        (self.wait_hi if req.priority else self.wait_lo).appendleft(req)
-        self.wait_blocks += (req.prompt + req.generated + BLOCK) // BLOCK
-
-    # ------------------------------------------------------------------ mixed steps
-
-    def _start_mixed(self, t: float):
-        """(2)-(4): decodes take one token each, partial prefills continue, then waiting requests
-        are admitted (priority first, then FIFO; a head that does not fit blocks the rest). When
-        there is any prefill, one step of every decode plus the prefill chunks starts: returns its
-        end; else None."""
-        n_dec = self.n_dec
-        budget = self.max_tokens - n_dec
-        chunks = []
-        pf_tok = pf_kv = 0  # prefill tokens computed, and KV tokens they touch
-        for req in self.prefilling:
-            if budget <= 0:
-                break
-            d = req.done_pf
-            c = req.target - d
-            if c > budget:
-                c = budget
-            chunks.append((req, c))
-            pf_tok += c
-            pf_kv += d + c + req.shared
-            budget -= c
-        wait_hi, wait_lo, running, max_seqs = self.wait_hi, self.wait_lo, self.running, self.max_seqs
-        if budget > 0 and (wait_hi or wait_lo) and len(running) < max_seqs:
-            cache, log, prefilling = self.cache, self.log, self.prefilling
-            free = self.total_blocks - self.decode_blocks(self.G) - self.prefill_blocks - (cache.blocks if cache else 0)
-            reserved = queued = 0  # KV blocks reserved for the admitted prefills; their blocks in wait_blocks
-            while budget > 0 and len(running) < max_seqs and (wait_hi or wait_lo):
-                dq = wait_hi if wait_hi else wait_lo
-                req = dq[0]
-                full = req.prompt + req.generated
-                shared = 0
-                if cache is not None and req.prefix in cache.refs:
-                    shared = cache.tokens  # a hit: its prefix is not prefilled again
-                tgt = full - shared
-                need = (tgt + BLOCK) // BLOCK  # ceil((tgt + 1) / BLOCK): room for the first output token
-                if need > free and cache is not None:
-                    free += cache.evict(need - free, keep=req.prefix if shared else -1)
-                if need > free:
-                    break
-                dq.popleft()
-                free -= need
-                queued += (full + BLOCK) // BLOCK
-                if cache is not None:
-                    if shared:
-                        cache.pin(req.prefix)
-                    if not req.generated:  # this admission gives its first token
-                        log.hit[req.rid] = shared > 0
-                req.shared = shared
-                req.state = PREFILLING
-                req.pf_blocks = need
-                reserved += need
-                req.target = tgt
-                req.done_pf = 0
-                prefilling.append(req)
-                running[req] = None
-                if not req.preemptions:  # first time scheduled
-                    log.first_sched[req.rid] = t
-                c = tgt if tgt < budget else budget
-                chunks.append((req, c))
-                pf_tok += c
-                pf_kv += c + shared
-                budget -= c
-            self.prefill_blocks += reserved
-            self.wait_blocks -= queued
-        if not chunks:
-            return None
-        ctx = self.sum_base + n_dec * self.G + self.sum_shared
-        dt = self.cost.step(ctx + pf_kv, n_dec + pf_tok)
-        self.batch_sum += n_dec + len(chunks)
-        self.busy_s += dt
-        self.chunks = chunks
-        self.pending = MIXED
-        return t + dt
-
-    def _end_mixed(self, t: float) -> None:
-        """The mixed step ended: finished decoders retire, finished prefills give their token and
-        join the decoders (or finish, for a one-token output)."""
-        G = self.G = self.G + 1
-        self.steps += 1
-        heap = self.finishing
-        if heap and heap[0][0] <= G:
-            self._retire(G, t)  # decoders that finished on this step
-        cache, log, cnt, chunks = self.cache, self.log, self.cnt, self.chunks
-        first_tok = log.first_tok
-        going = []  # prefills that go on next step
-        freed = done = 0  # prefill blocks released; requests finished
-        n_dec = sum_base = sum_a = sum_shared = 0  # joining the decoders
-        for req, c in chunks:
-            d = req.done_pf + c
-            if d < req.target:
-                req.done_pf = d
-                going.append(req)
-                continue
-            freed += req.pf_blocks
-            gen = req.generated
-            if not gen:
-                first_tok[req.rid] = t
-            gen += 1
-            if cache is not None and req.prefix >= 0 and not req.shared and req.prefix not in cache.refs:
-                cache.insert(req.prefix)  # its prefix blocks become the replica's cached copy
-                req.shared = cache.tokens
-            shared = req.shared
-            if gen >= req.output:
-                req.state = FINISHED
-                log.finish[req.rid] = t
-                del self.running[req]
-                done += 1
-                if shared:
-                    cache.unpin(req.prefix)
-                if not req.preemptions:
-                    log.free.append(req)
-                continue
-            req.generated = gen
-            b = req.prompt + gen - shared - G  # its own KV tokens at step G'' are b + G''
-            req.base = b
-            sum_base += b
-            sum_a += b // BLOCK
-            cnt[b % BLOCK] += 1
-            n_dec += 1
-            sum_shared += shared
-            req.state = DECODING
-            fin = req.fin = G + req.output - gen
-            heappush(heap, (fin, req.rid, req.preemptions, req))
-        self.prefilling = going + self.prefilling[len(chunks):] if going or len(self.prefilling) > len(chunks) else []
-        self.prefill_blocks -= freed
-        self.sum_base += sum_base
-        self.sum_a += sum_a
-        self.n_dec += n_dec
-        self.sum_shared += sum_shared
-        if done:
-            self.outstanding -= done
-            self.completed += done
-        self.chunks = []
-
-    # ------------------------------------------------------------------ decode-only jumps
-
-    def _start_jump(self, t: float, next_arrival: float = INF) -> float:
-        """Decoders advance in lock step: jump to the next completion, or to the last step the KV
-        cache can hold; an admissible arrival may cut it short (:meth:`_cut_jump`)."""
-        heap = self.finishing
-        top = heap[0]
-        while top[3].state is not DECODING or top[3].preemptions != top[2]:  # stale: preempted since
-            heappop(heap)
-            top = heap[0]
-        G = self.G
-        k = top[0] - G if self.jump else 1  # steps until the next completion
-        n_dec = self.n_dec
-        avail = self.total_blocks - self.prefill_blocks - (self.cache.blocks if self.cache is not None else 0)
-        if k > 1 and self.sum_a + n_dec * ((G + k + BLOCK - 2) // BLOCK + 1) > avail \
-                and self.decode_blocks(G + k - 1) > avail:
-            lo, hi = 1, k - 1  # decode_blocks(G + lo - 1) <= avail holds for lo = 1
-            while lo < hi:
-                mid = (lo + hi + 1) // 2
-                if self.decode_blocks(G + mid - 1) <= avail:
-                    lo = mid
+        Running requests are in ``running`` (admission order); ``prefilling`` holds those still
+        prefilling (a mixed step's chunks are a prefix of it); ``finishing`` is a heap of
+        (step, rid, preemptions, request): a decoder's last-token step, stale once it is preempted.
+        A decoder with ``base`` holds its own base + G tokens at step G: sum_base, sum_a, the cnt
+        histogram and sum_shared (cached-prefix tokens read, not owned) give the decoders' KV."""
+        t = yield None
+        # ---- read once: the replica's settings and shared objects (the event loop has set log and pull)
+        step_time, decode_run_fn = self.cost.bound()
+        total_blocks, max_seqs, max_tokens, jump = self.total_blocks, self.max_seqs, self.max_tokens, self.jump
+        wait_hi, wait_lo, cache, cnt, pull, routed = \
+            self.wait_hi, self.wait_lo, self.cache, self.cnt, self.pull, self.routed
+        log = self.log
+        first_sched, first_tok, finish, hit, reuse = log.first_sched, log.first_tok, log.finish, log.hit, log.free
+        running: dict[Request, None] = {}
+        prefilling: list[Request] = []
+        finishing: list = []
+        chunks: list = []  # (request, tokens) prefilled by the mixed step in flight
+        G = n_dec = sum_base = sum_a = sum_shared = prefill_blocks = 0
+        steps = batch_sum = preemptions = completed = 0
+        busy_s = t0 = 0.0
+        pending = None
+        while True:
+            if pending is not None:
+                # ---------------------------------------------- the step that ended at t
+                if pending is JUMP:
+                    k = self.k  # an arrival may have cut the jump short
+                    G += k
+                    steps += k
+                    batch_sum += n_dec * k
+                    busy_s += t - t0
                 else:
-                    hi = mid - 1
-            k = lo
-        T = self.cost.decode_run_fn(n_dec, self.sum_base + n_dec * G + self.sum_shared)
-        self.T, self.t0, self.k = T, t, k
-        # an arrival can be admitted at the next boundary when nobody waits (any arrival), or when
-        # only normal requests wait (a priority one); a blocked queue head blocks the rest
-        room = len(self.running) < self.max_seqs and n_dec < self.max_tokens
-        wait_lo = self.wait_lo
-        self.stop_any = stop_any = room and not self.wait_hi and not wait_lo
-        self.stop_prio = room and not self.wait_hi and bool(wait_lo)
-        self.pending = JUMP
-        end = t + T(k)
-        if stop_any and next_arrival < end and k > 1:
-            self.stop_any = self.stop_prio = False
-            self.k = k = _first_step_at(T, k, next_arrival - t)
+                    G += 1
+                    steps += 1
+                if finishing and finishing[0][0] <= G:
+                    # decoders whose last token came from step G leave the batch and free their KV
+                    done = 0
+                    while finishing and finishing[0][0] <= G:
+                        _f, rid, ep, req = heappop(finishing)
+                        if req.state is not DECODING or req.preemptions != ep:  # preempted since it was pushed
+                            continue
+                        b = req.base
+                        sum_base -= b
+                        sum_a -= b // BLOCK
+                        cnt[b % BLOCK] -= 1
+                        n_dec -= 1
+                        req.state = FINISHED
+                        finish[rid] = t
+                        del running[req]
+                        shared = req.shared
+                        if shared:
+                            sum_shared -= shared
+                            cache.unpin(req.prefix)
+                        if not ep:  # never preempted: no stale heap entry points at it, so it can be reused
+                            reuse.append(req)
+                        done += 1
+                    completed += done
+                    if routed:
+                        self.outstanding -= done
+                if pending is MIXED:
+                    # prefills that finished give their first (or next) token and join the decoders
+                    going = []
+                    for req, c in chunks:
+                        d = req.done_pf + c
+                        if d < req.target:
+                            req.done_pf = d
+                            going.append(req)
+                            continue
+                        prefill_blocks -= req.pf_blocks
+                        gen = req.generated
+                        if not gen:
+                            first_tok[req.rid] = t
+                        gen += 1
+                        if cache is not None and req.prefix >= 0 and not req.shared and req.prefix not in cache.refs:
+                            cache.insert(req.prefix)  # its prefix blocks become the replica's cached copy
+                            req.shared = cache.tokens
+                        shared = req.shared
+                        if gen >= req.output:
+                            req.state = FINISHED
+                            finish[req.rid] = t
+                            del running[req]
+                            completed += 1
+                            if routed:
+                                self.outstanding -= 1
+                            if shared:
+                                cache.unpin(req.prefix)
+                            if not req.preemptions:
+                                reuse.append(req)
+                            continue
+                        req.generated = gen
+                        b = req.prompt + gen - shared - G  # its own KV tokens at step G' are b + G'
+                        req.base = b
+                        sum_base += b
+                        sum_a += b // BLOCK
+                        cnt[b % BLOCK] += 1
+                        n_dec += 1
+                        sum_shared += shared
+                        req.state = DECODING
+                        fin = req.fin = G + req.output - gen
+                        heappush(finishing, (fin, req.rid, req.preemptions, req))
+                    del prefilling[:len(chunks)]
+                    if going:
+                        prefilling[:0] = going
+            if pull is not None:
+                pull(self)
+            # ---------------------------------------------- plan the next step
+            # (1) the cache must hold one more token for every decoder: evict unused prefixes, then
+            # preempt by recompute the lowest-priority, most recently admitted sequence. Only when
+            # the cheap bound (a decoder holds at most base // BLOCK + (G + BLOCK - 1) // BLOCK + 1
+            # blocks) says it might not fit.
+            if sum_a + n_dec * ((G + BLOCK - 1) // BLOCK + 1) + prefill_blocks \
+                    + (cache.blocks if cache is not None else 0) > total_blocks:
+                while n_dec:
+                    over = _decode_blocks(sum_a, n_dec, cnt, G) + prefill_blocks \
+                        + (cache.blocks if cache is not None else 0) - total_blocks
+                    if over <= 0:
+                        break
+                    if cache is not None and cache.blocks > cache.pinned and cache.evict(over):
+                        continue
+                    req = None
+                    for r in reversed(running):
+                        if not r.priority:
+                            req = r
+                            break
+                    if req is None:
+                        req = next(reversed(running))
+                    if req.state is DECODING:
+                        req.generated = req.output - (req.fin - G)
+                        b = req.base
+                        sum_base -= b
+                        sum_a -= b // BLOCK
+                        cnt[b % BLOCK] -= 1
+                        n_dec -= 1
+                        sum_shared -= req.shared
+                    else:
+                        prefilling.remove(req)
+                        prefill_blocks -= req.pf_blocks
+                    if req.shared:
+                        cache.unpin(req.prefix)
+                        req.shared = 0
+                    del running[req]
+                    req.state = WAITING  # back to the head of its queue, to be prefilled again
+                    req.preemptions += 1
+                    log.preemptions[req.rid] = req.preemptions
+                    preemptions += 1
+                    (wait_hi if req.priority else wait_lo).appendleft(req)
+                    if routed:
+                        self.wait_blocks += (req.prompt + req.generated + BLOCK) // BLOCK
+            if prefilling or wait_hi or wait_lo:
+                # (2) decodes take one token each of the step's budget; (3) partial prefills continue;
+                # (4) waiting requests are admitted, priority first, then FIFO; a head that does not
+                # fit blocks the rest
+                budget = max_tokens - n_dec
+                chunks = []
+                pf_tok = pf_kv = 0  # prefill tokens computed, and KV tokens they touch
+                for req in prefilling:
+                    if budget <= 0:
+                        break
+                    d = req.done_pf
+                    c = req.target - d
+                    if c > budget:
+                        c = budget
+                    chunks.append((req, c))
+                    pf_tok += c
+                    pf_kv += d + c + req.shared
+                    budget -= c
+                if budget > 0 and (wait_hi or wait_lo) and len(running) < max_seqs:
+                    room = total_blocks - _decode_blocks(sum_a, n_dec, cnt, G) - prefill_blocks \
+                        - (cache.blocks if cache is not None else 0)
+                    queued = 0  # the admitted requests' share of wait_blocks
+                    while True:
+                        dq = wait_hi if wait_hi else wait_lo
+                        req = dq[0]
+                        full = req.prompt + req.generated
+                        shared = 0
+                        if cache is not None and req.prefix in cache.refs:
+                            shared = cache.tokens  # a hit: its prefix is not prefilled again
+                        tgt = full - shared
+                        need = (tgt + BLOCK) // BLOCK  # ceil((tgt + 1) / BLOCK): room for the first output token
+                        if need > room and cache is not None:
+                            room += cache.evict(need - room, keep=req.prefix if shared else -1)
+                        if need > room:
+                            break
+                        dq.popleft()
+                        room -= need
+                        if routed:
+                            queued += (full + BLOCK) // BLOCK
+                        if cache is not None:
+                            if shared:
+                                cache.pin(req.prefix)
+                            if not req.generated:  # this admission gives its first token
+                                hit[req.rid] = shared > 0
+                        req.shared = shared
+                        req.state = PREFILLING
+                        req.pf_blocks = need
+                        prefill_blocks += need
+                        req.target = tgt
+                        req.done_pf = 0
+                        prefilling.append(req)
+                        running[req] = None
+                        if not req.preemptions:  # first time scheduled
+                            first_sched[req.rid] = t
+                        c = tgt if tgt < budget else budget
+                        chunks.append((req, c))
+                        pf_tok += c
+                        pf_kv += c + shared
+                        budget -= c
+                        if budget <= 0 or len(running) >= max_seqs or not (wait_hi or wait_lo):
+                            break
+                    if queued:
+                        self.wait_blocks -= queued
+                if chunks:
+                    # one mixed step: every decode plus the prefill chunks
+                    dt = step_time(sum_base + n_dec * G + sum_shared + pf_kv, n_dec + pf_tok)
+                    batch_sum += n_dec + len(chunks)
+                    busy_s += dt
+                    pending = self.pending = MIXED
+                    if routed:
+                        self.G, self.n_dec, self.sum_a, self.prefill_blocks = G, n_dec, sum_a, prefill_blocks
+                    t = yield t + dt
+                    continue
+            elif not running:
+                # idle until the event loop sends the next arrival's time
+                self.steps, self.batch_sum, self.busy_s = steps, batch_sum, busy_s
+                self.preemptions, self.completed = preemptions, completed
+                self.busy = False
+                pending = self.pending = None
+                if routed:
+                    self.G, self.n_dec, self.sum_a, self.prefill_blocks = G, n_dec, sum_a, prefill_blocks
+                t = yield None
+                continue
+            if not n_dec:  # pragma: no cover - lengths are clipped to the cache, so something always runs
+                raise RuntimeError("simulator stalled: nothing runnable")
+            # ---------------------------------------------- a decode-only jump
+            # decoders advance in lock step: jump to the next completion, or to the last step the KV
+            # cache can hold; an admissible arrival may cut it short (_cut_jump)
+            top = finishing[0]
+            if preemptions:  # entries of preempted decoders are stale
+                while top[3].state is not DECODING or top[3].preemptions != top[2]:
+                    heappop(finishing)
+                    top = finishing[0]
+            k = top[0] - G if jump else 1  # steps until the next completion
+            avail = total_blocks - prefill_blocks - (cache.blocks if cache is not None else 0)
+            if k > 1 and sum_a + n_dec * ((G + k + BLOCK - 2) // BLOCK + 1) > avail \
+                    and _decode_blocks(sum_a, n_dec, cnt, G + k - 1) > avail:
+                lo, hi = 1, k - 1  # _decode_blocks(G + lo - 1) <= avail holds for lo = 1
+                while lo < hi:
+                    mid = (lo + hi + 1) // 2
+                    if _decode_blocks(sum_a, n_dec, cnt, G + mid - 1) <= avail:
+                        lo = mid
+                    else:
+                        hi = mid - 1
+                k = lo
+            T = decode_run_fn(n_dec, sum_base + n_dec * G + sum_shared)
+            # an arrival can be admitted at the next boundary when nobody waits (any arrival), or when
+            # only normal requests wait (a priority one); a blocked queue head blocks the rest
+            room = len(running) < max_seqs and n_dec < max_tokens
+            stop_any = room and not wait_hi and not wait_lo
+            stop_prio = room and not wait_hi and bool(wait_lo)
             end = t + T(k)
-        return end
+            if stop_any and k > 1 and self.next_arrival < end:  # the next arrival is known: stop for it now
+                stop_any = stop_prio = False
+                k = _first_step_at(T, k, self.next_arrival - t)
+                end = t + T(k)
+            self.T, self.t0, self.k, self.stop_any, self.stop_prio = T, t, k, stop_any, stop_prio
+            t0 = t
+            pending = self.pending = JUMP
+            if routed:
+                self.G, self.n_dec, self.sum_a, self.prefill_blocks = G, n_dec, sum_a, prefill_blocks
+            t = yield end
 
 
 class StaticReplica:
@@ -507,8 +498,8 @@ class StaticReplica:
     pending = None
 
     __slots__ = ("idx", "cost", "cache_tokens", "total_blocks", "max_seqs", "wait_hi", "wait_lo", "batch",
-                 "batch_blocks", "busy", "version", "pull", "outstanding", "wait_blocks", "log", "steps",
-                 "batch_sum", "preemptions", "completed", "events", "busy_s")
+                 "batch_blocks", "busy", "version", "pull", "routed", "outstanding", "wait_blocks", "log",
+                 "next_arrival", "steps", "batch_sum", "preemptions", "completed", "busy_s")
 
     def __init__(self, idx: int, cost: CostModel, cache_tokens: int, max_num_seqs: int):
         self.idx = idx
@@ -523,10 +514,12 @@ class StaticReplica:
         self.busy = False
         self.version = 0
         self.pull = None
+        self.routed = True
         self.outstanding = 0
         self.wait_blocks = 0
         self.log: Requests | None = None
-        self.steps = self.batch_sum = self.preemptions = self.completed = self.events = 0
+        self.next_arrival = INF  # unused: a static batch is never cut short
+        self.steps = self.batch_sum = self.preemptions = self.completed = 0
         self.busy_s = 0.0
 
     def free_kv(self, t: float) -> int:
@@ -534,8 +527,9 @@ class StaticReplica:
 
     def accept(self, req: Request) -> None:
         (self.wait_hi if req.priority else self.wait_lo).append(req)
-        self.outstanding += 1
-        self.wait_blocks += (req.prompt + req.output + BLOCK - 1) // BLOCK
+        if self.routed:
+            self.outstanding += 1
+            self.wait_blocks += (req.prompt + req.output + BLOCK - 1) // BLOCK
 
     def enqueue(self, req: Request, t: float):
         self.accept(req)
@@ -544,14 +538,15 @@ class StaticReplica:
             return t
         return None
 
-    def on_event(self, t: float, next_arrival: float = INF):
-        self.events += 1
+    def on_event(self, t: float):
+        """The batch that ends at t is returned; the next one starts. Returns its end, or None (idle)."""
         batch = self.batch
         if batch:
             for req in batch:
                 req.state = FINISHED
             self.completed += len(batch)
-            self.outstanding -= len(batch)
+            if self.routed:
+                self.outstanding -= len(batch)
             self.log.free.extend(batch)  # a static batch is never preempted: its records can be reused
             self.batch = batch = []
         if self.pull is not None:
@@ -562,7 +557,7 @@ class StaticReplica:
             self.batch_blocks = 0
             return None
         max_seqs, cache_tokens = self.max_seqs, self.cache_tokens
-        mp = mo = b = queued = 0
+        mp = mo = b = 0
         while b < max_seqs and (wait_hi or wait_lo):
             dq = wait_hi if wait_hi else wait_lo
             req = dq[0]
@@ -575,8 +570,8 @@ class StaticReplica:
             batch.append(req)
             b += 1
             mp, mo = p, o
-            queued += (rp + ro + BLOCK - 1) // BLOCK
-        self.wait_blocks -= queued
+        if self.routed:
+            self.wait_blocks -= sum((r.prompt + r.output + BLOCK - 1) // BLOCK for r in batch)
         self.batch_blocks = b * ((mp + mo + BLOCK - 1) // BLOCK)
         t_first = t + self.cost.step(b * mp, b * mp)  # padded prefill
         end = t_first + self.cost.decode_run(b, b * (mp + 1), mo - 1)

@@ -50,10 +50,18 @@ def _lengths(rng: np.random.Generator, mean: int, dist: str, n: int) -> np.ndarr
     return rng.integers(1, 2 * mean, size=n, endpoint=False).astype(np.int64)  # mean = mean
 
 
+def _as_list(column: np.ndarray) -> list:
+    """column.tolist(), quicker when every value is the same (fixed lengths, no priority, no prefix)."""
+    if len(column) and (column == column[0]).all():
+        return [column[0].item()] * len(column)
+    return column.tolist()
+
+
 class Requests:
     """A run's requests: the drawn columns (numpy, for the trace; lists, for the event loop), the
-    records issued at arrival, and what the run reports per request, in preallocated lists indexed
-    by request id (NaN / 0 / False until reached)."""
+    records issued at arrival, and what the run reports per request, preallocated and indexed by
+    request id: timestamps (lists, NaN until reached), preemptions and prefix hits (arrays: written
+    rarely) and, with a router, the replica each went to (a list; None for one replica)."""
 
     __slots__ = ("n", "columns", "arrival", "prompt", "output", "priority", "prefix", "first_sched", "first_tok",
                  "finish", "preemptions", "replica", "hit", "free")
@@ -63,12 +71,13 @@ class Requests:
         n = self.n = len(arrival_s)
         self.columns = dict(arrival_s=arrival_s, prompt_tokens=prompt_tokens, output_tokens=output_tokens,
                             priority=priority, prefix=prefix)
-        self.arrival, self.prompt, self.output, self.priority, self.prefix = (
-            arrival_s.tolist(), prompt_tokens.tolist(), output_tokens.tolist(), priority.tolist(), prefix.tolist())
+        self.arrival = arrival_s.tolist()
+        self.prompt, self.output, self.priority, self.prefix = map(_as_list, (prompt_tokens, output_tokens, priority,
+                                                                             prefix))
         self.first_sched, self.first_tok, self.finish = [NAN] * n, [NAN] * n, [NAN] * n
-        self.preemptions = [0] * n
-        self.replica = [0] * n  # written by the fleet's router; one replica leaves it at 0
-        self.hit = [False] * n  # written on the first prefill of a request with a shared prefix
+        self.preemptions = np.zeros(n, dtype=np.int64)
+        self.hit = np.zeros(n, dtype=bool)  # set on the first prefill of a request whose prefix was cached
+        self.replica: list[int] | None = None  # the fleet's event loop fills it in
         self.free: list[Request] = []  # finished records, never preempted, ready for reuse
 
     def issue(self, i: int) -> Request:
