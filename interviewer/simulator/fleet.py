@@ -122,8 +122,17 @@ def run(requests: Requests, replicas: list, router: str, seed: int = 0) -> int:
     the replicas write what happens to it into ``requests``. Returns the number of events processed."""
     for rep in replicas:
         rep.log = requests
-    if len(replicas) == 1 and router != "shared-queue":
-        return _run_one(requests, replicas[0])
+    try:
+        if len(replicas) == 1 and router != "shared-queue":
+            return _run_one(requests, replicas[0])
+        return _run_fleet(requests, replicas, router, seed)
+    finally:
+        for rep in replicas:
+            rep.close()
+
+
+def _run_fleet(requests: Requests, replicas: list, router: str, seed: int) -> int:
+    """Several replicas (or a shared queue): the router picks at each arrival; wake-ups on a heap."""
     requests.replica = [0] * requests.n
     route = ROUTER_CLASSES[router](replicas, seed, requests)
     pick = route.pick

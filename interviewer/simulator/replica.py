@@ -125,7 +125,7 @@ class ContinuousReplica:
     __slots__ = ("idx", "cost", "total_blocks", "max_seqs", "max_tokens", "jump", "wait_hi", "wait_lo", "cache",
                  "G", "n_dec", "sum_a", "cnt", "prefill_blocks", "pending", "t0", "k", "T", "stop_any",
                  "stop_prio", "busy", "version", "pull", "routed", "outstanding", "wait_blocks", "log",
-                 "next_arrival", "on_event", "steps", "batch_sum", "preemptions", "completed", "busy_s")
+                 "next_arrival", "process", "on_event", "steps", "batch_sum", "preemptions", "completed", "busy_s")
 
     def __init__(self, idx: int, cost: CostModel, total_blocks: int, max_num_seqs: int,
                  max_num_batched_tokens: int, jump: bool = True, prefix_blocks: int = 0):
@@ -161,10 +161,14 @@ class ContinuousReplica:
         # statistics, published when the replica goes idle
         self.steps = self.batch_sum = self.preemptions = self.completed = 0
         self.busy_s = 0.0
-        scheduler = self._scheduler()
-        next(scheduler)
+        self.process = self._scheduler()
+        next(self.process)
         # on_event(t): the step that ends at t is applied and the next one planned; returns its end, or None (idle)
-        self.on_event = scheduler.send
+        self.on_event = self.process.send
+
+    def close(self) -> None:
+        """End the scheduler once the run is over (it and the replica refer to each other)."""
+        self.process.close()
 
     # ------------------------------------------------------------------ what routers read
 
@@ -474,15 +478,21 @@ class ContinuousReplica:
             T = decode_run_fn(n_dec, sum_base + n_dec * G + sum_shared)
             # an arrival can be admitted at the next boundary when nobody waits (any arrival), or when
             # only normal requests wait (a priority one); a blocked queue head blocks the rest
-            room = len(running) < max_seqs and n_dec < max_tokens
-            stop_any = room and not wait_hi and not wait_lo
-            stop_prio = room and not wait_hi and bool(wait_lo)
+            if not wait_hi and len(running) < max_seqs and n_dec < max_tokens:
+                stop_any = not wait_lo
+                stop_prio = not stop_any
+            else:
+                stop_any = stop_prio = False
             end = t + T(k)
             if stop_any and k > 1 and self.next_arrival < end:  # the next arrival is known: stop for it now
                 stop_any = stop_prio = False
                 k = _first_step_at(T, k, self.next_arrival - t)
                 end = t + T(k)
-            self.T, self.t0, self.k, self.stop_any, self.stop_prio = T, t, k, stop_any, stop_prio
+            self.T = T
+            self.t0 = t
+            self.k = k
+            self.stop_any = stop_any
+            self.stop_prio = stop_prio
             t0 = t
             pending = self.pending = JUMP
             if routed:
@@ -524,6 +534,9 @@ class StaticReplica:
 
     def free_kv(self, t: float) -> int:
         return self.total_blocks - self.batch_blocks - self.wait_blocks
+
+    def close(self) -> None:
+        """Nothing to end: a static replica keeps no scheduler between batches."""
 
     def accept(self, req: Request) -> None:
         (self.wait_hi if req.priority else self.wait_lo).append(req)
