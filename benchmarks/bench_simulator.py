@@ -2,6 +2,10 @@
 and agreement with queueing theory (M/D/1, Pollaczek-Khinchine per replica, Erlang C).
 
 Run from the repository root:  python benchmarks/bench_simulator.py [--requests N] [--quick]
+
+Times are CPU seconds of this process (time.process_time), best of --repeat runs: on a machine
+shared with other work they move far less than wall time. The fleet target is checked against
+the wall time of the same best run.
 """
 from __future__ import annotations
 
@@ -15,28 +19,40 @@ from interviewer.simulator import SimConfig, simulate, simulate_detailed
 FLEET_TARGET_S = 15.0  # issue 14: 100,000 requests over 8 replicas on a 2-core machine
 
 
+REPEAT = 1
+
+
 def _timed(cfg: SimConfig):
-    t0 = time.perf_counter()
-    r = simulate(cfg)
-    return r, time.perf_counter() - t0
+    """The result, and the CPU and wall seconds of the run with the least CPU time."""
+    best = None
+    for _ in range(REPEAT):
+        c0, w0 = time.process_time(), time.perf_counter()
+        r = simulate(cfg)
+        cpu, wall = time.process_time() - c0, time.perf_counter() - w0
+        if best is None or cpu < best[1]:
+            best = (r, cpu, wall)
+    return best
 
 
-def _line(label: str, n: int, r, dt: float) -> str:
-    return (f"  {label:<44} {dt:6.2f} s  {n / dt:>9,.0f} req/s  {r.events / dt:>10,.0f} events/s  "
-            f"(mean batch {r.mean_batch_size:.1f}; TTFT p50 {r.ttft_p50_s * 1e3:.1f} ms, p99 {r.ttft_p99_s * 1e3:.1f} ms)")
+def _line(label: str, n: int, r, cpu: float, wall: float) -> str:
+    return (f"  {label:<44} {cpu:6.2f} s CPU ({wall:5.2f} s wall)  {n / cpu:>9,.0f} req/s  "
+            f"{r.events / cpu:>10,.0f} events/s  (mean batch {r.mean_batch_size:.1f}; "
+            f"TTFT p50 {r.ttft_p50_s * 1e3:.1f} ms, p99 {r.ttft_p99_s * 1e3:.1f} ms)")
 
 
 def one_gpu(n: int) -> None:
-    print(f"One GPU ({n:,} requests, llama-3-8b on h100-80gb, continuous batching)")
+    print(f"One GPU ({n:,} requests, llama-3-8b on h100-80gb; continuous batching unless said)")
     for label, kw in (
         ("fixed 512/256 tokens, 10 req/s", dict(arrival_rate=10, prompt_tokens=512, output_tokens=256)),
         ("exponential 512/256 tokens, 10 req/s", dict(arrival_rate=10, prompt_tokens=512, output_tokens=256,
                                                       prompt_dist="exponential", output_dist="exponential")),
         ("exponential outputs, 25 req/s", dict(arrival_rate=25, prompt_tokens=512, output_tokens=256,
                                                output_dist="exponential")),
+        ("static, exponential outputs, 5 req/s", dict(policy="static", arrival_rate=5, prompt_tokens=512,
+                                                      output_tokens=256, output_dist="exponential")),
     ):
-        r, dt = _timed(SimConfig(requests=n, seed=1, **kw))
-        print(_line(label, n, r, dt))
+        r, cpu, wall = _timed(SimConfig(requests=n, seed=1, **kw))
+        print(_line(label, n, r, cpu, wall))
 
 
 def fleet(n: int) -> None:
@@ -47,14 +63,15 @@ def fleet(n: int) -> None:
                 output_dist="exponential")
     worst = 0.0
     for router in ("round-robin", "least-outstanding", "most-free-kv", "shared-queue", "random"):
-        r, dt = _timed(SimConfig(router=router, **base))
-        worst = max(worst, dt)
-        print(_line(router, n, r, dt))
-    r, dt = _timed(SimConfig(router="prefix-affinity", prefixes=64, prefix_tokens=1024, **dict(base, prompt_tokens=256)))
-    worst = max(worst, dt)
-    print(_line("prefix-affinity, 64 prefixes of 1,024 tokens", n, r, dt) + f" hit rate {r.prefix_hit_rate:.2f}")
+        r, cpu, wall = _timed(SimConfig(router=router, **base))
+        worst = max(worst, wall)
+        print(_line(router, n, r, cpu, wall))
+    r, cpu, wall = _timed(SimConfig(router="prefix-affinity", prefixes=64, prefix_tokens=1024,
+                                    **dict(base, prompt_tokens=256)))
+    worst = max(worst, wall)
+    print(_line("prefix-affinity, 64 prefixes of 1,024 tokens", n, r, cpu, wall) + f" hit rate {r.prefix_hit_rate:.2f}")
     verdict = "within" if worst < FLEET_TARGET_S else "OVER"
-    print(f"  slowest fleet run {worst:.2f} s: {verdict} the {FLEET_TARGET_S:g} s target")
+    print(f"  slowest fleet run {worst:.2f} s wall: {verdict} the {FLEET_TARGET_S:g} s target")
 
 
 def theory(quick: bool) -> None:
@@ -115,7 +132,10 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--requests", type=int, default=100_000)
     ap.add_argument("--quick", action="store_true", help="smaller theory checks")
+    ap.add_argument("--repeat", type=int, default=1, help="runs per one-GPU and fleet line; the best CPU time counts")
     args = ap.parse_args(argv)
+    global REPEAT
+    REPEAT = max(1, args.repeat)
     one_gpu(args.requests)
     fleet(args.requests)
     theory(args.quick)
