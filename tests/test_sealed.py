@@ -27,6 +27,9 @@ BELOW_THE_BAR = {
     "batch_b": ("held out, measured after tuning on the calibration set and batch A: exact 0.78 "
                 "(70/90), within one 0.98, pitfall recall 0.86, no_limits raised on 4% of the transcripts "
                 "that forbid it, strong >= 8: 6/8, weak <= 2: 5/9, stuffed <= 2: 1/3"),
+    "batch_c": ("headline, written by a blind writer after tuning ended and measured once: exact 0.79 "
+                "(71/90), within one 1.00, pitfall recall 0.95, no_limits raised on 4% of the transcripts "
+                "that forbid it, strong >= 8: 5/6, weak <= 2: 7/9, stuffed <= 2: 2/3"),
 }
 
 BATCHES = sealed_batches()
