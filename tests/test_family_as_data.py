@@ -14,7 +14,6 @@ from interviewer.session import Session, no_retriever
 from interviewer.transcript import Transcript, Turn
 
 
-
 @pytest.fixture
 def batch_family(tmp_path, monkeypatch):
     """rubrics/ and corpus/ copied, with a 'batch_inference' family and one question of it added."""
