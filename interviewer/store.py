@@ -84,7 +84,7 @@ class StoreCorrupt(UserError):
     """The database file is not a readable, migratable SQLite database (open_store moves it aside)."""
 
     def __init__(self, path: Path, reason: str):
-        super().__init__(f"the history database {path} is damaged: {reason}")
+        super().__init__(f"the history database ({Path(path).name}) is damaged: {reason}")
         self.reason = " ".join(reason.split())
 
 
@@ -244,7 +244,7 @@ def _is_locked(exc: BaseException) -> bool:
 
 def _locked_error(path: Path, exc: BaseException) -> UserError:
     return UserError(
-        f"the history database is locked by another process: {path} stayed busy for {BUSY_TIMEOUT_S:g} s "
+        f"the history database is locked by another process: {Path(path).name} stayed busy for {BUSY_TIMEOUT_S:g} s "
         f"({getattr(exc, 'orig', None) or exc}). Close the other copy of the app that is using it, or set "
         "INTERVIEWER_DATA_DIR to a different folder, and try again.")
 
@@ -763,9 +763,9 @@ def open_store(path: str | Path | None = None) -> tuple[Store, str | None]:
         except DBAPIError as exc:
             if _is_locked(exc):
                 raise _locked_error(target, exc) from exc
-            raise UserError(f"cannot open the history database {target}: {exc.orig}") from exc
+            raise UserError(f"cannot open the history database ({Path(str(target)).name}): {exc.orig}") from exc
         except OSError as exc:
-            raise UserError(f"cannot open the history database {target}: {exc}") from exc
+            raise UserError(f"cannot open the history database ({Path(str(target)).name}): {exc.strerror or type(exc).__name__}") from exc
 
     from interviewer import backups
 
@@ -781,7 +781,7 @@ def open_store(path: str | Path | None = None) -> tuple[Store, str | None]:
     try:
         moved = _move_aside(target)
     except OSError as exc:
-        raise UserError(f"the history database {target} is damaged ({reason}) and could not be moved aside: "
+        raise UserError(f"the history database ({Path(str(target)).name}) is damaged ({reason}) and could not be moved aside: "
                         f"{exc}") from exc
     log.warning("history database moved aside: %s (%s)", moved, reason)
     notice = backups.recover(target, moved)  # the newest healthy backup, and a notice for each owner

@@ -169,9 +169,12 @@ def test_every_affected_owner_is_told_even_after_a_restart_and_no_one_else(tmp_p
         Path(f"{db}{side}").unlink(missing_ok=True)
     con = sqlite3.connect(db)
     con.execute("PRAGMA journal_mode = DELETE")
+    page_size = con.execute("PRAGMA page_size").fetchone()[0]
+    root = con.execute("SELECT max(rootpage) FROM sqlite_master WHERE type = 'index'").fetchone()[0]
     con.close()
     data = bytearray(db.read_bytes())
-    data[-200:] = b"\xff" * 200  # the last page (an index) damaged; the rounds table still reads
+    start = (root - 1) * page_size  # an index's page header damaged; the rounds table still reads
+    data[start:start + 8] = b"\xff" * 8
     db.write_bytes(bytes(data))
     assert not backups.healthy(db) and backups.owners_in(db) == {"alice", "bob", "dave"}
 
