@@ -256,28 +256,28 @@ class ContinuousReplica:
                 else:
                     G += 1
                     steps += 1
-                if finishing and finishing[0][0] <= G:
-                    # decoders whose last token came from step G leave the batch and free their KV
-                    done = 0
-                    while finishing and finishing[0][0] <= G:
-                        _f, rid, ep, req = heappop(finishing)
-                        if req.state is not DECODING or req.preemptions != ep:  # preempted since it was pushed
-                            continue
-                        b = req.base
-                        sum_base -= b
-                        sum_a -= b // BLOCK
-                        cnt[b % BLOCK] -= 1
-                        n_dec -= 1
-                        req.state = FINISHED
-                        finish[rid] = t
-                        del running[req]
-                        shared = req.shared
-                        if shared:
-                            sum_shared -= shared
-                            cache.unpin(req.prefix)
-                        if not ep:  # never preempted: no stale heap entry points at it, so it can be reused
-                            reuse.append(req)
-                        done += 1
+                # decoders whose last token came from step G leave the batch and free their KV
+                done = 0
+                while finishing and finishing[0][0] <= G:
+                    _f, rid, ep, req = heappop(finishing)
+                    if req.state is not DECODING or req.preemptions != ep:  # preempted since it was pushed
+                        continue
+                    b = req.base
+                    sum_base -= b
+                    sum_a -= b // BLOCK
+                    cnt[b % BLOCK] -= 1
+                    n_dec -= 1
+                    req.state = FINISHED
+                    finish[rid] = t
+                    del running[req]
+                    shared = req.shared
+                    if shared:
+                        sum_shared -= shared
+                        cache.unpin(req.prefix)
+                    if not ep:  # never preempted: no stale heap entry points at it, so it can be reused
+                        reuse.append(req)
+                    done += 1
+                if done:
                     completed += done
                     if routed:
                         self.outstanding -= done
@@ -330,10 +330,10 @@ class ContinuousReplica:
             # ---------------------------------------------- plan the next step
             # (1) the cache must hold one more token for every decoder: evict unused prefixes, then
             # preempt by recompute the lowest-priority, most recently admitted sequence. Only when
-            # the cheap bound (a decoder holds at most base // BLOCK + (G + BLOCK - 1) // BLOCK + 1
-            # blocks) says it might not fit.
-            if sum_a + n_dec * ((G + BLOCK - 1) // BLOCK + 1) + prefill_blocks \
-                    + (cache.blocks if cache is not None else 0) > total_blocks:
+            # the cheap bound `held` (a decoder holds at most base // BLOCK + (G + BLOCK - 1) // BLOCK
+            # + 1 blocks) says it might not fit.
+            held = sum_a + n_dec * ((G + BLOCK - 1) // BLOCK + 1)
+            if held + prefill_blocks + (cache.blocks if cache is not None else 0) > total_blocks:
                 while n_dec:
                     over = _decode_blocks(sum_a, n_dec, cnt, G) + prefill_blocks \
                         + (cache.blocks if cache is not None else 0) - total_blocks
@@ -370,10 +370,11 @@ class ContinuousReplica:
                     (wait_hi if req.priority else wait_lo).appendleft(req)
                     if routed:
                         self.wait_blocks += (req.prompt + req.generated + BLOCK) // BLOCK
-            if prefilling or wait_hi or wait_lo:
+                held = sum_a + n_dec * ((G + BLOCK - 1) // BLOCK + 1)
+            if prefilling or ((wait_hi or wait_lo) and len(running) < max_seqs):
                 # (2) decodes take one token each of the step's budget; (3) partial prefills continue;
                 # (4) waiting requests are admitted, priority first, then FIFO; a head that does not
-                # fit blocks the rest
+                # fit blocks the rest (with every seat taken and nothing prefilling, only decodes run)
                 budget = max_tokens - n_dec
                 chunks = []
                 pf_tok = pf_kv = 0  # prefill tokens computed, and KV tokens they touch
@@ -389,8 +390,10 @@ class ContinuousReplica:
                     pf_kv += d + c + req.shared
                     budget -= c
                 if budget > 0 and (wait_hi or wait_lo) and len(running) < max_seqs:
-                    room = total_blocks - _decode_blocks(sum_a, n_dec, cnt, G) - prefill_blocks \
-                        - (cache.blocks if cache is not None else 0)
+                    # free blocks, at first from the cheap bound on the decoders' blocks (a lower bound),
+                    # made exact the first time a request would not fit it
+                    room = total_blocks - held - prefill_blocks - (cache.blocks if cache is not None else 0)
+                    exact = False
                     queued = 0  # the admitted requests' share of wait_blocks
                     while True:
                         dq = wait_hi if wait_hi else wait_lo
@@ -401,6 +404,9 @@ class ContinuousReplica:
                             shared = cache.tokens  # a hit: its prefix is not prefilled again
                         tgt = full - shared
                         need = (tgt + BLOCK) // BLOCK  # ceil((tgt + 1) / BLOCK): room for the first output token
+                        if need > room and not exact:
+                            room += held - _decode_blocks(sum_a, n_dec, cnt, G)
+                            exact = True
                         if need > room and cache is not None:
                             room += cache.evict(need - room, keep=req.prefix if shared else -1)
                         if need > room:
