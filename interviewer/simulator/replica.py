@@ -178,11 +178,13 @@ class ContinuousReplica:
 
     def free_kv(self, t: float) -> int:
         """Blocks free at time t, counting unpinned cached prefixes as free, less what the queue needs."""
-        pinned = self.cache.pinned if self.cache is not None else 0
         g = self.G
-        if self.pending is JUMP and self.k > 1:
-            g += _steps_before(self.T, self.k, t - self.t0)  # the decoders have grown since the jump began
-        return self.total_blocks - self.decode_blocks(g) - self.prefill_blocks - pinned - self.wait_blocks
+        k = self.k
+        if k > 1 and self.pending is JUMP:
+            g += _steps_before(self.T, k, t - self.t0)  # the decoders have grown since the jump began
+        cache = self.cache
+        return self.total_blocks - _decode_blocks(self.sum_a, self.n_dec, self.cnt, g) - self.prefill_blocks \
+            - (cache.pinned if cache is not None else 0) - self.wait_blocks
 
     # ------------------------------------------------------------------ arrivals
 
