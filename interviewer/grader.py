@@ -164,10 +164,19 @@ def _claim_cap(cid: str, family: str, ev: Evidence, rubric: Rubric) -> tuple[int
         return 3, []
     claims = [c for c in ev.ledger.claims if _planned(c) and c.turn in ev.texts and c.kind in rule.kinds
               and c.check is not None]
-    right = {(c.kind, c.subject.model) for c in claims if c.check.status == "ok"}
+
+    def key(c: Claim) -> tuple:
+        # a calculation is its own figure: another sum done right does not excuse it
+        return (c.kind, tuple(c.formula)) if c.kind == "arithmetic" else (c.kind, c.subject.model)
+
+    right = {key(c) for c in claims if c.check.status == "ok"}
     # a figure of a kind the candidate also gets right for the same model is a slip they corrected,
-    # or a number the ledger took for that kind: it does not hold the criterion down
-    wrong = [c for c in claims if c.check.status in ("wrong", "impossible") and (c.kind, c.subject.model) not in right
+    # or a number the ledger took for that kind: it does not hold the criterion down; of several
+    # wrong ones, the last said is where the candidate stands ("5,000 ... no, more like 240")
+    standing: dict[tuple, Claim] = {}
+    for c in sorted(claims, key=lambda c: (c.turn, c.start)):
+        standing[key(c)] = c
+    wrong = [c for k, c in standing.items() if c.check.status in ("wrong", "impossible") and k not in right
              and not (c.subject.model_inferred and c.check.status == "wrong")]
     if not wrong:
         return 3, []

@@ -562,7 +562,8 @@ PARAPHRASES = [
 def _signature(led: Ledger) -> set[tuple[str, float]]:
     out = set()
     for c in led.candidate_claims():
-        if c.value is None or c.kind in ("layers", "kv_heads", "head_dim"):
+        # the shape and the calculation as said differ with the phrasing; the quantities may not
+        if c.value is None or c.kind in ("layers", "kv_heads", "head_dim", "arithmetic"):
             continue
         out.add((c.kind, float(f"{c.value:.2g}")))
     return out
@@ -618,3 +619,56 @@ def test_one_pass_name_matching_agrees_with_capacity():
     for text in texts:
         assert _find_names("model", text) == tuple(capacity.match_models(text)), text
         assert _find_names("gpu", text) == tuple(capacity.match_gpus(text)), text
+
+
+# ---- calculations said aloud (claims/arithmetic.py): re-done whatever the quantity
+
+
+def _calcs(text: str):
+    return [c for c in build_ledger([("candidate", text)]).claims if c.kind == "arithmetic"]
+
+
+@pytest.mark.parametrize("text", [
+    "Peak is 20,000 requests a second and 20,000 × 300 is 600,000 scores a second.",
+    "So 8e6 / 2e5 = 400 L4s before headroom.",
+    "Replay is sequential; at 500 MB/s, 20 GB is about four seconds.",
+    "Sequential read of 2e10 B at ~2e9 B/s is about 1 s.",
+])
+def test_a_wrong_calculation_is_caught_in_any_family(text):
+    (c,) = _calcs(text)
+    assert c.check.status == "wrong", c.check
+    assert c.span in text and c.check.ratio is not None and (c.check.ratio >= 5 or c.check.ratio <= 0.2)
+
+
+@pytest.mark.parametrize("text", [
+    "20,000 × 300 is 6M scores a second.",
+    "Whole generation: 2,048 × 0.06 = ~123 s.",
+    "Log growth is 50k × 1 KB ≈ 50 MB per second.",
+    "Replay: 20 GB at 500 MB/s is about 40 s.",
+    "Over a day that is 50 MB/s × 86,400 s = 4.3 TB.",
+    "Four cards: 4 x 80 GB = 320 GB, and 320 GB - 141 GB = 179 GB.",
+])
+def test_a_right_calculation_passes_across_a_change_of_unit(text):
+    calcs = _calcs(text)
+    assert calcs and all(c.check.status == "ok" for c in calcs), [(c.span, c.check) for c in calcs]
+
+
+def test_a_list_joined_by_slashes_and_commas_is_not_a_calculation():
+    assert not _calcs("Targets: p50 200 ms / p99 800 ms, 50 sequences per GPU.")
+    assert not _calcs("Batch 64 / wait 5 ms: that keeps the GPU busy.")
+
+
+def test_a_wrong_calculation_caps_capacity_in_recsys():
+    from interviewer.grader import grade
+    from interviewer.transcript import Transcript
+
+    def score(calc: str) -> int:
+        t = Transcript(question_id="recommendation-serving", turns=[
+            {"role": "interviewer", "text": "Size the ranking tier."},
+            {"role": "candidate", "text": f"Peak is 20,000 requests a second with 300 candidates each; {calc}. "
+                                          "One L4 scores about 200k candidates a second, so I need 30 L4s flat "
+                                          "out and 45 with 50% headroom; the ranker and its tables take 6 GB."}])
+        return grade(t).criterion("capacity_number").score
+
+    assert score("20,000 × 300 is 6,000,000 scores a second") == 3
+    assert score("20,000 × 300 is 600,000 scores a second") == 2

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from interviewer.claims import arithmetic
 from interviewer.claims.kinds import bound_of, classify, percentile_of
 from interviewer.claims.numbers import Mention, find_mentions
 from interviewer.claims.segments import Segment
@@ -287,9 +288,58 @@ def find_claims(seg: Segment, v: Vocab) -> list[Found]:
         if m.dim == "time":
             prev_time = f
         found.append(f)
+    found.extend(_calculations(text, ms, chains, v, hyp_m, comp))
     found.extend(_settings(seg, found, v, hyp_m is not None, comp))
     found.sort(key=lambda x: x.start)
     return found
+
+
+def _calculations(text: str, ms: list[Mention], chains: list[_Chain], v: Vocab, hyp_m, comp: bool) -> list[Found]:
+    """Each calculation said with an explicit result: one `arithmetic` claim spanning it, whose
+    formula is the operands and operators as said (physics re-does it)."""
+    out = []
+    starts = {ch.operands[0] for ch in chains}
+    for ch in chains:
+        if ch.result is None or not arithmetic.result_gap(text, ms[ch.operands[-1]], ms[ch.result]):
+            continue
+        if ch.result in starts:
+            continue  # "a + b x c ≈ a + d = e": the "result" is a rewritten expression, checked in its turn
+        formula: list[str] = []
+        for k, i in enumerate(ch.operands):
+            if k:
+                formula.append(ch.ops[k - 1])
+            formula.append(text[ms[i].start:ms[i].end])
+        r = ms[ch.result]
+        start = ms[ch.operands[0]].start
+        out.append(Found(kind="arithmetic", value=r.value, mention=r, start=start, end=r.end, approx=r.approx,
+                         negated=_negated(text, start, v),
+                         hypothetical=bool(hyp_m and hyp_m.start() <= start), comparison=comp,
+                         formula=formula, cue="calculation"))
+    # "20 GB at 500 MB/s is about 40 s", "at 500 MB/s, 20 GB is about four seconds": a time from a rate
+    for k in range(len(ms) - 2):
+        a, b, t = ms[k], ms[k + 1], ms[k + 2]
+        if t.dim != "time" or not arithmetic.result_gap(text, b, t):
+            continue
+        if _AT.fullmatch(text[a.end:b.start]) and _RATE_OF.get(b.dim, set()) & {a.dim, "count"}:
+            q, r = a, b
+        elif _RATE_OF.get(a.dim, set()) & {b.dim, "count"} and _AT_BEFORE.search(text[max(0, a.start - 6):a.start]) \
+                and _COMMA.fullmatch(text[a.end:b.start]):
+            q, r = b, a
+        else:
+            continue
+        start = min(a.start, b.start)
+        out.append(Found(kind="arithmetic", value=t.value, mention=t, start=start, end=t.end, approx=t.approx,
+                         negated=_negated(text, start, v), hypothetical=bool(hyp_m and hyp_m.start() <= start),
+                         comparison=comp, formula=[text[q.start:q.end], "/", text[r.start:r.end]], cue="calculation"))
+    return out
+
+
+_AT = re.compile(r"\s*(?:at|@)\s*", re.I)
+_AT_BEFORE = re.compile(r"(?:\bat|@)\s*$", re.I)
+_COMMA = re.compile(r"\s*,?\s*")
+# a rate's dimension -> the quantities it moves
+_RATE_OF = {"bytes_rate": {"bytes"}, "rate_writes": {"writes"}, "rate_tokens": {"tokens"},
+            "rate_sequences": {"sequences"}, "rate_items": {"items"}, "rate_count": {"count"}}
 
 
 def _settings(seg: Segment, found: list[Found], v: Vocab, hyp: bool, comp: bool) -> list[Found]:

@@ -913,6 +913,40 @@ def _arith_check(c: Claim, ctx: Ctx) -> Check | None:
                   f"{' times '.join(c.formula)} comes to {prod:,.0f}" + ("." if ok else f", not {c.value:,.0f}."), trace)
 
 
+def check_calculation(c: Claim, ctx: Ctx, i: int) -> Check | None:
+    """A calculation said aloud ("20,000 x 300 is 600,000"): re-done in base units, a change of unit
+    allowed between the operands and the result."""
+    from interviewer.claims import arithmetic
+    from interviewer.claims.numbers import find_mentions
+
+    values, ops, dims = [], [], set()
+    for k, part in enumerate(c.formula):
+        if k % 2:
+            ops.append(part)
+            continue
+        ms = find_mentions(part, ctx.v)
+        if len(ms) != 1:
+            return None
+        values.append(ms[0].value)
+        dims.add(ms[0].dim)
+    result = find_mentions(c.span[c.span.rfind(c.formula[-1]) + len(c.formula[-1]):], ctx.v) if c.formula else []
+    if result:
+        dims.add(result[-1].dim)
+    expected = arithmetic.evaluate(values, ops)
+    if expected is None or c.value is None:
+        return None
+    said = " ".join(c.formula)
+    trace = [f"{said} = {expected:,.6g}"]
+    if arithmetic.consistent(c.value, expected, ctx.v.physics["tolerance"], dims):
+        return _check("ok", "arithmetic", expected, c.unit, c, f"{said} checks out.", trace)
+    r = arithmetic.nearest_ratio(c.value, expected, dims)
+    off = f" - about {r:.3g} times too {'high' if r > 1 else 'low'}" if r and (r >= 2 or r <= 0.5) else ""
+    check = _check("wrong", "arithmetic", expected, c.unit, c,
+                   f"{said} does not come to what you said{off}: redo it ({' '.join(c.span.split())}).", trace)
+    check.ratio = round(r, 3) if r is not None else None
+    return check
+
+
 _ONE_FSYNC_EACH = re.compile(r"\b(?:every|each|per|one|an)\s+(?:put|write|fsync|request|record)s?\b|\bfsync\s+(?:on\s+)?(?:every|each)\b", re.I)
 _RESULT_WORDS = re.compile(r"\b(?:that.s|that\s+is|so|gives?|giving|means|which\s+is|i\.e\.)\b|=|→|->", re.I)
 
@@ -951,6 +985,7 @@ _FACT_KINDS = frozenset({"layers", "kv_heads", "attention_heads", "head_dim", "h
 
 
 CHECKS = {
+    "arithmetic": check_calculation,
     "kv_bytes_batch": check_batch_kv,
     "write_rate": check_fsync_rate,
     "fsync_rate": check_fsync_rate,

@@ -1,0 +1,90 @@
+"""Calculations said aloud: "20,000 x 300 is 600,000", "2e10 / 2e9 = 1 s", "46 GB - 26 GB = 20 GB".
+
+Any chain of figures joined by operators and followed by an explicit result ("=", "is", "gives",
+"comes to", "that's") is a calculation the candidate stands behind, whatever the quantities are: a
+recommendation fleet's scores a second, a log's replay time, a KV budget. Each is re-done here.
+
+Figures are compared in their base units (bytes, ms, counts, fractions), so a result said in another
+unit than the operands ("2,048 x 0.06 = 123 s", "50k x 1 KB = 50 MB/s") differs by a unit factor:
+a power of 1000 or 1024, or with a time said, a minute, an hour or a day. A result that no such factor
+brings within the tolerance is wrong; a 10x slip is never a unit factor.
+"""
+from __future__ import annotations
+
+import math
+import re
+
+from interviewer.claims.numbers import Mention
+
+# only an explicit result counts: ":" and "," join lists ("p50 200 ms / p99 800 ms, 50 seqs")
+RESULT = re.compile(
+    r"\s*(?:=|≈|~=|->|→|\bis\b|\bare\b|\bgives?\b|\bcomes\s+to\b|\bmakes\b|\bthat'?s\b|\bwhich\s+is\b|\bequals\b)"
+    r"\s*(?:about|roughly|around|approximately|~|≈|only|just|close\s+to|nearly|almost|basically)?\s*$", re.I)
+_MUL = {"x", "×", "*", "times", "multiplied by"}
+_DIV = {"/", "over", "divided by", "÷"}
+_ADD = {"plus", "+"}
+_SUB = {"minus", "less", "-"}
+_OPS = _MUL | _DIV | _ADD | _SUB
+
+_TIME_FACTORS = (60.0, 3600.0, 86400.0)
+
+
+def evaluate(values: list[float], ops: list[str]) -> float | None:
+    """values[0] ops[0] values[1] ... with x and / before + and -."""
+    if any(op not in _OPS for op in ops):
+        return None
+    terms: list[float] = [values[0]]
+    signs: list[float] = [1.0]
+    for op, val in zip(ops, values[1:]):
+        if op in _MUL:
+            terms[-1] *= val
+        elif op in _DIV:
+            if val == 0:
+                return None
+            terms[-1] /= val
+        else:
+            terms.append(val)
+            signs.append(1.0 if op in _ADD else -1.0)
+    return sum(s * t for s, t in zip(signs, terms))
+
+
+def unit_factors(dims: set[str]) -> list[float]:
+    """The factors a change of unit can put between a result and its operands' product: powers of
+    1000 and 1024, and with a time said, a minute, an hour or a day (ms are the base unit)."""
+    base = [1000.0 ** k for k in range(-4, 5)] + [1024.0 ** k for k in range(-4, 5) if k]
+    if "time" in dims:
+        # a minute, an hour or a day, with or without the ms -> s step; never stacked on GB -> MB
+        base += [x ** e for t in _TIME_FACTORS for x in (t, t * 1e3) for e in (1, -1)]
+    if "percent" in dims:
+        base += [100.0, 0.01]
+    return base
+
+
+def nearest_ratio(said: float, expected: float, dims: set[str]) -> float | None:
+    """said / expected, brought nearest to 1 by a change of unit (None when a sign differs); the
+    powers of 1000 and 1024 are tried first, so a 10x slip reads as 10, not as a minute."""
+    if expected <= 0 or said <= 0:
+        return None
+    r = said / expected
+    plain = min((r * f for f in unit_factors(set())), key=lambda x: abs(math.log(x)))
+    if abs(math.log(plain)) <= math.log(1.25):
+        return plain
+    best = min((r * f for f in unit_factors(dims)), key=lambda x: abs(math.log(x)))
+    return best if abs(math.log(best)) <= math.log(1.25) else plain
+
+
+def consistent(said: float, expected: float, tol: float, dims: set[str]) -> bool:
+    """Does `said` equal `expected` up to the tolerance and a change of unit?"""
+    if expected == 0 or said == 0:
+        return said == expected
+    if expected < 0 or said < 0:
+        return False
+    r = said / expected
+    return any(abs(math.log(r * f)) <= math.log(1 + tol) for f in unit_factors(dims))
+
+
+def result_gap(text: str, last: Mention, result: Mention) -> bool:
+    gap = text[last.end:result.start]
+    if not gap.strip() and text[result.start:result.start + 1] in "≈~":
+        return True  # "50k x 1 KB ≈ 50 MB": the result's own "about" sign joins it
+    return len(gap) <= 28 and bool(RESULT.fullmatch(gap))
