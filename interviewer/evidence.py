@@ -236,6 +236,9 @@ def numbers_in(text: str) -> set[float]:
 # ----------------------------------------------------------------------------- extraction
 
 _PERCENT_WORD = re.compile(r"\s?(?:percent|per\s+cent)\b", re.I)
+# percentiles said as ordinals: "the ninety-ninth percentile" reads as "the 99th percentile"
+_ORDINAL_PCT = re.compile(r"\b(ninety[- ]ninth|ninety[- ]fifth|ninetieth|fiftieth)(?=\s+percentile)", re.I)
+_ORDINALS = {"ninety ninth": "99th", "ninety fifth": "95th", "ninetieth": "90th", "fiftieth": "50th"}
 _DECIMAL = re.compile(r"(?<=\d)\.(?=\d)")
 
 
@@ -254,6 +257,8 @@ class _Builder:
         chunk = text[s:e]
         edits = [(a, b, f"{v:g}" if v < 1e6 else f"{v:.0f}") for a, b, v in spelled_numbers(chunk)]
         edits += [(m.start(), m.end(), "%") for m in _PERCENT_WORD.finditer(chunk)]
+        edits += [(m.start(), m.end(), _ORDINALS[m.group(1).lower().replace("-", " ")])
+                  for m in _ORDINAL_PCT.finditer(chunk)]
         pos = 0
         for a, b, rep in sorted(edits):
             if a < pos:
