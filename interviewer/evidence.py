@@ -72,6 +72,7 @@ class Evidence:
     ledger: Ledger | None = None
     context: dict[int, str] = field(default_factory=dict)            # the interviewer's turns
     pitfall_kinds: dict[str, str] = field(default_factory=dict)      # how a pitfall was found
+    unchosen: set[str] = field(default_factory=set)                  # items named only as options of a menu left open
 
     @property
     def present(self) -> set[str]:

@@ -38,11 +38,42 @@ def derive_pitfalls(ev: Evidence, rubric: Rubric, family: str) -> None:
                 ev.pitfall_kinds[p.id] = "when"
         if p.id in ev.pitfalls and p.cleared_by:
             if any(not negated_at(t, m.start()) and not _CONDITIONAL.search(t, max(0, m.start() - 40), m.start())
+                   and not _NO_CHOICE.match(t, m.end())
                    for pat in p.cleared_by for t in ev.texts.values() for m in pat.finditer(t)):
                 del ev.pitfalls[p.id]
                 ev.pitfall_kinds.pop(p.id, None)
+        if p.id in ev.pitfalls and (p.names or p.menu) and p.criterion:
+            _unchosen(ev, ev.pitfalls[p.id], rubric.spec(family, p.criterion).items)
     for pid in ev.pitfalls:
         ev.pitfall_kinds.setdefault(pid, "pattern")
+
+
+# "I'd start with a combination", "we'd support all of them": picking everything is no choice
+_NO_CHOICE = re.compile(r"\s*(?:a\s+)?(?:combination|mix|blend|hybrid|all\s+of\s+(?:them|these|those)|"
+                        r"both|everything|each\s+of\s+them)\b", re.I)
+
+
+def _unchosen(ev: Evidence, hit: Hit, items) -> None:
+    """The options of a menu left open are named, not chosen: a criterion item whose evidence lies
+    only in the menu's sentence counts as a name (level 1) - "we could resume, or recompute, or fail
+    over" states no resume rule."""
+    text = ev.texts.get(hit.turn, "")
+    s = text.rfind("\n", 0, hit.start) + 1
+    for m in _SENTENCE.finditer(text, s):
+        if m.start() <= hit.start < m.end() or m.start() >= hit.start:
+            s, e = m.start(), max(m.end(), hit.end)
+            break
+    else:
+        return
+    for item in items:
+        hits = ev.hits.get(item)
+        if not hits:
+            continue
+        inside = [h for h in hits if h.turn == hit.turn and s <= h.start < e]
+        if inside and len(inside) == len(hits):
+            ev.named_hits.setdefault(item, []).extend(inside)
+            ev.unchosen.add(item)
+            del ev.hits[item]
 
 
 def _subject_turns(ev: Evidence, item: str) -> set[int]:
@@ -107,7 +138,9 @@ def _policy_list(ev: Evidence, p: Pitfall) -> None:
             names = _names_in(sentence, p)
             if len(names) >= 2:
                 start = sm.start() + names[0][0]
-                if negated_at(text, start) or hypothetical_at(text, start):
+                # "you could do FIFO, you could do priority queues, ...": the menu's "could" is no hypothetical
+                menu = any(m.search(sentence) for m in p.menu) and len(names) >= p.min_names
+                if negated_at(text, start) or (hypothetical_at(text, start) and not menu):
                     continue
                 between = sentence[names[0][0]:names[-1][1]]
                 joined = len(names) >= p.min_names or (_OR.search(between) and deferred)
@@ -117,7 +150,7 @@ def _policy_list(ev: Evidence, p: Pitfall) -> None:
                     ev.pitfall_kinds[p.id] = "names"
                     return
             if deferred and any(m.search(sentence) for m in p.menu) and len(_OR.findall(sentence)) >= 1 \
-                    and sentence.count(",") + len(_OR.findall(sentence)) >= 2:
+                    and sentence.count(",") + sentence.count(";") + len(_OR.findall(sentence)) >= 2:
                 start = sm.start() + (len(sentence) - len(sentence.lstrip()))
                 ev.pitfalls[p.id] = Hit(p.id, turn, start, sm.end(), quote_around(text, start, sm.end()))
                 ev.pitfall_kinds[p.id] = "menu"

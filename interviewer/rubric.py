@@ -125,18 +125,24 @@ class CriterionSpec(BaseModel):
     levels: dict[int, list[Alternative]]
     substance: frozenset[str] = frozenset()   # set by the loader: the items of tier "substance"
 
-    def best(self, present: set[str], named: set[str] | frozenset = frozenset()) -> tuple[int, Alternative | None]:
+    def best(self, present: set[str], named: set[str] | frozenset = frozenset(),
+             level1_only: set[str] | frozenset = frozenset()) -> tuple[int, Alternative | None]:
         """The level reached and the alternative that reached it. Above level 1 an alternative holds
         only with substance of the candidate's own present (a value or a stated rule), never on
         vocabulary alone; `named` items (figures that only repeat the interviewer's) can complete an
-        alternative as context but never carry it."""
+        alternative as context but never carry it. `level1_only` items (options of a menu left open)
+        count towards level 1 alone."""
+        named = set(named) - set(level1_only)
         both = present | named
         for level in (3, 2):
             for alt in self.levels.get(level, []):
-                if alt.holds(both) and (alt.items() & present & self.substance):
+                if not (alt.items() & present & self.substance) or not alt.holds(both):
+                    continue
+                # one named item may complete an alternative; two are a list of words, not a design
+                if alt.holds(present) or any(alt.holds(present | {x}) for x in (named - present) & alt.items()):
                     return level, alt
         for alt in self.levels.get(1, []):
-            if alt.holds(both):
+            if alt.holds(both | set(level1_only)):
                 return 1, alt
         return 0, None
 
