@@ -27,6 +27,8 @@ _OR = re.compile(r"\bor\b", re.I)
 def derive_pitfalls(ev: Evidence, rubric: Rubric, family: str) -> None:
     present = ev.present
     for p in rubric.pitfalls.values():
+        if p.families and family not in p.families:
+            continue
         if p.names or p.menu:
             _policy_list(ev, p)
         if p.when and p.when in present and p.id not in ev.pitfalls:

@@ -35,6 +35,7 @@ class Pitfall(BaseModel):
     when: str | None = None                       # raised by this cue item ...
     unless_any: list[str] = Field(default_factory=list)   # ... unless one of these is present
     unless_tied: str | None = None                # ... in a turn that names this item (see interviewer.pitfalls)
+    families: list[str] = Field(default_factory=list)  # raised only in these families (empty: every one)
     cleared_by: list[re.Pattern] = Field(default_factory=list)
     names: list[re.Pattern] = Field(default_factory=list)     # policy names (a list of them, no choice)
     min_names: int = 3
@@ -334,7 +335,7 @@ def _pitfall(entry: dict, cues: dict, path: Path) -> Pitfall:
     return Pitfall(**entry, patterns=_compile_plain(pid, spec.get("patterns", []), path),
                    by_family={f: _compile_plain(f"{pid}.{f}", ps, path) for f, ps in spec.get("by_family", {}).items()},
                    when=spec.get("when"), unless_any=spec.get("unless_any", []),
-                   unless_tied=spec.get("unless_tied"),
+                   unless_tied=spec.get("unless_tied"), families=list(spec.get("families", [])),
                    cleared_by=_compile_plain(pid, spec.get("cleared_by", []), path),
                    names=_compile_plain(f"{pid}.names", spec.get("names", []), path),
                    min_names=int(spec.get("min_names", 3)),

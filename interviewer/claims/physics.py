@@ -304,19 +304,30 @@ def _capacity(c: Claim, ctx: Ctx, i: int, scope: str | None = None):
 # ----------------------------------------------------------------------------------- the checks
 
 
+_PER_SHARD = re.compile(r"\b(?:per|each|a|every)\s+(?:gpu|card|device|shard|rank)\b|\bon\s+each\b", re.I)
+
+
 def check_weights(c: Claim, ctx: Ctx, i: int) -> Check | None:
     readings = _weights_readings(c, ctx, i)
     if not readings:
         return None
     tol = ctx.v.physics["tolerance"]
-    ok, best = _best(c, [r for r, _ in readings], tol)
+    values = [r for r, _ in readings]
+    tp = c.subject.tp or c.subject.gpus_in_sentence or 1
+    pos = c.sentence.find(c.span)
+    if tp > 1 and pos >= 0 and _PER_SHARD.search(c.sentence[pos:pos + len(c.span) + 40]):
+        values += [r / tp for r in values]  # "35 GB of weights per GPU" at TP=4: one shard
+    ok, best = _best(c, values, tol)
     expected, dt = readings[0]
     p = _params(c.subject)
     b = _bpp(dt, ctx.v)
     trace = [f"weights = {say.params(p)} parameters x {b:g} bytes ({dt}) = {expected:,.0f} bytes ({say.nbytes(expected)})"]
     if ok:
+        shard = best not in [r for r, _ in readings]
+        said = (f"{say.nbytes(best * tp)}, {say.nbytes(best)} on each of {say.small(tp)} GPUs" if shard
+                else say.nbytes(best))
         return _check("ok", "weights", best, "bytes", c,
-                      f"Right: {say.params(p)} parameters at {_dtype_words(b)} each is about {say.nbytes(best)}.", trace)
+                      f"Right: {say.params(p)} parameters at {_dtype_words(b)} each is about {said}.", trace)
     mem = _mem(c.subject)
     extra = ""
     if mem and expected > 0.9 * mem:
