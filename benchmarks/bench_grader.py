@@ -3,8 +3,10 @@
 Run: python benchmarks/bench_grader.py
 
 Figures:
-* training - the 42 calibration transcripts and sealed batch A, which the grader was tuned on;
-* batch B (and C, once written) - sealed, held out: never tuned on;
+* training - the 42 calibration transcripts and training batches A, B and C (tests/training/), which
+  the grader was tuned on;
+* held out - sealed batches D, E and F (tests/sealed/), written blind while tuning ran and measured
+  once after it ended: each batch, and the three together (the headline);
 * the grading time of a 40-turn transcript, every per-text cache cleared before each run.
 """
 from __future__ import annotations
@@ -14,7 +16,7 @@ import statistics
 import sys
 import time
 
-from interviewer.calibration import SEALED_DIR, agreement, load_cases, sealed_batches
+from interviewer.calibration import SEALED_DIR, agreement, load_cases, sealed_batches, training_batches
 from interviewer.grader import grade
 from interviewer.transcript import parse_transcript
 
@@ -55,17 +57,20 @@ def main() -> None:
     print(f"machine: {platform.machine()}, {platform.processor() or 'cpu'}, Python {platform.python_version()}")
     t0 = time.perf_counter()
     calibration = load_cases()
-    batches = {f.name: load_cases(f) for f in sealed_batches(SEALED_DIR)}
+    training = {f.name: load_cases(f) for f in training_batches()}
+    held_out = {f.name: load_cases(f) for f in sealed_batches(SEALED_DIR)}
     print(f"loaded and graded in {time.perf_counter() - t0:.2f} s (first run includes imports)")
-    report("training (calibration + batch A)", calibration + batches.get("batch_a", []))
+    report(f"training (calibration + {', '.join(n.replace('batch_', '') for n in training).upper()})",
+           calibration + [c for cases in training.values() for c in cases])
     report("  calibration alone", calibration)
-    report("  batch A alone", batches.get("batch_a", []))
-    for name, cases in batches.items():
-        if name != "batch_a":
-            a = agreement(cases)  # held out: the aggregate only, no individual misses to tune on
-            print(f"{name.replace('_', ' ')} (held out): {len(cases)} transcripts, {a.summary()}")
-    if "batch_c" not in batches:
-        print("batch C: not written yet")
+    for name, cases in training.items():
+        report(f"  {name.replace('_', ' ')} alone", cases)
+    for name, cases in held_out.items():
+        a = agreement(cases)  # held out: the aggregate only, no individual misses to tune on
+        print(f"{name.replace('_', ' ')} (held out): {len(cases)} transcripts, {a.summary()}")
+    if held_out:
+        every = [c for cases in held_out.values() for c in cases]
+        print(f"held out together (headline): {len(every)} transcripts, {agreement(every).summary()}")
 
     transcript, words = long_transcript(calibration)
     grade(transcript)  # warm the loaders (rubric, presets, compiled regexes)

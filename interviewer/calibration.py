@@ -1,12 +1,16 @@
 """Agreement between the grader and hand-assigned scores.
 
-Two kinds of labelled transcripts:
+Labelled transcripts, in three places:
 
-* tests/calibration/ (42): the TRAINING set; labels in each file's "expected".
-* tests/sealed/batch_*/: batches written by people who never saw the grader's code; labels in each
-  file's "label" (scores per required criterion, reasons, pitfalls present - any pitfall not listed
-  is asserted absent -, a stuffed flag, hand-checked capacity figures). Batch A is tuned on;
-  later batches are held out.
+* tests/calibration/ (42): TRAINING; labels in each file's "expected".
+* tests/training/batch_*/ (A, B, C; 90): TRAINING. Written and labelled by people who never saw the
+  grader's code, then tuned on (A from the start; B and C after each had been measured once as a
+  held-out batch). Labels in each file's "label".
+* tests/sealed/batch_*/ (D, E, F; 90): HELD OUT. Written by blind writers while the grader was being
+  tuned on the training batches, kept outside the repository, and added and measured once after
+  tuning ended. Labels as in the training batches: scores per required criterion with reasons,
+  the pitfalls present (any not listed is asserted absent), a stuffed flag, hand-checked capacity
+  figures.
 """
 from __future__ import annotations
 
@@ -21,6 +25,7 @@ from interviewer.transcript import parse_transcript
 ROOT = Path(__file__).resolve().parent.parent
 CALIBRATION_DIR = ROOT / "tests" / "calibration"
 SEALED_DIR = ROOT / "tests" / "sealed"
+TRAINING_DIR = ROOT / "tests" / "training"
 # The pitfalls every label is asserted to list in full (one not listed is asserted absent).
 PITFALL_IDS = ("no_limits", "average_only", "quantizing_on_faith", "kv_cache_confusion", "vendor_speedup",
                "policy_list")
@@ -112,8 +117,13 @@ def load_cases(folder: Path = CALIBRATION_DIR) -> list[Case]:
 
 
 def sealed_batches(folder: Path = SEALED_DIR) -> list[Path]:
-    """The sealed batch folders present (batch_a, batch_b, ...), in order."""
+    """The batch folders present under `folder` (batch_d, batch_e, ...), in order: held out by default."""
     return sorted(p for p in folder.glob("batch_*") if p.is_dir() and any(p.glob("*.json")))
+
+
+def training_batches() -> list[Path]:
+    """The labelled batches the grader was tuned on (tests/training/batch_*)."""
+    return sealed_batches(TRAINING_DIR)
 
 
 def agreement(cases: list[Case]) -> Agreement:

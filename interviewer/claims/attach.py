@@ -26,6 +26,7 @@ _MUL = {"x", "×", "*", "times", "multiplied by"}
 _DIV = {"/", "over", "divided by", "÷"}
 _SUB = {"minus", "less", "-"}
 _SHAPE_DIMS = {"layers", "kv_heads", "attention_heads", "params"}
+_DELTA = frozenset({"more", "extra", "additional", "fewer", "less"})
 _TIME_FAMILIES_WITH_PCT = {"ttft", "tpot", "latency"}
 _BINARY_TOKEN_KINDS = {"seq_len", "prompt_tokens", "output_tokens", "token_budget", "prefix_tokens", "block_tokens",
                        "kv_cache_tokens"}
@@ -217,6 +218,8 @@ def find_claims(seg: Segment, v: Vocab) -> list[Found]:
             continue
         if m.weak and m.dim == "count":
             continue  # a bare "one" is a word, not a figure
+        if m.qualifiers & _DELTA:
+            continue  # "~2e4 more tokens": a difference, not the quantity itself
         # the previous number of the same dimension blocks cues that lie beyond it
         block = 0
         for j in range(i - 1, -1, -1):

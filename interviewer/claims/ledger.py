@@ -43,10 +43,18 @@ def build_ledger(turns: Sequence[tuple[str, str]], family: Optional[str] = None,
     where: list[tuple[int, int]] = []
     subjects = []
     texts = [text or "" for _role, text in turns]
+    what_if = None  # "What if we had H200s instead?": the next answer is about those
     for t, (role, _text) in enumerate(turns):
         speaker = _ROLES.get(str(role).lower(), "candidate")
         text = texts[t]
+        saved = None
+        if speaker == "candidate" and what_if is not None:
+            saved, tracker.carried = tracker.carried, what_if
+        what_if = None
         for si, (seg, found, said, hyp, comp) in enumerate(_found(text)):
+            if speaker == "interviewer" and hyp and (said["gpus"] or said["models"]):
+                what_if = tracker.resolve(said, 10**9)
+                what_if.gpus_in_sentence = None
             base = tracker.carried
             for f in found:
                 subject = tracker.resolve(said, f.start, base)
@@ -66,6 +74,8 @@ def build_ledger(turns: Sequence[tuple[str, str]], family: Optional[str] = None,
                 ))
                 where.append((t, si))
             tracker.advance(said, carry=not hyp and not comp)
+        if saved is not None:
+            tracker.carried = saved  # the hypothetical answer's subject does not outlive it
         subjects.append(tracker.carried.model_copy())
     check_all(Ctx(claims=claims, sentence_of=where, v=v))
     return Ledger(claims=claims, family=family, question_id=question_id, subjects=subjects)
