@@ -102,6 +102,9 @@ def _hint(chain: _Chain, ms: list[Mention]) -> str | None:
         if not shape and per_unit and tokens and len(operands) >= 3 and not any(d == "params" for d in dims):
             # "28 sequences x 2,048 tokens x 512 KiB = 30 GB": a batch's KV, not one sequence's
             return "kv_bytes_batch"
+        if not shape and per_unit and tokens and len(operands) == 2:
+            # "6,000 x 327,680 bytes, about 2 GB": one sequence's KV from its length and the per-token size
+            return "kv_bytes_per_sequence"
         if shape or (
                 len(operands) >= 4 and any(d == "bytes" and m.value <= 4 for d, m in zip(dims, operands))):
             if any(d == "tokens" for d in dims):
@@ -307,6 +310,8 @@ def _calculations(text: str, ms: list[Mention], chains: list[_Chain], v: Vocab, 
             continue
         if ch.result in starts:
             continue  # "a + b x c ≈ a + d = e": the "result" is a rewritten expression, checked in its turn
+        if any(_UNKNOWN_UNIT.match(text, ms[i].end) for i in [*ch.operands, ch.result] if ms[i].dim == "count"):
+            continue  # "8 x 312 TFLOPS ≈ 2.5 PF": a unit the ledger does not read; the sum cannot be judged
         formula: list[str] = []
         for k, i in enumerate(ch.operands):
             if k:
@@ -338,6 +343,9 @@ def _calculations(text: str, ms: list[Mention], chains: list[_Chain], v: Vocab, 
 
 
 _AT = re.compile(r"\s*(?:at|@)\s*", re.I)
+# a word glued or next to a bare number that is no operator, result word or plain noun: an unread unit
+_UNKNOWN_UNIT = re.compile(r"\s?(?!(?:x|times|over|minus|plus|less|is|are|gives?|comes|makes|that|which|equals|so|and|or|"
+                           r"per|a|an|the|of|for|to|in|on|at|by|with|from|each|more)\b)[A-Za-z]{1,8}\b")
 _AT_BEFORE = re.compile(r"(?:\bat|@)\s*$", re.I)
 _COMMA = re.compile(r"\s*,?\s*")
 # a rate's dimension -> the quantities it moves

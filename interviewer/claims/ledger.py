@@ -77,5 +77,5 @@ def build_ledger(turns: Sequence[tuple[str, str]], family: Optional[str] = None,
         if saved is not None:
             tracker.carried = saved  # the hypothetical answer's subject does not outlive it
         subjects.append(tracker.carried.model_copy())
-    check_all(Ctx(claims=claims, sentence_of=where, v=v))
+    check_all(Ctx(claims=claims, sentence_of=where, v=v, texts=texts))
     return Ledger(claims=claims, family=family, question_id=question_id, subjects=subjects)

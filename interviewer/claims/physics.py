@@ -40,6 +40,7 @@ class Ctx:
     claims: list[Claim]
     sentence_of: list[tuple[int, int]]  # (turn, segment index) of each claim
     v: Vocab
+    texts: list[str] | None = None      # each turn's text (for what follows a figure: a correction)
 
     def __post_init__(self) -> None:
         self.by_sentence: dict[tuple[int, int], list[int]] = {}
@@ -1041,6 +1042,21 @@ _COMPARE_BEFORE = re.compile(r"(?:\b(?:fewer|more|less|greater|higher|lower)\s+t
 _CONDITION = re.compile(r"\b(?:if|when|while|whenever|unless|once|alert|alerts|page|pages|alarm)\b", re.I)
 
 
+# "... is two thousand a month... no, sorry, two hundred", "300 L4s... wait, no, that's 30"
+_CORRECTION = re.compile(r"[^.!?\n\d]{0,24}?(?:\.\.\.|…|—|–|,|;|\.)?\s*(?:no|wait|sorry|oops|scratch\s+that|i\s+mean|"
+                         r"correction|make\s+that)\b[\s,.!]*(?:(?:no|wait|sorry|that.s|it.s|i\s+mean|actually|rather|"
+                         r"more\s+like|make\s+that)\b[\s,.!]*){0,3}", re.I)
+
+
+def _corrected(text: str, end: int, v: Vocab) -> bool:
+    """Is the figure ending at `end` taken back at once, with another figure in its place?"""
+    m = _CORRECTION.match(text, end)
+    if not m:
+        return False
+    rest = text[m.end():m.end() + 30]
+    return bool(rest[:1].isdigit() or rest.startswith("~") or v.number_word_re.match(rest))
+
+
 def _threshold(c: Claim) -> bool:
     """A figure that is the threshold of a condition ("alert if fewer than 30 are running")."""
     pos = c.sentence.find(c.span)
@@ -1063,6 +1079,10 @@ def check_all(ctx: Ctx) -> None:
             continue
         if _threshold(c):
             continue  # "alert if fewer than 30 requests are running": a threshold, not a claim
+        if ctx.texts is not None and _corrected(ctx.texts[c.turn], c.end, ctx.v):
+            c.check = Check(status="unchecked", rule="corrected",
+                            explanation="Corrected by you right after; the figure you settled on is the one checked.")
+            continue
         said = first.get((c.kind, c.value))
         if said is not None and said.turn != c.turn and said.check is not None and not said.hypothetical:
             # the same figure said again ("the 128 cap") refers back to the first; it was checked there
