@@ -39,15 +39,24 @@ def derive_pitfalls(ev: Evidence, rubric: Rubric, family: str) -> None:
                 ev.pitfalls[p.id] = ev.first(p.when)
                 ev.pitfall_kinds[p.id] = "when"
         if p.id in ev.pitfalls and p.cleared_by:
+            # a choice clears the list it answers: in the list's answer or a later one, not a choice
+            # made before the list was given
+            near = _near_turns(ev, ev.pitfalls[p.id].turn) if ev.pitfalls[p.id] else list(ev.texts.values())
             if any(not negated_at(t, m.start()) and not _CONDITIONAL.search(t, max(0, m.start() - 40), m.start())
                    and not _NO_CHOICE.match(t, m.end())
-                   for pat in p.cleared_by for t in ev.texts.values() for m in pat.finditer(t)):
+                   for pat in p.cleared_by for t in near for m in pat.finditer(t)):
                 del ev.pitfalls[p.id]
                 ev.pitfall_kinds.pop(p.id, None)
         if p.id in ev.pitfalls and (p.names or p.menu) and p.criterion:
             _unchosen(ev, ev.pitfalls[p.id], rubric.spec(family, p.criterion).items)
     for pid in ev.pitfalls:
         ev.pitfall_kinds.setdefault(pid, "pattern")
+
+
+def _near_turns(ev: Evidence, turn: int) -> list[str]:
+    """The candidate's answers from `turn` on."""
+    later = sorted(t for t in ev.texts if t >= turn)
+    return [ev.texts[t] for t in later]
 
 
 # "I'd start with a combination", "we'd support all of them": picking everything is no choice
@@ -157,3 +166,24 @@ def _policy_list(ev: Evidence, p: Pitfall) -> None:
                 ev.pitfalls[p.id] = Hit(p.id, turn, start, sm.end(), quote_around(text, start, sm.end()))
                 ev.pitfall_kinds[p.id] = "menu"
                 return
+        # a menu spread over sentences: "There are a few approaches. FIFO ... Strict priority ...",
+        # "We could fsync every put. Or group commit. Or a timer." - then left open in the same answer
+        if deferred:
+            sentences = list(_SENTENCE.finditer(text))
+            opener = next((sm for sm in sentences if _MENU_OPENER.search(sm.group(0))), None)
+            ors = [sm for sm in sentences if _OR_LEAD.match(sm.group(0))]
+            if opener is None and len(ors) >= 2:
+                opener = next((sm for sm in sentences if sm.end() <= ors[0].start() and p.menu[0].search(sm.group(0))),
+                              ors[0])
+            if opener is not None and (len(ors) >= 2 or _MENU_OPENER.search(opener.group(0))):
+                start = opener.start() + (len(opener.group(0)) - len(opener.group(0).lstrip()))
+                end = max(sm.end() for sm in sentences if any(d.search(sm.group(0)) for d in p.deferral))
+                end = max(end, ors[-1].end() if ors else opener.end())
+                ev.pitfalls[p.id] = Hit(p.id, turn, start, end, quote_around(text, start, opener.end()))
+                ev.pitfall_kinds[p.id] = "menu"
+                return
+
+
+_MENU_OPENER = re.compile(r"\bthere\s+are\s+(?:a\s+few|several|many|lots\s+of|a\s+lot\s+of|a\s+number\s+of|multiple|"
+                          r"\w+)\s+(?:options|approaches|ways|choices|strategies|policies)\b", re.I)
+_OR_LEAD = re.compile(r"\s*or\b", re.I)
