@@ -395,13 +395,15 @@ def scan_turn(text: str, rubric: Rubric, family: str) -> tuple[tuple[Span, ...],
     for pitfall in rubric.pitfalls.values():
         for pat in pitfall.patterns_for(family):
             found = None
-            for m in pat.finditer(masked):
-                if not (negated_at(masked, m.start()) or hypothetical_at(masked, m.start())
-                        or _CONTRAST.search(masked, _sentence_bounds(masked, m.start(), m.start())[0], m.start())):
-                    found = m
+            # read as the cues read: "twenty-four times" as "24 times", "3.5-4x" with its decimal kept
+            for m in pat.finditer(norm):
+                s, e = ostart[m.start()], oend[max(m.end() - 1, m.start())]
+                if not (negated_at(masked, s) or hypothetical_at(masked, s)
+                        or _CONTRAST.search(masked, _sentence_bounds(masked, s, s)[0], s)):
+                    found = (s, e)
                     break
             if found:
-                pitfalls.append((pitfall.id, found.start(), found.end(), quote_around(text, found.start(), found.end())))
+                pitfalls.append((pitfall.id, found[0], found[1], quote_around(text, found[0], found[1])))
                 break
     return tuple(hits), tuple(pitfalls), ignored
 
