@@ -168,7 +168,9 @@ def _policy_list(ev: Evidence, p: Pitfall) -> None:
                 return
         # a menu spread over sentences: "There are a few approaches. FIFO ... Strict priority ...",
         # "We could fsync every put. Or group commit. Or a timer." - then left open in the same answer
-        if deferred:
+        # or the next ("It really depends on the org ... I'd make the policy pluggable")
+        nxt = min((t for t in ev.texts if t > turn), default=None)
+        if deferred or (nxt is not None and any(d.search(ev.texts[nxt]) for d in p.deferral)):
             sentences = list(_SENTENCE.finditer(text))
             opener = next((sm for sm in sentences if _MENU_OPENER.search(sm.group(0))), None)
             ors = [sm for sm in sentences if _OR_LEAD.match(sm.group(0))]
@@ -177,8 +179,9 @@ def _policy_list(ev: Evidence, p: Pitfall) -> None:
                               ors[0])
             if opener is not None and (len(ors) >= 2 or _MENU_OPENER.search(opener.group(0))):
                 start = opener.start() + (len(opener.group(0)) - len(opener.group(0).lstrip()))
-                end = max(sm.end() for sm in sentences if any(d.search(sm.group(0)) for d in p.deferral))
-                end = max(end, ors[-1].end() if ors else opener.end())
+                ends = [sm.end() for sm in sentences if any(d.search(sm.group(0)) for d in p.deferral)]
+                end = max([*ends, ors[-1].end() if ors else opener.end(), max(sm.end() for sm in sentences)
+                           if not ends else 0])
                 ev.pitfalls[p.id] = Hit(p.id, turn, start, end, quote_around(text, start, opener.end()))
                 ev.pitfall_kinds[p.id] = "menu"
                 return
