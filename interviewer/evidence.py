@@ -441,9 +441,7 @@ def extract(turns: list[tuple[int, str]], rubric: Rubric, family: str, ledger: L
     `context` holds the interviewer's turns (index -> text) when known: figures that only repeat
     them count as names for items marked `given_is_named`."""
     ev = Evidence(ledger=ledger, context=dict(context or {}))
-    given = set()
-    for t in ev.context.values():
-        given |= numbers_in(t)
+    given = _given(ev.context)
     for idx, text in turns:
         ev.texts[idx] = text
         hits, pitfalls, ignored = scan_turn(text, rubric, family)
@@ -460,7 +458,7 @@ def extract(turns: list[tuple[int, str]], rubric: Rubric, family: str, ledger: L
             if spec.given_is_named and given:
                 nums = numbers_in(text[s:e])
                 big = {n for n in nums if n >= 10}  # small counts (8 GPUs a host) repeat by chance
-                if nums and (big or nums) <= given:
+                if nums and all(_is_given(n, given) for n in (big or nums)):
                     ev.named_hits.setdefault(item, []).append(hit)
                     continue
             ev.add(hit)
@@ -478,15 +476,29 @@ def extract(turns: list[tuple[int, str]], rubric: Rubric, family: str, ledger: L
     return ev
 
 
+def _given(context: dict[int, str]) -> tuple[frozenset, frozenset]:
+    """The interviewer's numbers, and what one divided by another comes to ("2,000 GPUs, 40 teams"
+    gives 50 a team): repeating either derives nothing."""
+    said: set[float] = set()
+    for t in context.values():
+        said |= numbers_in(t)
+    big = [n for n in said if n >= 2]
+    ratios = {a / b for a in big for b in big if a > b and a / b >= 2}
+    return frozenset(said), frozenset(ratios)
+
+
+def _is_given(n: float, given: tuple[frozenset, frozenset]) -> bool:
+    said, ratios = given
+    return n in said or any(abs(n - r) <= 0.03 * r for r in ratios)
+
+
 def _ledger_items(ev: Evidence, rubric: Rubric) -> None:
     specs = [(i.id, i.ledger) for i in rubric.items.values() if i.ledger]
     by_kind: dict[str, list] = {}
     for item, spec in specs:
         for k in spec.kinds:
             by_kind.setdefault(k, []).append((item, spec))
-    given = set()
-    for t in ev.context.values():
-        given |= numbers_in(t)
+    given = _given(ev.context)
     claims = [c for c in ev.ledger.claims if c.kind in by_kind and c.turn in ev.texts]
     # an item that needs figures of several kinds ("the split": prefill, queueing, decode figures)
     said = {(item, c.kind) for c in claims for item, spec in by_kind[c.kind] if _claim_counts(c, spec)}
@@ -503,7 +515,7 @@ def _ledger_items(ev: Evidence, rubric: Rubric) -> None:
             if any(h.turn == c.turn and h.start <= c.start < h.end for h in ev.hits.get(item, [])):
                 continue
             hit = Hit(item, c.turn, c.start, c.end, quote_around(text, c.start, c.end), "ledger")
-            if rubric.items[item].given_is_named and c.value in given:
+            if rubric.items[item].given_is_named and c.value is not None and _is_given(c.value, given):
                 ev.named_hits.setdefault(item, []).append(hit)
                 continue
             ev.add(hit)
