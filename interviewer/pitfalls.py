@@ -183,10 +183,12 @@ def _policy_list(ev: Evidence, p: Pitfall) -> None:
                 end = max([*ends, ors[-1].end() if ors else opener.end(), max(sm.end() for sm in sentences)
                            if not ends else 0])
                 ev.pitfalls[p.id] = Hit(p.id, turn, start, end, quote_around(text, start, opener.end()))
-                ev.pitfall_kinds[p.id] = "menu"
+                # scheduling policies named one after another are a list of names; other options a menu
+                ev.pitfall_kinds[p.id] = "names" if len(_names_in(text[start:end], p)) >= p.min_names else "menu"
                 return
 
 
 _MENU_OPENER = re.compile(r"\bthere\s+are\s+(?:a\s+few|several|many|lots\s+of|a\s+lot\s+of|a\s+number\s+of|multiple|"
-                          r"\w+)\s+(?:options|approaches|ways|choices|strategies|policies)\b", re.I)
+                          r"a\s+bunch\s+of|a\s+couple\s+of|some|\w+)\s+(?:options|approaches|ways|choices|strategies|policies)\b",
+                          re.I)
 _OR_LEAD = re.compile(r"\s*or\b", re.I)
