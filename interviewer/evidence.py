@@ -361,6 +361,7 @@ def scan_turn(text: str, rubric: Rubric, family: str) -> tuple[tuple[Span, ...],
     norm, ostart, oend = digitized(masked)
     low = lowered(norm)
     digits_only = _digit_sentences(low)
+    starts = [m.start() for m in _NUMBER_START.finditer(low)]
     hits = []
     for item in items_for(rubric, family):
         best = None
@@ -371,7 +372,9 @@ def scan_turn(text: str, rubric: Rubric, family: str) -> tuple[tuple[Span, ...],
                 lit = item.literals.get(id(pat))
                 if lit is not None and lit not in low:
                     continue  # a text without the pattern's literal cannot match it
-                for m in pat.finditer(digits_only if id(pat) in item.digit_patterns else low):
+                target = digits_only if id(pat) in item.digit_patterns else low
+                found = _at_numbers(pat, target, starts) if id(pat) in item.number_led else pat.finditer(target)
+                for m in found:
                     s, e = ostart[m.start()], oend[max(m.end() - 1, m.start())]
                     counts = not (item.negatable and (negated_at(masked, s) or hypothetical_at(masked, s)))
                     if counts and item.not_after:
@@ -406,6 +409,23 @@ def scan_turn(text: str, rubric: Rubric, family: str) -> tuple[tuple[Span, ...],
                 pitfalls.append((pitfall.id, found[0], found[1], quote_around(text, found[0], found[1])))
                 break
     return tuple(hits), tuple(pitfalls), ignored
+
+
+# where a number starts: "~5", "1,024" (at its "1"), "3.5" (at its "3")
+_NUMBER_START = re.compile(r"~(?=\d)|(?<![\d,.·~])\d")
+
+
+def _at_numbers(pat: re.Pattern, text: str, starts: list[int]):
+    """pat.finditer(text) for a pattern whose matches start at a number: tried only there. A match
+    found from inside a number is found from its first digit too, with the same end."""
+    last = 0
+    for pos in starts:
+        if pos < last:
+            continue
+        m = pat.match(text, pos)
+        if m:
+            yield m
+            last = max(m.end(), pos + 1)
 
 
 @functools.lru_cache(maxsize=64)

@@ -83,6 +83,7 @@ class Item(BaseModel):
     name_patterns: list[re.Pattern] = Field(default_factory=list)  # vocabulary: a match is a name (level 1)
     digit_patterns: frozenset[int] = frozenset()  # ids of the patterns that can match only with a digit
     literals: dict[int, str] = Field(default_factory=dict)  # pattern id -> a substring every match holds
+    number_led: frozenset[int] = frozenset()  # ids of the patterns whose every match starts at a number ("{NUM} GB ...")
     ledger: LedgerSpec | None = None
     after: list[re.Pattern] = Field(default_factory=list)  # only in answers to interviewer turns matching these
     not_after: list[re.Pattern] = Field(default_factory=list)  # not when the sentence says one of these before it
@@ -234,6 +235,21 @@ class Rubric(BaseModel):
 
     def criteria_for(self, family: str) -> list[str]:
         return [*self.required, *self.families[family].supporting]
+
+
+NUMBER_LED = "~?\\d[\\d,]*"  # how the {NUM} macro begins once expanded
+
+
+def number_led(pattern: re.Pattern) -> bool:
+    """Can every match of `pattern` only start where a number starts ("{NUM} GB per token")? Then a
+    scan may try it at the numbers of a text instead of at every character."""
+    if not pattern.pattern.startswith(NUMBER_LED):
+        return False
+    from re import _parser
+
+    parsed = _parser.parse(pattern.pattern, pattern.flags)
+    # "{NUM} GB|per token": an alternation of the whole pattern is one parsed item, a BRANCH
+    return not (len(parsed.data) == 1 and parsed.data[0][0] is _parser.BRANCH)
 
 
 def requires_digit(pattern: re.Pattern) -> bool:
@@ -422,6 +438,7 @@ def _load_rubric(rubric_dir: Path) -> Rubric:
     for item in rubric.items.values():
         item.digit_patterns = frozenset(id(p) for p in [*item.patterns, *item.name_patterns] if requires_digit(p))
         item.literals = {id(p): lit for p in [*item.patterns, *item.name_patterns] if (lit := required_literal(p))}
+        item.number_led = frozenset(id(p) for p in [*item.patterns, *item.name_patterns] if number_led(p))
     substance = frozenset(i for i, item in rubric.items.items() if item.tier == "substance")
     for spec in [*rubric.supporting.values(), *(s for f in rubric.families.values() for s in f.criteria.values())]:
         spec.substance = substance
