@@ -7,6 +7,8 @@ Figures:
   the grader was tuned on;
 * held out - sealed batches D, E and F (tests/sealed/), written blind while tuning ran and measured
   once after it ended: each batch, and the three together (the headline);
+* a second blind rater's grades of the same transcripts against the writers' labels (how much careful
+  people agree: the ceiling the grader is read against);
 * the grading time of a 40-turn transcript, every per-text cache cleared before each run.
 """
 from __future__ import annotations
@@ -16,7 +18,14 @@ import statistics
 import sys
 import time
 
-from interviewer.calibration import SEALED_DIR, agreement, load_cases, sealed_batches, training_batches
+from interviewer.calibration import (
+    SEALED_DIR,
+    agreement,
+    load_cases,
+    sealed_batches,
+    second_rater_summary,
+    training_batches,
+)
 from interviewer.grader import grade
 from interviewer.transcript import parse_transcript
 
@@ -71,6 +80,9 @@ def main() -> None:
     if held_out:
         every = [c for cases in held_out.values() for c in cases]
         print(f"held out together (headline): {len(every)} transcripts, {agreement(every).summary()}")
+    rater = second_rater_summary(training_batches() + sealed_batches(SEALED_DIR))
+    if rater:
+        print(f"a second blind rater against the writers' labels (the ceiling): {rater.text}")
 
     transcript, words = long_transcript(calibration)
     grade(transcript)  # warm the loaders (rubric, presets, compiled regexes)

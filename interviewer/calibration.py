@@ -161,3 +161,51 @@ def agreement(cases: list[Case]) -> Agreement:
             if total > 2:
                 a.stuffed_misses.append(f"{case.name}: stuffed, graded {total}")
     return a
+
+
+SECOND_RATER_DIR = ROOT / "tests" / "second_rater"
+
+
+@dataclass
+class RaterAgreement:
+    exact_rate: float
+    within_one_rate: float
+    text: str
+
+
+def second_rater_summary(batches: list[Path]) -> RaterAgreement | None:
+    """How a second blind rater's grades (tests/second_rater/<batch>/NN.json, graded from the
+    transcript alone) agree with the writers' labels on the same transcripts: the ceiling the
+    grader's agreement is read against. Same measures as `agreement`."""
+    required = load_rubric().required
+    n = exact = within = tp = fn = fp = strong = strong_ok = weak = weak_ok = files = 0
+    for folder in batches:
+        rater = SECOND_RATER_DIR / folder.name
+        if not rater.is_dir():
+            continue
+        for path in sorted(folder.glob("*.json")):
+            mine = rater / f"{path.name[:2]}.json"
+            if not mine.exists():
+                continue
+            label = json.loads(path.read_text(encoding="utf-8"))["label"]
+            other = json.loads(mine.read_text(encoding="utf-8"))
+            files += 1
+            for cid in required:
+                a, b = label["scores"][cid], other["scores"][cid]
+                n += 1
+                exact += a == b
+                within += abs(a - b) <= 1
+            want, got = set(label.get("pitfalls", [])), set(other.get("pitfalls", []))
+            tp, fn, fp = tp + len(want & got), fn + len(want - got), fp + len(got - want)
+            gold, total = sum(label["scores"][c] for c in required), sum(other["scores"][c] for c in required)
+            if gold >= 8:
+                strong, strong_ok = strong + 1, strong_ok + (total >= 8)
+            if gold <= 2:
+                weak, weak_ok = weak + 1, weak_ok + (total <= 2)
+    if not n:
+        return None
+    return RaterAgreement(
+        exact / n, within / n,
+        f"{files} transcripts, exact {exact}/{n} = {exact / n:.1%}, within one {within}/{n} = {within / n:.1%}; "
+        f"pitfall recall {tp}/{tp + fn} = {tp / max(1, tp + fn):.1%}, pitfalls the writers left out {fp}; "
+        f"strong >= 8: {strong_ok}/{strong}, weak <= 2: {weak_ok}/{weak}")

@@ -1,0 +1,45 @@
+"""The grader against its training set: the 42 calibration transcripts and the blind-written batches
+it was tuned on (tests/training/batch_*, 180 transcripts). These figures are not a measure of how
+well it grades new writing (tests/test_sealed.py is); they guard against a change that undoes what
+the tuning learned. The floors sit a little under the figures measured when tuning ended (exact
+0.91, within one 0.997, pitfall recall 0.97, worst false pitfall 1%)."""
+from __future__ import annotations
+
+import functools
+
+from interviewer.calibration import agreement, load_cases, training_batches
+
+FLOORS = {"exact": 0.89, "within_one": 0.99, "pitfall_recall": 0.95, "false_pitfall": 0.02}
+
+
+@functools.lru_cache(maxsize=None)
+def training():
+    cases = load_cases()
+    for folder in training_batches():
+        cases = cases + load_cases(folder)
+    return agreement(cases)
+
+
+def test_the_training_batches_are_all_there():
+    names = [f.name for f in training_batches()]
+    assert names == ["batch_a", "batch_b", "batch_c", "batch_d", "batch_e", "batch_f"], names
+    assert len(training().cases) == 42 + 180
+
+
+def test_training_agreement_does_not_regress():
+    a = training()
+    assert a.exact_rate >= FLOORS["exact"], a.summary()
+    assert a.within_one_rate >= FLOORS["within_one"], a.summary()
+    assert a.pitfall_recall >= FLOORS["pitfall_recall"], a.summary()
+    worst = max(a.false_pitfall_rates.values(), default=0.0)
+    assert worst <= FLOORS["false_pitfall"], a.summary()
+
+
+def test_training_quotes_and_claims_are_exact_substrings():
+    for case in training().cases:
+        turns = case.data["turns"]
+        for c in case.report.criteria:
+            for q in c.evidence:
+                assert q.quote in turns[q.turn]["text"], (case.name, c.id, q)
+        for claim in case.report.claims:
+            assert claim.span in turns[claim.turn]["text"], (case.name, claim)
