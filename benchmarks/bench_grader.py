@@ -87,16 +87,18 @@ def main() -> None:
     transcript, words = long_transcript(calibration)
     grade(transcript)  # warm the loaders (rubric, presets, compiled regexes)
     times, cpu = [], []
-    for _ in range(15):
+    for _ in range(30):
         for cache in text_caches():
             cache.cache_clear()
         t, c = time.perf_counter(), time.process_time()
         grade(transcript)
         times.append((time.perf_counter() - t) * 1000)
         cpu.append((time.process_time() - c) * 1000)
+    # on a shared machine the CPU time of one run swings with the neighbours: the fastest run is the
+    # closest to the work itself, the median what a user meets
     print(f"grade a {len(transcript.turns)}-turn, {words:,}-word transcript: median {statistics.median(times):.1f} ms, "
-          f"max {max(times):.1f} ms (CPU median {statistics.median(cpu):.1f} ms) over {len(times)} runs "
-          f"(target < 200 ms)")
+          f"fastest {min(times):.1f} ms, max {max(times):.1f} ms (CPU median {statistics.median(cpu):.1f} ms, "
+          f"fastest {min(cpu):.1f} ms) over {len(times)} runs (target < 200 ms)")
     return 0
 
 
