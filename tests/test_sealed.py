@@ -24,7 +24,7 @@ EXACT, WITHIN_ONE, PITFALL_RECALL, FALSE_PITFALL = 0.85, 0.97, 0.85, 0.02
 
 # Held-out batches that missed the bar when measured, with the figures (the thresholds stay; a
 # batch is never tuned on to pass: one that is tuned on moves to tests/training/). See README
-# "The bar". A second blind rater agreed with the writers' labels on 93% of the scores.
+# "The bar". A second blind rater agreed with the writers' labels on 93.9% of G's and H's scores.
 BELOW_THE_BAR = {
     "batch_g": ("measured once after tuning ended (cycle 2): exact 0.72 (65/90), within one 0.97, pitfall "
                 "recall 0.92, policy_list raised on 15% of the transcripts that forbid it, strong >= 8: 4/6, "
