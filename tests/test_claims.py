@@ -672,3 +672,19 @@ def test_a_wrong_calculation_caps_capacity_in_recsys():
 
     assert score("20,000 × 300 is 6,000,000 scores a second") == 3
     assert score("20,000 × 300 is 600,000 scores a second") == 2
+
+
+def test_latent_attention_kv_is_checked_with_the_calculators_formula():
+    """DeepSeek-V3 caches a compressed latent per layer, not K and V per head: the ledger checks its KV
+    per token with the same formula as the calculator."""
+    from interviewer import capacity
+
+    kv = capacity.kv_bytes_per_token("deepseek-v3")
+    right = build_ledger([("interviewer", "DeepSeek-V3 on 8 x H200"),
+                          ("candidate", f"DeepSeek-V3 needs about {kv / 1024:.0f} KiB of KV per token in FP16.")])
+    wrong = build_ledger([("interviewer", "DeepSeek-V3 on 8 x H200"),
+                          ("candidate", "DeepSeek-V3 needs about 3.5 MB of KV per token in FP16.")])
+    (ok,) = [c for c in right.claims if c.kind == "kv_bytes_per_token"]
+    (bad,) = [c for c in wrong.claims if c.kind == "kv_bytes_per_token"]
+    assert ok.check.status == "ok"
+    assert bad.check.status == "wrong" and "latent" in bad.check.explanation

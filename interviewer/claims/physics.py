@@ -150,8 +150,12 @@ class Arch:
     attention_heads: int
     head_dim: int
     hidden: int
+    preset: object | None = None  # the model's preset when no shape was said over it
 
     def kv_bytes(self, dtype: str | None) -> int:
+        if self.preset is not None and getattr(self.preset, "attention", None) == "mla":
+            # DeepSeek's latent attention caches one compressed latent a layer: the calculator's formula
+            return capacity.kv_bytes_per_token(self.preset, dtype or "fp16")
         b = capacity.DTYPE_BYTES.get(dtype or "fp16", 2.0)
         return int(round(2 * self.layers * self.kv_heads * self.head_dim * b))
 
@@ -180,7 +184,8 @@ def _arch(c: Claim, ctx: Ctx, i: int) -> Arch | None:
     if not (layers and kv and head_dim):
         return None
     name = m.name if m and not said else (f"{m.name} as described" if m else "the model as described")
-    return Arch(name, layers, kv, heads, head_dim, (m.hidden_size if m and m.hidden_size else heads * head_dim))
+    return Arch(name, layers, kv, heads, head_dim, (m.hidden_size if m and m.hidden_size else heads * head_dim),
+                m if m is not None and not said else None)
 
 
 def _gpu(s: Subject):
@@ -402,9 +407,19 @@ def check_kv_per_token(c: Claim, ctx: Ctx, i: int) -> Check | None:
     b = capacity.DTYPE_BYTES.get(dtypes[0], 2.0)
     trace = [f"KV per token = 2 (K and V) x {a.layers} layers x {a.kv_heads} KV heads x {a.head_dim} head dim x "
              f"{b:g} bytes = {kv:,} bytes ({say.nbytes(kv)})"]
+    mla = a.preset is not None and getattr(a.preset, "attention", None) == "mla"
+    if mla:
+        p = a.preset
+        trace = [f"KV per token = {a.layers} layers x ({p.kv_lora_rank} latent + {p.qk_rope_head_dim} RoPE key) x "
+                 f"{b:g} bytes = {kv:,} bytes ({say.nbytes(kv)}): latent attention caches no separate K and V"]
     if ok:
         return _check("ok", "kv_per_token", best, "bytes", c,
                       f"Right: {a.name} stores about {say.nbytes(best)} of keys and values per token.", trace)
+    if mla:
+        return _check("wrong", "kv_per_token", kv, "bytes", c,
+                      f"{a.name} uses latent attention: it caches one {a.preset.kv_lora_rank}-wide latent and a "
+                      f"{a.preset.qk_rope_head_dim}-wide RoPE key per layer for {a.layers} layers at {_dtype_words(b)} "
+                      f"each, about {say.nbytes(kv)} per token, not {say.nbytes(c.value)}.", trace)
     return _check("wrong", "kv_per_token", kv, "bytes", c,
                   f"{a.name} keeps a key and a value for {a.layers} layers and {a.kv_heads} KV heads of {a.head_dim} "
                   f"dimensions at {_dtype_words(b)} each: about {say.nbytes(kv)} per token, not {say.nbytes(c.value)}."
