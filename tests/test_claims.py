@@ -688,3 +688,18 @@ def test_latent_attention_kv_is_checked_with_the_calculators_formula():
     (bad,) = [c for c in wrong.claims if c.kind == "kv_bytes_per_token"]
     assert ok.check.status == "ok"
     assert bad.check.status == "wrong" and "latent" in bad.check.explanation
+
+
+def test_a_word_one_is_no_operand_and_an_unsaid_kv_factor_is_judged_by_the_quantity():
+    # "plus one ~500-token prefill": "one" is a word, "~500" no result
+    assert not _calcs("Each step is 192 decode tokens plus one ~500-token prefill chunk.")
+    from interviewer.grader import grade
+    from interviewer.transcript import Transcript
+
+    t = Transcript(question_id="route-batch-eight-gpus", turns=[
+        {"role": "interviewer", "text": "Eight A100 80GB GPUs, each with its own copy of Llama-2-13B in FP16."},
+        {"role": "candidate", "text": "KV per token is 40 x 40 x 128 x 2 B = 819,200 B. Weights are 26 GB, so about "
+                                      "46 GB is left for KV after a 10% reserve; at 2,250 tokens a sequence is 1.84 GB, "
+                                      "so about 25 concurrent sequences fit per GPU."}])
+    cap = grade(t).criterion("capacity_number")
+    assert not any(x.startswith("claim:arithmetic") for x in cap.capped_by), cap.capped_by

@@ -310,6 +310,8 @@ def _calculations(text: str, ms: list[Mention], chains: list[_Chain], v: Vocab, 
             continue
         if ch.result in starts:
             continue  # "a + b x c ≈ a + d = e": the "result" is a rewritten expression, checked in its turn
+        if any(ms[i].weak for i in [*ch.operands, ch.result]):
+            continue  # "192 decode tokens plus one ~500-token prefill": a bare "one" is a word, not a figure
         if any(_UNKNOWN_UNIT.match(text, ms[i].end) for i in [*ch.operands, ch.result] if ms[i].dim == "count"):
             continue  # "8 x 312 TFLOPS ≈ 2.5 PF": a unit the ledger does not read; the sum cannot be judged
         formula: list[str] = []
