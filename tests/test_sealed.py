@@ -31,7 +31,8 @@ BELOW_THE_BAR = {
                 "weak <= 2: 7/9, stuffed <= 2: 1/3"),
     "batch_h": ("measured once after tuning ended (cycle 2): exact 0.84 (76/90), within one 0.99, pitfall "
                 "recall 0.93, policy_list raised on 4% of the transcripts that forbid it, strong >= 8: 5/6, "
-                "weak <= 2: 8/9, stuffed <= 2: 2/3"),
+                "weak <= 2: 8/9, stuffed <= 2: 2/3 (0.86 exact after two false calculation flags found in its "
+                "output were fixed)"),
 }
 
 BATCHES = sealed_batches()
