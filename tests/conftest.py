@@ -67,3 +67,22 @@ def answer(state, text, now: float | None = None):
 
     return Session(store=None, retriever=no_retriever, clock=(lambda: now) if now is not None else time.time
                    ).take_turn(state, text)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Debian's chromium under Playwright, one per test module (tests/browser_support.py)."""
+    from browser_support import chromium
+
+    with chromium() as b:
+        yield b
+
+
+@pytest.fixture(scope="module")
+def app_url(tmp_path_factory):
+    """`streamlit run app.py` in local mode on 127.0.0.1 with its own data dir, one per test module."""
+    from browser_support import need_chromium, server_env, streamlit_app
+
+    need_chromium()
+    with streamlit_app(server_env(tmp_path_factory.mktemp("browser-data")), timeout=60) as url:
+        yield url

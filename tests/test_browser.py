@@ -8,73 +8,8 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
-from pathlib import Path
 
-import pytest
-
-ROOT = Path(__file__).resolve().parent.parent
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run", "--disable-quic"]
-ANSWERS = [
-    "Memory first. Llama-3-8B in fp16 on one H100 80GB: weights about 16 GB, KV per token is "
-    "2 x 32 layers x 8 KV heads x 128 x 2 bytes = 131,072 bytes, so about 57 concurrent sequences at 8,192 tokens.",
-    "Continuous batching with max_num_seqs 64 and max_num_batched_tokens 8192 per step. When the cache is full, "
-    "preempt the lowest-priority, most recently admitted sequence and recompute it later.",
-]
-
-
-def _need_chromium():
-    if not Path(CHROMIUM).exists():
-        if os.environ.get("CI") == "true":
-            pytest.fail("Debian's chromium is missing at /usr/bin/chromium (.ci/run installs it)")
-        pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
-
-
-@pytest.fixture(scope="module")
-def app_url(tmp_path_factory):
-    _need_chromium()
-    data = tmp_path_factory.mktemp("browser-data")
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    env = {**os.environ, "INTERVIEWER_DATA_DIR": str(data)}
-    for var in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "CHROMA_HOST"):
-        env.pop(var, None)
-    proc = subprocess.Popen([sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
-                             "--server.port", str(port), "--server.address", "127.0.0.1"],
-                            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(120):
-            try:
-                if urllib.request.urlopen(f"{url}/_stcore/health", timeout=1).read() == b"ok":
-                    break
-            except OSError:
-                time.sleep(0.5)
-        else:
-            pytest.fail("streamlit did not answer /_stcore/health in 60 s")
-        yield url
-    finally:
-        proc.terminate()
-        proc.wait(10)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    _need_chromium()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
+from browser_support import ANSWERS, ROOT  # noqa: F401  (the app server and chromium are conftest fixtures)
 
 
 def test_a_round_in_a_real_browser(app_url, browser, tmp_path):

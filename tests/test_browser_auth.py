@@ -7,38 +7,13 @@ from __future__ import annotations
 
 import os
 import secrets
-import socket
 import subprocess
 import sys
-import time
-import urllib.request
-from pathlib import Path
 
 import pytest
-from test_browser import ANSWERS, ARGS, CHROMIUM, _need_chromium
+from browser_support import ANSWERS, ROOT, free_port, need_chromium, server_env, stop_process, streamlit_app, wait_for
 
-ROOT = Path(__file__).resolve().parent.parent
 TITLE = "Design GPU Inference Serving System"
-
-
-def _port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _wait(url: str, proc: subprocess.Popen, what: str, timeout: float = 90) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if proc is not None and proc.poll() is not None:
-            pytest.fail(f"{what} exited with {proc.returncode}")
-        try:
-            with urllib.request.urlopen(url, timeout=1) as r:
-                if r.status == 200:
-                    return
-        except OSError:
-            time.sleep(0.3)
-    pytest.fail(f"{what} did not answer {url} within {timeout:.0f} s")
 
 
 @pytest.fixture(scope="module")
@@ -54,24 +29,23 @@ def issuer(tmp_path_factory):
         if os.environ.get("CI") == "true":
             pytest.fail("oidc-provider-mock is not installed (requirements-dev.txt)")
         pytest.skip("oidc-provider-mock is not installed (pip install -r requirements-dev.txt)")
-    port = _port()
+    port = free_port()
     log = tmp_path_factory.mktemp("oidc") / "provider.log"
     proc = subprocess.Popen([sys.executable, "-m", "oidc_provider_mock", "--host", "127.0.0.1", "--port", str(port)],
                             stdout=open(log, "wb"), stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     try:
-        _wait(f"{url}/.well-known/openid-configuration", proc, "oidc-provider-mock", 60)
+        wait_for(f"{url}/.well-known/openid-configuration", proc, "oidc-provider-mock", 60)
         yield url
     finally:
-        proc.terminate()
-        proc.wait(10)
+        stop_process(proc)
 
 
 @pytest.fixture(scope="module")
 def hosted_app(issuer, tmp_path_factory):
-    _need_chromium()
+    need_chromium()
     work = tmp_path_factory.mktemp("hosted")
-    port = _port()
+    port = free_port()
     url = f"http://127.0.0.1:{port}"
     secrets_file = work / "secrets.toml"
     secrets_file.write_text(
@@ -81,34 +55,13 @@ def hosted_app(issuer, tmp_path_factory):
         'client_id = "interviewer-test"\n'
         'client_secret = "interviewer-test-secret"\n'
         f'server_metadata_url = "{issuer}/.well-known/openid-configuration"\n')
-    env = {**os.environ, "INTERVIEWER_DATA_DIR": str(work / "data")}
-    for var in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "CHROMA_HOST", "INTERVIEWER_AUTH", "INTERVIEWER_DATABASE_URL"):
-        env.pop(var, None)
+    env = server_env(work / "data")
     # The vector store built before the app starts, so no first answer waits on a build on a busy machine.
     built = subprocess.run([sys.executable, "-m", "interviewer", "ingest"], cwd=ROOT, env=env, capture_output=True,
                            text=True, timeout=300)
     assert built.returncode == 0, built.stderr
-    proc = subprocess.Popen([sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
-                             "--server.port", str(port), "--server.address", "127.0.0.1",
-                             "--secrets.files", str(secrets_file)],
-                            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        _wait(f"{url}/_stcore/health", proc, "streamlit")
-        yield url
-    finally:
-        proc.terminate()
-        proc.wait(10)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    _need_chromium()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
+    with streamlit_app(env, "--secrets.files", str(secrets_file), port=port) as app:
+        yield app
 
 
 def visitor(browser):

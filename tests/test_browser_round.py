@@ -2,14 +2,12 @@
 twice, and a company drill to its last card, whose score the summary shows."""
 from __future__ import annotations
 
-from test_browser import app_url, browser  # noqa: F401  (the shared app server and chromium)
-
 from interviewer.scripted import PLAIN, WEAK
 
 ANSWERS = [PLAIN["capacity_number"], PLAIN["scheduling_policy"], PLAIN["tail_latency_tradeoff"], *WEAK]
 
 
-def test_thirty_answers_in_the_browser_and_no_question_twice(app_url, browser):  # noqa: F811
+def test_thirty_answers_in_the_browser_and_no_question_twice(app_url, browser):
     from playwright.sync_api import expect
 
     page = browser.new_page(viewport={"width": 1280, "height": 1000})
@@ -29,7 +27,7 @@ def test_thirty_answers_in_the_browser_and_no_question_twice(app_url, browser): 
     page.close()
 
 
-def test_a_drill_to_its_last_card_shows_every_score(app_url, browser):  # noqa: F811
+def test_a_drill_to_its_last_card_shows_every_score(app_url, browser):
     from playwright.sync_api import expect
 
     page = browser.new_page(viewport={"width": 1280, "height": 1000})
