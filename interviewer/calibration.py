@@ -3,14 +3,15 @@
 Labelled transcripts, in three places:
 
 * tests/calibration/ (42): TRAINING; labels in each file's "expected".
-* tests/training/batch_*/ (A, B, C; 90): TRAINING. Written and labelled by people who never saw the
-  grader's code, then tuned on (A from the start; B and C after each had been measured once as a
+* tests/training/batch_*/ (A-F; 180): TRAINING. Written and labelled by people who never saw the
+  grader's code, then tuned on (A from the start; B to F after each had been measured once as a
   held-out batch). Labels in each file's "label".
-* tests/sealed/batch_*/ (D, E, F; 90): HELD OUT. Written by blind writers while the grader was being
+* tests/sealed/batch_*/ (G, H; 60): HELD OUT. Written by blind writers while the grader was being
   tuned on the training batches, kept outside the repository, and added and measured once after
   tuning ended. Labels as in the training batches: scores per required criterion with reasons,
   the pitfalls present (any not listed is asserted absent), a stuffed flag, hand-checked capacity
   figures.
+* tests/second_rater/batch_*/: a second blind rater's grades of batches D-H (the human ceiling).
 """
 from __future__ import annotations
 

@@ -86,3 +86,14 @@ def app_url(tmp_path_factory):
     need_chromium()
     with streamlit_app(server_env(tmp_path_factory.mktemp("browser-data")), timeout=60) as url:
         yield url
+
+
+def quote_problems(cases) -> list:
+    """Report quotes and claim spans that are not exact substrings of the turn they name."""
+    out = []
+    for case in cases:
+        turns = case.data["turns"]
+        out += [(case.name, c.id, q) for c in case.report.criteria for q in c.evidence
+                if q.quote not in turns[q.turn]["text"]]
+        out += [(case.name, claim) for claim in case.report.claims if claim.span not in turns[claim.turn]["text"]]
+    return out

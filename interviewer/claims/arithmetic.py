@@ -20,11 +20,12 @@ from interviewer.claims.numbers import Mention
 RESULT = re.compile(
     r"\s*(?:=|≈|~=|->|→|\bis\b|\bare\b|\bgives?\b|\bcomes\s+to\b|\bmakes\b|\bthat'?s\b|\bwhich\s+is\b|\bequals\b)"
     r"\s*(?:about|roughly|around|approximately|~|≈|only|just|close\s+to|nearly|almost|basically)?\s*$", re.I)
-_MUL = {"x", "×", "*", "times", "multiplied by"}
-_DIV = {"/", "over", "divided by", "÷"}
-_ADD = {"plus", "+"}
-_SUB = {"minus", "less", "-"}
-_OPS = _MUL | _DIV | _ADD | _SUB
+# operators as said, normalised by claims.attach (lower case, single spaces)
+MUL = frozenset({"x", "×", "*", "times", "multiplied by"})
+DIV = frozenset({"/", "over", "divided by", "÷"})
+ADD = frozenset({"plus", "+"})
+SUB = frozenset({"minus", "less", "-"})
+_OPS = MUL | DIV | ADD | SUB
 
 _TIME_FACTORS = (60.0, 3600.0, 86400.0)
 
@@ -36,15 +37,15 @@ def evaluate(values: list[float], ops: list[str]) -> float | None:
     terms: list[float] = [values[0]]
     signs: list[float] = [1.0]
     for op, val in zip(ops, values[1:]):
-        if op in _MUL:
+        if op in MUL:
             terms[-1] *= val
-        elif op in _DIV:
+        elif op in DIV:
             if val == 0:
                 return None
             terms[-1] /= val
         else:
             terms.append(val)
-            signs.append(1.0 if op in _ADD else -1.0)
+            signs.append(1.0 if op in ADD else -1.0)
     return sum(s * t for s, t in zip(signs, terms))
 
 

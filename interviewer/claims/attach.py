@@ -22,9 +22,7 @@ _RESULT = re.compile(
     r"\s*(?:=|≈|~=|->|→|:|,|is|are|gives|give|comes\s+to|makes|that's|that\s+is|which\s+is|so|per\s+token\s+is)?"
     r"\s*(?:about|roughly|around|approximately|~|so|that's|or|only|just|is)?\s*", re.I)
 _MAY_HAVE_NUMBER = re.compile(r"\d")
-_MUL = {"x", "×", "*", "times", "multiplied by"}
-_DIV = {"/", "over", "divided by", "÷"}
-_SUB = {"minus", "less", "-"}
+_MUL, _DIV, _SUB = arithmetic.MUL, arithmetic.DIV, arithmetic.SUB
 _SHAPE_DIMS = {"layers", "kv_heads", "attention_heads", "params"}
 _DELTA = frozenset({"more", "extra", "additional", "fewer", "less"})
 _TIME_FAMILIES_WITH_PCT = {"ttft", "tpot", "latency"}

@@ -150,12 +150,16 @@ class Arch:
     attention_heads: int
     head_dim: int
     hidden: int
-    preset: object | None = None  # the model's preset when no shape was said over it
+    preset: capacity.ModelSpec | None = None  # the model's preset when no shape was said over it
+
+    @property
+    def latent(self) -> bool:
+        """Multi-head latent attention (DeepSeek-V3): one compressed latent a layer, no K and V per head."""
+        return self.preset is not None and self.preset.kind == "mla"
 
     def kv_bytes(self, dtype: str | None) -> int:
-        if self.preset is not None and getattr(self.preset, "attention", None) == "mla":
-            # DeepSeek's latent attention caches one compressed latent a layer: the calculator's formula
-            return capacity.kv_bytes_per_token(self.preset, dtype or "fp16")
+        if self.latent:
+            return capacity.kv_bytes_per_token(self.preset, dtype or "fp16")  # the calculator's formula
         b = capacity.DTYPE_BYTES.get(dtype or "fp16", 2.0)
         return int(round(2 * self.layers * self.kv_heads * self.head_dim * b))
 
@@ -407,15 +411,14 @@ def check_kv_per_token(c: Claim, ctx: Ctx, i: int) -> Check | None:
     b = capacity.DTYPE_BYTES.get(dtypes[0], 2.0)
     trace = [f"KV per token = 2 (K and V) x {a.layers} layers x {a.kv_heads} KV heads x {a.head_dim} head dim x "
              f"{b:g} bytes = {kv:,} bytes ({say.nbytes(kv)})"]
-    mla = a.preset is not None and getattr(a.preset, "attention", None) == "mla"
-    if mla:
+    if a.latent:
         p = a.preset
         trace = [f"KV per token = {a.layers} layers x ({p.kv_lora_rank} latent + {p.qk_rope_head_dim} RoPE key) x "
                  f"{b:g} bytes = {kv:,} bytes ({say.nbytes(kv)}): latent attention caches no separate K and V"]
     if ok:
         return _check("ok", "kv_per_token", best, "bytes", c,
                       f"Right: {a.name} stores about {say.nbytes(best)} of keys and values per token.", trace)
-    if mla:
+    if a.latent:
         return _check("wrong", "kv_per_token", kv, "bytes", c,
                       f"{a.name} uses latent attention: it caches one {a.preset.kv_lora_rank}-wide latent and a "
                       f"{a.preset.qk_rope_head_dim}-wide RoPE key per layer for {a.layers} layers at {_dtype_words(b)} "
