@@ -179,9 +179,9 @@ def _policy_list(ev: Evidence, p: Pitfall) -> None:
                               ors[0])
             if opener is not None and (len(ors) >= 2 or _MENU_OPENER.search(opener.group(0))):
                 start = opener.start() + (len(opener.group(0)) - len(opener.group(0).lstrip()))
+                # through the deferral said in this answer, else through the whole answer
                 ends = [sm.end() for sm in sentences if any(d.search(sm.group(0)) for d in p.deferral)]
-                end = max([*ends, ors[-1].end() if ors else opener.end(), max(sm.end() for sm in sentences)
-                           if not ends else 0])
+                end = max(max(ends), ors[-1].end() if ors else opener.end()) if ends else sentences[-1].end()
                 ev.pitfalls[p.id] = Hit(p.id, turn, start, end, quote_around(text, start, opener.end()))
                 # scheduling policies named one after another are a list of names; other options a menu
                 ev.pitfall_kinds[p.id] = "names" if len(_names_in(text[start:end], p)) >= p.min_names else "menu"
