@@ -30,7 +30,11 @@ def derive_pitfalls(ev: Evidence, rubric: Rubric, family: str) -> None:
         if p.families and family not in p.families:
             continue
         if p.names or p.menu:
-            _policy_list(ev, p)
+            # a list answered by a choice is withdrawn; a later list left open still counts
+            since = 0
+            while _policy_list(ev, p, since) and _cleared(ev, p, ev.pitfalls[p.id]):
+                since = ev.pitfalls.pop(p.id).turn + 1
+                ev.pitfall_kinds.pop(p.id, None)
         if p.when and p.when in present and p.id not in ev.pitfalls:
             clearing = set(p.unless_any) & (present | ev.named)
             if p.unless_tied and clearing:
@@ -38,19 +42,38 @@ def derive_pitfalls(ev: Evidence, rubric: Rubric, family: str) -> None:
             if not clearing:
                 ev.pitfalls[p.id] = ev.first(p.when)
                 ev.pitfall_kinds[p.id] = "when"
-        if p.id in ev.pitfalls and p.cleared_by:
-            # a choice clears the list it answers: in the list's answer or a later one, not a choice
-            # made before the list was given
-            near = _near_turns(ev, ev.pitfalls[p.id].turn) if ev.pitfalls[p.id] else list(ev.texts.values())
-            if any(not negated_at(t, m.start()) and not _CONDITIONAL.search(t, max(0, m.start() - 40), m.start())
-                   and not _NO_CHOICE.match(t, m.end())
-                   for pat in p.cleared_by for t in near for m in pat.finditer(t)):
-                del ev.pitfalls[p.id]
-                ev.pitfall_kinds.pop(p.id, None)
+        if p.id in ev.pitfalls and p.cleared_by and not (p.names or p.menu) and _cleared(ev, p, ev.pitfalls[p.id]):
+            del ev.pitfalls[p.id]
+            ev.pitfall_kinds.pop(p.id, None)
         if p.id in ev.pitfalls and (p.names or p.menu) and p.criterion:
             _unchosen(ev, ev.pitfalls[p.id], rubric.spec(family, p.criterion).items)
     for pid in ev.pitfalls:
         ev.pitfall_kinds.setdefault(pid, "pattern")
+
+
+def _cleared(ev: Evidence, p: Pitfall, hit: Hit | None) -> bool:
+    """A choice clears the list it answers: in the list's answer or a later one, not a choice made
+    before the list was given."""
+    near = _near_turns(ev, hit.turn) if hit else list(ev.texts.values())
+    return any(not negated_at(t, m.start()) and not _CONDITIONAL.search(t, max(0, m.start() - 40), m.start())
+               and not _NO_CHOICE.match(t, m.end())
+               for pat in p.cleared_by for t in near for m in pat.finditer(t)) or _answered_pick(ev, p, hit)
+
+
+def _answered_pick(ev: Evidence, p: Pitfall, hit: Hit | None) -> bool:
+    """Asked "which one?" after the list, the candidate answered without deferring again: that
+    answer is the choice ("Per-team quotas plus two priority classes. Quotas because...")."""
+    if hit is None or not p.pick_prompt:
+        return False
+    for i, text in ev.context.items():
+        if i > hit.turn and any(q.search(text) for q in p.pick_prompt):
+            answer = min((t for t in ev.texts if t > i), default=None)
+            if answer is not None:
+                said = ev.texts[answer]
+                if _any_name(p).search(said) and not any(d.search(said) for d in p.deferral) \
+                        and not _NO_CHOICE.match(said):
+                    return True
+    return False
 
 
 def _near_turns(ev: Evidence, turn: int) -> list[str]:
@@ -126,6 +149,28 @@ def _names_in(sentence: str, p: Pitfall) -> list[tuple[int, int]]:
     return sorted(found.values())
 
 
+# between two items of an enumeration: a separator and at most two words ("queues, weighted", ", or")
+_LIST_GAP = re.compile(r"[\s*]*(?:[\w-]+\s+){0,2}?(?:[,/]|\bor\b|\band\b|\bplus\b|\bwith\b)\s*(?:or\s+|and\s+)?"
+                       r"(?:[\w-]+\s+){0,2}?\s*"
+                       # "FIFO is simple; priority queues let ...; fair share gives ...": a list of clauses
+                       r"|[^;]{0,80};\s*(?:or\s+|and\s+)?(?:[\w-]+\s+){0,2}?\s*", re.I)
+
+
+def _enumerated(sentence: str, names: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The longest run of names listed one after another: "FIFO, strict priority, quotas or DRF" is
+    a list; "fair share across teams, weight = funded quota, with priority classes inside" is one
+    rule with its parts."""
+    best: list[tuple[int, int]] = []
+    run: list[tuple[int, int]] = []
+    for n in names:
+        if run and not _LIST_GAP.fullmatch(sentence, run[-1][1], n[0]):
+            run = []
+        run.append(n)
+        if len(run) > len(best):
+            best = list(run)
+    return best
+
+
 _ANY_NAME: dict[str, re.Pattern] = {}
 
 
@@ -135,18 +180,20 @@ def _any_name(p: Pitfall) -> re.Pattern:
     return _ANY_NAME[p.id]
 
 
-def _policy_list(ev: Evidence, p: Pitfall) -> None:
+def _policy_list(ev: Evidence, p: Pitfall, since: int = 0) -> bool:
+    """Raise `p` at the first list of policies left open in the candidate's answers from turn
+    `since` on; True when raised."""
     if p.id in ev.pitfalls:
-        return
+        return False
     names_anywhere = _any_name(p)
-    for turn in sorted(ev.texts):
+    for turn in sorted(t for t in ev.texts if t >= since):
         text = ev.texts[turn]
         deferred = any(d.search(text) for d in p.deferral)
         if len(names_anywhere.findall(text)) < 2 and not (deferred and any(m.search(text) for m in p.menu)):
             continue  # fewer than two policy names and no deferred menu: nothing to find in this answer
         for sm in _SENTENCE.finditer(text):
             sentence = sm.group(0)
-            names = _names_in(sentence, p)
+            names = _enumerated(sentence, _names_in(sentence, p))
             if len(names) >= 2:
                 start = sm.start() + names[0][0]
                 # "you could do FIFO, you could do priority queues, ...": the menu's "could" is no hypothetical
@@ -159,13 +206,13 @@ def _policy_list(ev: Evidence, p: Pitfall) -> None:
                     ev.pitfalls[p.id] = Hit(p.id, turn, start, sm.start() + names[-1][1],
                                             quote_around(text, start, sm.start() + names[-1][1]))
                     ev.pitfall_kinds[p.id] = "names"
-                    return
+                    return True
             if deferred and any(m.search(sentence) for m in p.menu) and len(_OR.findall(sentence)) >= 1 \
                     and sentence.count(",") + sentence.count(";") + len(_OR.findall(sentence)) >= 2:
                 start = sm.start() + (len(sentence) - len(sentence.lstrip()))
                 ev.pitfalls[p.id] = Hit(p.id, turn, start, sm.end(), quote_around(text, start, sm.end()))
                 ev.pitfall_kinds[p.id] = "menu"
-                return
+                return True
         # a menu spread over sentences: "There are a few approaches. FIFO ... Strict priority ...",
         # "We could fsync every put. Or group commit. Or a timer." - then left open in the same answer
         # or the next ("It really depends on the org ... I'd make the policy pluggable")
@@ -185,10 +232,12 @@ def _policy_list(ev: Evidence, p: Pitfall) -> None:
                 ev.pitfalls[p.id] = Hit(p.id, turn, start, end, quote_around(text, start, opener.end()))
                 # scheduling policies named one after another are a list of names; other options a menu
                 ev.pitfall_kinds[p.id] = "names" if len(_names_in(text[start:end], p)) >= p.min_names else "menu"
-                return
+                return True
+    return False
 
 
-_MENU_OPENER = re.compile(r"\bthere\s+are\s+(?:a\s+few|several|many|lots\s+of|a\s+lot\s+of|a\s+number\s+of|multiple|"
-                          r"a\s+bunch\s+of|a\s+couple\s+of|some|\w+)\s+(?:options|approaches|ways|choices|strategies|policies)\b",
+_MENU_OPENER = re.compile(r"\bthere(?:\s+are|'s|\s+is)\s+(?:a\s+few|several|many|lots\s+of|a\s+lot\s+of|a\s+number\s+of|multiple|"
+                          r"a\s+bunch\s+of|a\s+couple\s+of|some|\w+)\s+(?:[\w-]+\s+){0,2}?"
+                          r"(?:options|approaches|ways|choices|strategies|policies|possibilities|alternatives)\b",
                           re.I)
 _OR_LEAD = re.compile(r"\s*or\b", re.I)

@@ -41,6 +41,7 @@ class Pitfall(BaseModel):
     min_names: int = 3
     menu: list[re.Pattern] = Field(default_factory=list)      # "we could X, or Y, or Z"
     deferral: list[re.Pattern] = Field(default_factory=list)  # "it depends", "configurable"
+    pick_prompt: list[re.Pattern] = Field(default_factory=list)  # the interviewer's "which one?"
     caps: dict[str, int] = Field(default_factory=dict)        # criterion -> the highest score it allows
     caps_when: list[str] = Field(default_factory=list)        # ... only when found this way
     kind_caps: dict[str, dict[str, int]] = Field(default_factory=dict)  # found another way: these caps
@@ -356,7 +357,8 @@ def _pitfall(entry: dict, cues: dict, path: Path) -> Pitfall:
                    names=_compile_plain(f"{pid}.names", spec.get("names", []), path),
                    min_names=int(spec.get("min_names", 3)),
                    menu=_compile_plain(f"{pid}.menu", spec.get("menu", []), path),
-                   deferral=_compile_plain(f"{pid}.deferral", spec.get("deferral", []), path))
+                   deferral=_compile_plain(f"{pid}.deferral", spec.get("deferral", []), path),
+                   pick_prompt=_compile_plain(f"{pid}.pick_prompt", spec.get("pick_prompt", []), path))
 
 
 def _compile(item_id: str, patterns: list, macros: dict[str, str], path: Path, tier: str | None = None) -> list[re.Pattern]:

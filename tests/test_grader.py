@@ -274,6 +274,55 @@ def test_a_policy_list_then_a_choice_is_no_pitfall():
     assert "policy_list" not in {p.id for p in report.pitfalls}
 
 
+def _pitfall_ids(turns, qid="gpu-scheduling-platform"):
+    return {p.id for p in grade(parse_transcript({"question_id": qid, "turns": turns})).pitfalls}
+
+
+def _dialogue(*pairs):
+    return [{"role": r, "text": t} for q, a in pairs for r, t in (("interviewer", q), ("candidate", a))]
+
+
+@pytest.mark.parametrize("answer", [
+    "The options are strict quotas, FIFO with priorities, DRF, weighted fair share. I pick weighted fair share: "
+    "a team's weight is its funded GPUs.",
+    # one rule with its parts is no list, though it names three policies
+    "Weighted fair share across teams, weight = funded quota, with priority classes only inside a team's share.",
+    # routing with a fallback, not a menu
+    "The router sends each request to the GPU with the least outstanding work; with stale reports I'd do "
+    "power-of-two-choices between two random GPUs.",
+])
+def test_a_choice_or_one_composite_rule_is_no_policy_list(answer):
+    assert "policy_list" not in _pitfall_ids(_dialogue(("How do teams share?", answer)))
+
+
+def test_the_answer_to_which_one_is_the_choice_unless_it_defers_again():
+    listed = ("How would you share it between teams?", "Could be FIFO, strict priority, per-team quotas, fair share, or DRF.")
+    chosen = ("Which one?", "Per-team quotas plus two priority classes, inference above training. Quotas because "
+                            "finance can plan on them.")
+    deferred = ("Which one?", "It really depends on the org; I'd make it pluggable.")
+    assert "policy_list" not in _pitfall_ids(_dialogue(listed, chosen))
+    assert "policy_list" in _pitfall_ids(_dialogue(listed, deferred))
+
+
+def test_a_menu_spread_over_sentences_and_left_open_is_a_policy_list():
+    assert "policy_list" in _pitfall_ids(_dialogue(("Who goes first?", (
+        "There are a few well-known approaches here and they each have a place. Strict priority classes, so "
+        "inference always beats training. Plain FIFO within a queue. Weighted fair share by budget. Or a market. "
+        "Honestly the right answer depends on the org."))))
+    assert "policy_list" in _pitfall_ids(_dialogue(("Drain now or wait?", (
+        "There are several possibilities. We can drain now and the job restarts from checkpoint, or wait for the "
+        "next checkpoint, or migrate only that rank, or ask the job owner. It depends on the error type."))),
+        qid="gpu-health-repair")
+
+
+def test_a_later_menu_left_open_counts_after_an_earlier_choice():
+    turns = _dialogue(("Which rule?", "The options are FIFO, priority or fair share. I pick fair share by budget."),
+                      ("A training run holds the GPUs an inference service needs.",
+                       "We could preempt the training job, or wait for it to finish, or borrow from another team. "
+                       "I'd let the admins decide case by case."))
+    assert "policy_list" in _pitfall_ids(turns)
+
+
 def test_quotes_are_the_sentences_that_earn_the_score():
     report = grade(_transcript(["Availability target is 99.9% for the API. Continuous batching with max_num_seqs = 64. "
                                 "When the KV cache is full, new requests wait in the queue."]))
