@@ -387,3 +387,13 @@ def test_pitfalls_are_raised_for_what_was_said(probe):
     raised = {p.id for p in grade(_transcript([probe["text"]], qid=probe["question_id"])).pitfalls}
     assert set(probe["raised"]) <= raised
     assert not set(probe["not_raised"]) & raised
+
+
+def test_a_plain_wait_expectation_asked_for_is_latency_mentioned():
+    said = grade(parse_transcript({"question_id": "gpu-scheduling-platform", "turns": _dialogue(
+        ("How long should each class wait to get scheduled?", "Inference almost immediately. Training can wait, "
+                                                              "hours is fine."))}))
+    drained = grade(parse_transcript({"question_id": "gpu-health-repair", "turns": _dialogue(
+        ("Drain now or wait?", "I'd drain it right away to be safe."))}))
+    assert _scores(said)["tail_latency_tradeoff"] == 1
+    assert _scores(drained)["tail_latency_tradeoff"] == 0
