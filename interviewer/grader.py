@@ -187,6 +187,8 @@ def _claim_cap(cid: str, family: str, ev: Evidence, rubric: Rubric) -> tuple[int
         return 3, []
 
     def badly(c: Claim) -> bool:
+        if c.kind == "arithmetic" and c.check.status != "impossible":
+            return False  # a sum said wrong is "the arithmetic is off" (2), however far off
         r = c.check.ratio
         return c.check.status == "impossible" or (r is not None and r > 0 and abs(math.log(r)) >= math.log(rule.badly_wrong_ratio))
 

@@ -703,3 +703,31 @@ def test_a_word_one_is_no_operand_and_an_unsaid_kv_factor_is_judged_by_the_quant
                                       "so about 25 concurrent sequences fit per GPU."}])
     cap = grade(t).criterion("capacity_number")
     assert not any(x.startswith("claim:arithmetic") for x in cap.capped_by), cap.capped_by
+
+
+@pytest.mark.parametrize("text, verdict", [
+    ("The log grows at 50 MB/s, which is about 180 GB a day, so I'd snapshot every so often.", "wrong"),
+    ("The log grows at 50 MB/s, which is about 4.3 TB a day.", "ok"),
+    ("That's 55 MB/s into the log, or about 198 GB an hour.", "ok"),
+    ("KV/token: 2 (K and V) x 40 x 40 x 128 x 2 B = 819,200 B, ~0.8 MB.", "ok"),
+])
+def test_a_rate_over_a_period_and_a_bracketed_operand_are_re_done(text, verdict):
+    (c,) = _calcs(text)
+    assert c.check.status == verdict, c.check
+
+
+@pytest.mark.parametrize("text, verdict", [
+    ("NVMe flush is ~1 ms, so each fsync carries ~50 records at 50,000/s.", "ok"),
+    ("fsync is about 1 ms, so batching ~50 puts per fsync gives 50,000 a second.", "ok"),
+    ("One fsync per put at 1 ms each, so that's 50,000 puts a second.", "wrong"),
+])
+def test_group_commit_multiplies_the_fsync_rate(text, verdict):
+    led = build_ledger([("interviewer", "A KV store takes 50,000 puts a second."), ("candidate", text)])
+    checked = [c for c in led.claims if c.check is not None and c.check.rule == "fsync_rate"]
+    assert checked and checked[0].check.status == verdict, led.summary()
+
+
+def test_another_n_gb_is_a_difference_not_the_free_memory():
+    led = ledger("Switch the weights to INT8: that's 13 GB instead of 26, so another 13 GB for KV.",
+                 opening="One host with eight A100 80GB GPUs, each holding a 13B model in FP16.")
+    assert not [c for c in led.claims if c.kind == "free_kv_bytes" and c.value == 13e9]

@@ -17,7 +17,11 @@ from interviewer.claims.numbers import Mention, find_mentions
 from interviewer.claims.segments import Segment
 from interviewer.claims.vocab import Vocab
 
-_OP = re.compile(r"\s*(x|×|\*|times|multiplied\s+by|/|over|divided\s+by|÷|minus|less|plus|\+|\s-\s)\s*", re.I)
+# an operand may carry a note in brackets: "2 (K and V) x 40 layers"
+_OP = re.compile(r"\s*(?:\([^()\d]{1,30}\)\s*)?(x|×|\*|times|multiplied\s+by|/|over|divided\s+by|÷|minus|less|plus|\+|\s-\s)\s*",
+                 re.I)
+# "another 13 GB for KV", "an extra 10k tokens": a difference, not the quantity itself
+_DELTA_BEFORE = re.compile(r"\b(?:another|an?\s+(?:extra|additional))\s*~?\s*$", re.I)
 _RESULT = re.compile(
     r"\s*(?:=|≈|~=|->|→|:|,|is|are|gives|give|comes\s+to|makes|that's|that\s+is|which\s+is|so|per\s+token\s+is)?"
     r"\s*(?:about|roughly|around|approximately|~|so|that's|or|only|just|is)?\s*", re.I)
@@ -219,8 +223,8 @@ def find_claims(seg: Segment, v: Vocab) -> list[Found]:
             continue
         if m.weak and m.dim == "count":
             continue  # a bare "one" is a word, not a figure
-        if m.qualifiers & _DELTA:
-            continue  # "~2e4 more tokens": a difference, not the quantity itself
+        if m.qualifiers & _DELTA or _DELTA_BEFORE.search(text, max(0, m.start - 24), m.start):
+            continue  # "~2e4 more tokens", "another 13 GB": a difference, not the quantity itself
         # the previous number of the same dimension blocks cues that lie beyond it
         block = 0
         for j in range(i - 1, -1, -1):
@@ -339,9 +343,26 @@ def _calculations(text: str, ms: list[Mention], chains: list[_Chain], v: Vocab, 
         out.append(Found(kind="arithmetic", value=t.value, mention=t, start=start, end=t.end, approx=t.approx,
                          negated=_negated(text, start, v), hypothetical=bool(hyp_m and hyp_m.start() <= start),
                          comparison=comp, formula=[text[q.start:q.end], "/", text[r.start:r.end]], cue="calculation"))
+    # "50 MB/s, which is about 180 GB a day": a rate over a period said by its word
+    for k in range(len(ms) - 1):
+        a, b = ms[k], ms[k + 1]
+        if not (_RATE_OF.get(a.dim, set()) & {b.dim}) or not arithmetic.result_gap(text, a, b):
+            if not (_RATE_OF.get(a.dim, set()) & {b.dim}) or not _WHICH_IS.fullmatch(text, a.end, b.start):
+                continue
+        pm = _PERIOD.match(text, b.end)
+        if pm is None:
+            continue
+        out.append(Found(kind="arithmetic", value=b.value, mention=b, start=a.start, end=pm.end(), approx=b.approx,
+                         negated=_negated(text, a.start, v), hypothetical=bool(hyp_m and hyp_m.start() <= a.start),
+                         comparison=comp, formula=[text[a.start:a.end], "x", pm.group(1)], cue="calculation"))
     return out
 
 
+# "a day", "per hour", "each week": the period a rate is carried over
+_PERIOD = re.compile(r"\s*(?:of\s+\w+\s+)?((?:a|an|per|each|every|/)\s*(?:day|hour|minute|week))\b", re.I)
+# "50 MB/s into the log\n- that's ≈ 180 GB/day": a few words, then the result
+_WHICH_IS = re.compile(r"[^\d.;:!?]{0,40}?(?:\bwhich\s+is|\bthat.s|\bthat\s+is|\bso|\bor|\bi\.e\.|≈|~|=|->|→)\s*"
+                       r"(?:about|roughly|around|~|≈)?\s*", re.I)
 _AT = re.compile(r"\s*(?:at|@)\s*", re.I)
 # a word glued or next to a bare number that is no operator, result word or plain noun: an unread unit
 _UNKNOWN_UNIT = re.compile(r"\s?(?!(?:x|times|over|minus|plus|less|is|are|gives?|comes|makes|that|which|equals|so|and|or|"

@@ -943,6 +943,9 @@ def _arith_check(c: Claim, ctx: Ctx) -> Check | None:
                   f"{' times '.join(c.formula)} comes to {prod:,.0f}" + ("." if ok else f", not {c.value:,.0f}."), trace)
 
 
+_PERIOD_MS = {"minute": 6e4, "hour": 3.6e6, "day": 8.64e7, "week": 6.048e8}
+
+
 def check_calculation(c: Claim, ctx: Ctx, i: int) -> Check | None:
     """A calculation said aloud ("20,000 x 300 is 600,000"): re-done in base units, a change of unit
     allowed between the operands and the result."""
@@ -953,6 +956,11 @@ def check_calculation(c: Claim, ctx: Ctx, i: int) -> Check | None:
     for k, part in enumerate(c.formula):
         if k % 2:
             ops.append(part)
+            continue
+        period = _PERIOD_MS.get(part.lower().lstrip("/ ").split()[-1]) if k == len(c.formula) - 1 else None
+        if period:
+            values.append(period)  # "... 180 GB a day": the rate times a day
+            dims.add("time")
             continue
         ms = find_mentions(part, ctx.v)
         if len(ms) != 1:
@@ -970,7 +978,7 @@ def check_calculation(c: Claim, ctx: Ctx, i: int) -> Check | None:
     if arithmetic.consistent(c.value, expected, ctx.v.physics["tolerance"], dims):
         return _check("ok", "arithmetic", expected, c.unit, c, f"{said} checks out.", trace)
     r = arithmetic.nearest_ratio(c.value, expected, dims)
-    off = f" - about {r:.3g} times too {'high' if r > 1 else 'low'}" if r and (r >= 2 or r <= 0.5) else ""
+    off = f" - about {max(r, 1 / r):.3g} times too {'high' if r > 1 else 'low'}" if r and (r >= 2 or r <= 0.5) else ""
     check = _check("wrong", "arithmetic", expected, c.unit, c,
                    f"{said} does not come to what you said{off}: redo it ({' '.join(c.span.split())}).", trace)
     check.ratio = round(r, 3) if r is not None else None
@@ -978,6 +986,11 @@ def check_calculation(c: Claim, ctx: Ctx, i: int) -> Check | None:
 
 
 _ONE_FSYNC_EACH = re.compile(r"\b(?:every|each|per|one|an)\s+(?:put|write|fsync|request|record)s?\b|\bfsync\s+(?:on\s+)?(?:every|each)\b", re.I)
+# group commit said in the sentence, with its size when given ("~50 records per fsync", "each fsync carries 50")
+_GROUP_SIZE = re.compile(r"~?(\d[\d,]*)\s+(?:records|puts|writes|requests|entries)\s+(?:per|each|in\s+(?:one|each|a))\s+"
+                         r"(?:fsync|flush|batch)|(?:fsync|flush)\w*\s+(?:carries|covers|holds|takes|batches|groups)\s+~?"
+                         r"(\d[\d,]*)", re.I)
+_GROUPED = re.compile(r"\bbatch\w*|\bgroup(?:ed|\s+commit)|\bcoalesc\w*", re.I)
 _RESULT_WORDS = re.compile(r"\b(?:that.s|that\s+is|so|gives?|giving|means|which\s+is|i\.e\.)\b|=|→|->", re.I)
 
 
@@ -993,21 +1006,28 @@ def check_fsync_rate(c: Claim, ctx: Ctx, i: int) -> Check | None:
         if L.span in c.sentence and c.span in c.sentence else ""
     if not _RESULT_WORDS.search(between):
         return None
-    expected = 1000.0 / L.value
+    # "each fsync carries ~50 records, so 50,000/s": a group of G writes per fsync
+    sized = _GROUP_SIZE.search(c.sentence) if c.kind != "fsync_rate" else None  # fsyncs a second are not grouped
+    if sized is None and c.kind != "fsync_rate" and _GROUPED.search(c.sentence):
+        return None  # grouped, but the group's size is not said: nothing to re-do
+    size = float((sized.group(1) or sized.group(2)).replace(",", "")) if sized else 1.0
+    expected = size * 1000.0 / L.value
     # every fsync time said before it ("~0.5 ms median and 1-2 ms at p99"), ranges by their ends
-    readings = [1000.0 / x for f in lat for x in (f.value, f.low, f.high) if x]
+    readings = [size * 1000.0 / x for f in lat for x in (f.value, f.low, f.high) if x]
     tol = ctx.v.physics["tolerance"]
     ok, best = _best(c, readings, tol)
     if not ok and c.low and c.high and L.low and L.high:
         # "0.5-2 ms ... maybe 500-2,000 puts/s": the range's ends match
         ok = _within(c.low, 1000.0 / L.high, tol) and _within(c.high, 1000.0 / L.low, tol)
         best = c.value
-    trace = [f"one fsync at a time: 1 s / {L.value:g} ms = {expected:,.0f} writes a second"]
+    how = "One fsync at a time" if size == 1 else f"{size:g} writes per fsync"
+    trace = [f"one fsync at a time: 1 s / {L.value:g} ms = {expected:,.0f} writes a second"] if size == 1 else \
+        [f"{size:g} writes per fsync x 1 s / {L.value:g} ms = {expected:,.0f} writes a second"]
     if ok:
         return _check("ok", "fsync_rate", best, c.unit, c,
-                      f"Right: one fsync at a time at {L.span} each is about {say.count(best)} a second.", trace)
+                      f"Right: {how.lower()} at {L.span} each is about {say.count(best)} a second.", trace)
     return _check("wrong", "fsync_rate", expected, c.unit, c,
-                  f"One fsync at a time at {L.value:g} ms each is about {say.count(expected)} writes a second, "
+                  f"{how} at {L.value:g} ms each is about {say.count(expected)} writes a second, "
                   f"not {say.count(c.value)}.", trace)
 
 
