@@ -397,3 +397,22 @@ def test_a_plain_wait_expectation_asked_for_is_latency_mentioned():
         ("Drain now or wait?", "I'd drain it right away to be safe."))}))
     assert _scores(said)["tail_latency_tradeoff"] == 1
     assert _scores(drained)["tail_latency_tradeoff"] == 0
+
+
+def test_quantization_exempted_from_the_quality_check_is_on_faith():
+    exempt = grade(parse_transcript({"question_id": "recommendation-serving", "turns": _dialogue((
+        "Half the GPUs?", "Every new model goes through an A/B test with order rate as the guardrail. I'd switch the "
+                          "ranker to INT8 straight away; that's a serving change, so it doesn't need to go through "
+                          "the A/B."))}))
+    gated = grade(parse_transcript({"question_id": "recommendation-serving", "turns": _dialogue((
+        "Half the GPUs?", "I'd switch the ranker to INT8, but only after it goes through the A/B test with order rate "
+                          "as the guardrail."))}))
+    assert "quantizing_on_faith" in {p.id for p in exempt.pitfalls}
+    assert "quantizing_on_faith" not in {p.id for p in gated.pitfalls}
+
+
+def test_knowing_why_decode_is_memory_bound_is_no_capacity_figure():
+    said = grade(parse_transcript({"question_id": "gpu-inference-fundamentals", "turns": _dialogue((
+        "Why is decode slow?", "Decode is memory-bound: each step streams all the weights from HBM for a GEMV, so the "
+                               "tensor cores sit idle. The exact bytes depend on the model config."))}))
+    assert _scores(said)["capacity_number"] == 0
