@@ -48,11 +48,11 @@ def long_transcript(cases, turns=40, words=8000):
 
 def text_caches():
     """Every cache keyed by a turn's text: cleared so that each timed run reads a fresh transcript."""
-    from interviewer import evidence
+    from interviewer import evidence, pitfalls
     from interviewer.claims import ledger, segments
 
     return [evidence._breaks, evidence.scan_turn, evidence._mask_grader_directed, evidence._clause_marks,
-            ledger._found, segments._names]
+            ledger._found, segments._names, pitfalls._turn_scan]
 
 
 def report(name: str, cases) -> None:

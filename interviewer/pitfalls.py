@@ -13,6 +13,7 @@
 """
 from __future__ import annotations
 
+import functools
 import re
 
 from interviewer.evidence import Evidence, Hit, hypothetical_at, negated_at, quote_around
@@ -180,20 +181,33 @@ def _any_name(p: Pitfall) -> re.Pattern:
     return _ANY_NAME[p.id]
 
 
+_PITFALLS: dict[str, Pitfall] = {}
+
+
+@functools.lru_cache(maxsize=4096)
+def _turn_scan(pid: str, text: str) -> tuple[bool, tuple[int, ...], bool]:
+    """One answer read once per pitfall: deferred?, where policy names start, a menu marker?"""
+    p = _PITFALLS[pid]
+    return (any(d.search(text) for d in p.deferral), tuple(m.start() for m in _any_name(p).finditer(text)),
+            any(m.search(text) for m in p.menu))
+
+
 def _policy_list(ev: Evidence, p: Pitfall, since: int = 0) -> bool:
     """Raise `p` at the first list of policies left open in the candidate's answers from turn
     `since` on; True when raised."""
     if p.id in ev.pitfalls:
         return False
-    names_anywhere = _any_name(p)
+    _PITFALLS[p.id] = p
     for turn in sorted(t for t in ev.texts if t >= since):
         text = ev.texts[turn]
-        deferred = any(d.search(text) for d in p.deferral)
-        if len(names_anywhere.findall(text)) < 2 and not (deferred and any(m.search(text) for m in p.menu)):
+        deferred, starts, menu_in_turn = _turn_scan(p.id, text)
+        if len(starts) < 2 and not (deferred and menu_in_turn):
             continue  # fewer than two policy names and no deferred menu: nothing to find in this answer
         for sm in _SENTENCE.finditer(text):
             sentence = sm.group(0)
-            names = _enumerated(sentence, _names_in(sentence, p))
+            # most sentences name fewer than two policies: only those that do are read closely
+            many = sum(1 for x in starts if sm.start() <= x < sm.end()) >= 2
+            names = _enumerated(sentence, _names_in(sentence, p)) if many else []
             if len(names) >= 2:
                 start = sm.start() + names[0][0]
                 # "you could do FIFO, you could do priority queues, ...": the menu's "could" is no hypothetical
@@ -217,7 +231,7 @@ def _policy_list(ev: Evidence, p: Pitfall, since: int = 0) -> bool:
         # "We could fsync every put. Or group commit. Or a timer." - then left open in the same answer
         # or the next ("It really depends on the org ... I'd make the policy pluggable")
         nxt = min((t for t in ev.texts if t > turn), default=None)
-        if deferred or (nxt is not None and any(d.search(ev.texts[nxt]) for d in p.deferral)):
+        if deferred or (nxt is not None and _turn_scan(p.id, ev.texts[nxt])[0]):
             sentences = list(_SENTENCE.finditer(text))
             opener = next((sm for sm in sentences if _MENU_OPENER.search(sm.group(0))), None)
             ors = [sm for sm in sentences if _OR_LEAD.match(sm.group(0))]

@@ -25,15 +25,13 @@ EXACT, WITHIN_ONE, PITFALL_RECALL, FALSE_PITFALL = 0.85, 0.97, 0.85, 0.02
 
 # Held-out batches that missed the bar when measured, with the figures (the thresholds stay; a
 # batch is never tuned on to pass: one that is tuned on moves to tests/training/). See README
-# "The bar". A second blind rater agreed with the writers' labels on 93.9% of G's and H's scores.
+# "The bar". G and H missed it too (0.72 and 0.84 exact) and were then tuned on.
 BELOW_THE_BAR = {
-    "batch_g": ("measured once after tuning ended (cycle 2): exact 0.72 (65/90), within one 0.97, pitfall "
-                "recall 0.92, policy_list raised on 15% of the transcripts that forbid it, strong >= 8: 4/6, "
-                "weak <= 2: 7/9, stuffed <= 2: 1/3"),
-    "batch_h": ("measured once after tuning ended (cycle 2): exact 0.84 (76/90), within one 0.99, pitfall "
-                "recall 0.93, policy_list raised on 4% of the transcripts that forbid it, strong >= 8: 5/6, "
-                "weak <= 2: 8/9, stuffed <= 2: 2/3 (0.86 exact after two false calculation flags found in its "
-                "output were fixed)"),
+    "batch_i": ("measured once after tuning ended (cycle 3): exact 0.71 (64/90), within one 0.94, pitfall "
+                "recall 0.91, worst false pitfall no_limits 4%, strong >= 8: 2/6, weak <= 2: 8/9, stuffed <= 2: 3/3"),
+    "batch_j": ("measured once after tuning ended (cycle 3): exact 0.84 (76/90), within one 0.99, pitfall "
+                "recall 0.82, worst false pitfall quantizing_on_faith 4%, strong >= 8: 5/6, weak <= 2: 9/9, "
+                "stuffed <= 2: 3/3"),
 }
 
 BATCHES = sealed_batches()
