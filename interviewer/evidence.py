@@ -258,6 +258,7 @@ class _Builder:
         chunk = text[s:e]
         edits = [(a, b, f"{v:g}" if v < 1e6 else f"{v:.0f}") for a, b, v in spelled_numbers(chunk)]
         edits += [(m.start(), m.end(), "%") for m in _PERCENT_WORD.finditer(chunk)]
+        edits += [(m.start(), m.end(), "ms") for m in _MS_WORD.finditer(chunk)]
         edits += [(m.start(), m.end(), _ORDINALS[m.group(1).lower().replace("-", " ")])
                   for m in _ORDINAL_PCT.finditer(chunk)]
         pos = 0
@@ -281,6 +282,10 @@ class _Builder:
         self.parts.append(rep)
         self.ostart.extend([s] * len(rep))
         self.oend.extend([e] * len(rep))
+
+
+# spoken and terse spellings of the millisecond the cues read as "ms" ("eight hundred millis")
+_MS_WORD = re.compile(r"\b(?:millis|milli|msecs?)\b", re.I)
 
 
 def digitized(text: str) -> tuple[str, list[int], list[int]]:

@@ -416,3 +416,12 @@ def test_knowing_why_decode_is_memory_bound_is_no_capacity_figure():
         "Why is decode slow?", "Decode is memory-bound: each step streams all the weights from HBM for a GEMV, so the "
                                "tensor cores sit idle. The exact bytes depend on the model config."))}))
     assert _scores(said)["capacity_number"] == 0
+
+
+@pytest.mark.parametrize("answer", [
+    "p99 TTFT under the eight hundred millis product asked for, and p50 I'd want around two-fifty.",
+    "p99 TTFT under 800 msec, p50 around 250 msec.",
+])
+def test_spoken_milliseconds_make_a_tail_target(answer):
+    report = grade(_transcript([answer]))
+    assert _scores(report)["tail_latency_tradeoff"] >= 2
