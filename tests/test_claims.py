@@ -731,3 +731,25 @@ def test_another_n_gb_is_a_difference_not_the_free_memory():
     led = ledger("Switch the weights to INT8: that's 13 GB instead of 26, so another 13 GB for KV.",
                  opening="One host with eight A100 80GB GPUs, each holding a 13B model in FP16.")
     assert not [c for c in led.claims if c.kind == "free_kv_bytes" and c.value == 13e9]
+
+
+def test_a_replicas_pooled_memory_is_not_another_card():
+    led = ledger("Two cards is 160 GB raw. TP2: 0.9 x 160 GiB = 144 GiB, minus 131.5 GiB of weights, leaves about "
+                 "12.5 GiB, roughly 41,000 tokens, which is twenty-two sequences of 1,800.")
+    free = one(led, "free_kv_bytes")
+    assert free.subject.gpu == "h100-80gb" and free.check.status == "ok", free.brief()
+
+
+@pytest.mark.parametrize("text, kind", [
+    ("Our SDK does not retry on top, because three layers that each retry three times is 27 attempts.", "layers"),
+    ("Each weight is two bytes and you do one multiply-add on it.", "weights_bytes"),
+])
+def test_words_that_are_not_model_figures(text, kind):
+    led = ledger(text)
+    assert not [c for c in led.claims if c.kind == kind and c.check is not None and c.check.status == "wrong"]
+
+
+def test_a_model_described_not_named_is_not_checked_as_the_named_one():
+    led = ledger("No GQA means four or five times what a modern 13B with 8 KV heads would cost.",
+                 opening="One host with eight A100 80GB GPUs, each serving Llama-2-13B in FP16.")
+    assert not [c for c in led.claims if c.kind == "kv_heads" and c.check is not None and c.check.status == "wrong"]

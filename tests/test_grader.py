@@ -425,3 +425,9 @@ def test_knowing_why_decode_is_memory_bound_is_no_capacity_figure():
 def test_spoken_milliseconds_make_a_tail_target(answer):
     report = grade(_transcript([answer]))
     assert _scores(report)["tail_latency_tradeoff"] >= 2
+
+
+def test_a_vendor_multiplier_set_aside_is_no_pitfall():
+    report = grade(_transcript(["Before someone brings it up: TensorRT-LLM's page says up to 4x; I wouldn't put a "
+                                "vendor multiplier in this plan."]))
+    assert "vendor_speedup" not in {p.id for p in report.pitfalls}

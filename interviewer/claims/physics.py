@@ -1041,6 +1041,10 @@ _FACT_KINDS = frozenset({"layers", "kv_heads", "attention_heads", "head_dim", "h
                          "gpu_memory_bytes", "memory_bandwidth"})
 
 
+# a model described, not named: "a modern 13B with", "any model with", "a GQA model with"
+_OTHER_MODEL = re.compile(r"\b(?:a|an|another|any|other)\s+(?:[\w-]+\s+){0,3}?with\s+(?:only\s+|just\s+)?~?$", re.I)
+
+
 CHECKS = {
     "arithmetic": check_calculation,
     "kv_bytes_batch": check_batch_kv,
@@ -1120,8 +1124,9 @@ def check_all(ctx: Ctx) -> None:
         fn = CHECKS.get(c.kind)
         if fn is None:
             continue
-        if c.hypothetical and c.kind in _FACT_KINDS:
-            continue
+        if c.kind in _FACT_KINDS and (c.hypothetical or (ctx.texts is not None and _OTHER_MODEL.search(
+                ctx.texts[c.turn], max(0, c.start - 60), c.start))):
+            continue  # "if it had 8 KV heads", "what a modern 13B with 8 KV heads would cost": another model
         if _threshold(c):
             continue  # "alert if fewer than 30 requests are running": a threshold, not a claim
         if ctx.texts is not None and _corrected(ctx.texts[c.turn], c.end, ctx.v):

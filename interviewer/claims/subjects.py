@@ -67,6 +67,13 @@ def _dtypes(seg: Segment, v: Vocab) -> tuple[str | None, str | None]:
     return weights, kv
 
 
+def _pooled(mem_gb: float, card_gib: float | None) -> bool:
+    """"Two cards is 160 GB", "0.9 x 160 GiB" on TP2 of 80 GB cards: a replica's pooled memory, not
+    another card."""
+    return bool(card_gib) and any(abs(mem_gb * f - k * card_gib) <= 0.12 * k * card_gib
+                                  for k in (2, 4, 8) for f in (1.0, 1e9 / 2**30))
+
+
 class Tracker:
     """Walks the segments in order, keeping the carried subject."""
 
@@ -129,7 +136,7 @@ class Tracker:
         elif said["mems"]:
             mem = min(said["mems"], key=lambda s: abs(s[1] - pos))[0]
             if not (cur.gpu_memory_gib and abs(cur.gpu_memory_gib - mem) <= 0.1 * mem):
-                if 8 <= mem <= 300:
+                if 8 <= mem <= 300 and not _pooled(mem, cur.gpu_memory_gib):
                     cur.gpu, cur.gpu_memory_gib = None, mem
         if said["weights_dtype"]:
             cur.weights_dtype = said["weights_dtype"]
