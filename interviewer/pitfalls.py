@@ -19,7 +19,7 @@ import re
 from interviewer.evidence import Evidence, Hit, hypothetical_at, negated_at, quote_around
 from interviewer.rubric import Pitfall, Rubric
 
-_SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?]+|$)")
+_SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?]+|(?=\n)|$)")  # a bullet line with no full stop is a sentence too
 # "depending on which policy we went with" is no choice made
 _CONDITIONAL = re.compile(r"\b(?:which|whichever|depending|whether|if)\b", re.I)
 _OR = re.compile(r"\bor\b", re.I)
@@ -250,8 +250,11 @@ def _policy_list(ev: Evidence, p: Pitfall, since: int = 0) -> bool:
     return False
 
 
-_MENU_OPENER = re.compile(r"\bthere(?:\s+are|'s|\s+is)\s+(?:a\s+few|several|many|lots\s+of|a\s+lot\s+of|a\s+number\s+of|multiple|"
-                          r"a\s+bunch\s+of|a\s+couple\s+of|some|\w+)\s+(?:[\w-]+\s+){0,2}?"
-                          r"(?:options|approaches|ways|choices|strategies|policies|possibilities|alternatives)\b",
-                          re.I)
+# "There are a few well-known approaches", "A few options, each with trade-offs:", "The options are"
+_NOUNS = r"(?:options|approaches|ways|choices|strategies|policies|possibilities|alternatives|answers)\b"
+_MENU_OPENER = re.compile(
+    r"\bthere(?:\s+are|'s|\s+is)\s+(?:a\s+few|several|many|lots\s+of|a\s+lot\s+of|a\s+number\s+of|multiple|a\s+bunch\s+of|"
+    r"a\s+couple\s+of|some|\w+)\s+(?:[\w-]+\s+){0,2}?" + _NOUNS +
+    r"|^\W*(?:a\s+few|several|many|multiple|some|two|three|four|five|\d+)\s+(?:[\w-]+\s+){0,2}?" + _NOUNS +
+    r"|\b(?:the|my|our)\s+(?:\w+\s+)?(?:options|choices|alternatives)\s+(?:are|include)\b", re.I)
 _OR_LEAD = re.compile(r"\s*or\b", re.I)

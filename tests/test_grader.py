@@ -431,3 +431,20 @@ def test_a_vendor_multiplier_set_aside_is_no_pitfall():
     report = grade(_transcript(["Before someone brings it up: TensorRT-LLM's page says up to 4x; I wouldn't put a "
                                 "vendor multiplier in this plan."]))
     assert "vendor_speedup" not in {p.id for p in report.pitfalls}
+
+
+@pytest.mark.parametrize("answer", [
+    "A few options, each with trade-offs:\n- FIFO + hard per-team quotas: simple\n- strict priority classes: serving never "
+    "waits\n- weighted fair share: good utilisation\n\nI'd want to talk to the teams before committing.",
+    "There are four defensible answers: hold it in the router queue, preempt someone and recompute them later, swap "
+    "someone's blocks to host RAM, or reject with a 429. Honestly I'd want product to tell me which customers they're "
+    "willing to hurt before I choose.",
+])
+def test_a_bulleted_or_counted_menu_left_open_is_a_policy_list(answer):
+    assert "policy_list" in _pitfall_ids(_dialogue(("Pick one rule.", answer)))
+
+
+def test_a_bold_chosen_line_is_a_choice():
+    answer = ("Options: FIFO, strict priority, DRF, weighted fair share.\n\n**Chosen: weighted fair share across teams, "
+              "inside two priority classes.**")
+    assert "policy_list" not in _pitfall_ids(_dialogue(("Pick one rule.", answer)))
