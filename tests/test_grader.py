@@ -448,3 +448,12 @@ def test_a_bold_chosen_line_is_a_choice():
     answer = ("Options: FIFO, strict priority, DRF, weighted fair share.\n\n**Chosen: weighted fair share across teams, "
               "inside two priority classes.**")
     assert "policy_list" not in _pitfall_ids(_dialogue(("Pick one rule.", answer)))
+
+
+@pytest.mark.parametrize("answer", [
+    "When the log passes ten gigs, take a copy-on-write snapshot of the map and truncate the log behind it.",
+    "So I snapshot hourly: copy-on-write snapshot of the map, then delete the log segments it covers.",
+])
+def test_a_compaction_trigger_said_plainly_counts(answer):
+    ev = _evidence("kv-store-wal", [answer])
+    assert "compaction_rule" in ev.present
