@@ -753,3 +753,21 @@ def test_a_model_described_not_named_is_not_checked_as_the_named_one():
     led = ledger("No GQA means four or five times what a modern 13B with 8 KV heads would cost.",
                  opening="One host with eight A100 80GB GPUs, each serving Llama-2-13B in FP16.")
     assert not [c for c in led.claims if c.kind == "kv_heads" and c.check is not None and c.check.status == "wrong"]
+
+
+@pytest.mark.parametrize("text, verdict", [
+    ("A bad GPU takes its host out, so 15 hosts = 120 GPUs ≈ 12% of the fleet.", "wrong"),
+    ("A bad GPU takes its host out, so 15 hosts = 120 GPUs ≈ 1.2% of the fleet.", "ok"),
+    ("Around seventy GPUs sit in the repair pipeline, call it under one percent of the fleet.", "ok"),
+])
+def test_a_share_of_the_fleet_is_re_done(text, verdict):
+    led = build_ledger([("interviewer", "We operate around 10,000 GPUs across a few data centres."), ("candidate", text)])
+    (c,) = [c for c in led.claims if c.kind == "fleet_share"]
+    assert c.check is not None and c.check.status == verdict, c.brief()
+
+
+def test_gpu_hours_and_sums_are_no_share_of_the_fleet():
+    led = build_ledger([("interviewer", "We run a shared fleet of about 2,000 H100s."), ("candidate",
+                        "That's ~300 GPU-hours/day, 300 / 48,000 ≈ 0.6% of the fleet. Those 48 GPUs run at maybe "
+                        "50% utilisation, so ~1.2% of the fleet is wasted.")])
+    assert not [c for c in led.claims if c.kind == "fleet_share" and c.check is not None and c.check.status == "wrong"]

@@ -985,6 +985,47 @@ def check_calculation(c: Claim, ctx: Ctx, i: int) -> Check | None:
     return check
 
 
+_NOT_A_SHARE_OF = re.compile(r"\d|%|\b(?:plus|together|total|combined|altogether|handful|and\s+the)\b", re.I)
+_GPU_HOURS = re.compile(r"^[^.;,]{0,12}?\b(?:gpu[- ]?)?(?:hours?|hrs?|h)\b|gpu[- ]?hours?", re.I)
+
+
+def check_fleet_share(c: Claim, ctx: Ctx, i: int) -> Check | None:
+    """A share of the fleet ("15 hosts = 120 GPUs ≈ 12% of the fleet"): the GPUs said just before it
+    over the fleet's size said earlier in the round (either speaker)."""
+    if c.value is None:
+        return None
+    def gpus(j: int) -> bool:  # GPUs, not GPU-hours
+        g = ctx.claims[j]
+        after = ctx.texts[g.turn][g.end:g.end + 12] if ctx.texts is not None else ""
+        return bool(g.kind == "gpu_count" and g.value and not g.negated and g.scope != "per_host"
+                    and not _GPU_HOURS.search(g.span + after))
+
+    part = [ctx.claims[j] for j in ctx.in_sentence(i) if j < i and gpus(j)]
+    earlier = [ctx.claims[j].value for j in ctx.by_kind.get("gpu_count", [])
+               if j < i and gpus(j) and not ctx.claims[j].hypothetical]
+    if not part or not earlier:
+        return None
+    n, fleet = part[-1].value, max(earlier)
+    if fleet < 100 or n >= fleet:
+        return None
+    if ctx.texts is not None and _NOT_A_SHARE_OF.search(ctx.texts[c.turn][part[-1].end:c.start]):
+        return None  # "48 GPUs at 50% utilisation, ~1.2% of the fleet", "plus the drain, together ~6%": not N / fleet
+    expected = n / fleet
+    if c.bound == "upper" and expected <= c.value * (1 + ctx.v.physics["tolerance"]):
+        return _check("ok", "fleet_share", expected, "fraction", c,
+                      f"Right: {say.count(n)} of {say.count(fleet)} GPUs is about {expected:.1%}.",
+                      [f"{say.count(n)} / {say.count(fleet)} GPUs = {expected:.1%}"])
+    trace = [f"{say.count(n)} / {say.count(fleet)} GPUs = {expected:.1%}"]
+    if _within(c.value, expected, ctx.v.physics["tolerance"]):
+        return _check("ok", "fleet_share", expected, "fraction", c, f"Right: {say.count(n)} of {say.count(fleet)} GPUs "
+                      f"is about {expected:.1%}.", trace)
+    check = _check("wrong", "fleet_share", expected, "fraction", c,
+                   f"{say.count(n)} of {say.count(fleet)} GPUs is about {expected:.1%} of the fleet, not {c.value:.1%}.",
+                   trace)
+    check.ratio = round(c.value / expected, 3)
+    return check
+
+
 _ONE_FSYNC_EACH = re.compile(r"\b(?:every|each|per|one|an)\s+(?:put|write|fsync|request|record)s?\b|\bfsync\s+(?:on\s+)?(?:every|each)\b", re.I)
 # group commit said in the sentence, with its size when given ("~50 records per fsync", "each fsync carries 50")
 _GROUP_SIZE = re.compile(r"~?(\d[\d,]*)\s+(?:records|puts|writes|requests|entries)\s+(?:per|each|in\s+(?:one|each|a))\s+"
@@ -1047,6 +1088,7 @@ _OTHER_MODEL = re.compile(r"\b(?:a|an|another|any|other)\s+(?:[\w-]+\s+){0,3}?wi
 
 CHECKS = {
     "arithmetic": check_calculation,
+    "fleet_share": check_fleet_share,
     "kv_bytes_batch": check_batch_kv,
     "write_rate": check_fsync_rate,
     "fsync_rate": check_fsync_rate,
