@@ -151,7 +151,7 @@ def _names_in(sentence: str, p: Pitfall) -> list[tuple[int, int]]:
 
 
 # between two items of an enumeration: a separator and at most two words ("queues, weighted", ", or")
-_LIST_GAP = re.compile(r"[\s*]*(?:[\w-]+\s+){0,2}?(?:[,/]|\bor\b|\band\b|\bplus\b|\bwith\b)\s*(?:or\s+|and\s+)?"
+_LIST_GAP = re.compile(r"[\s*]*(?:[\w-]+\s*){0,2}?(?:[,/]|\bor\b|\band\b|\bplus\b|\bwith\b)\s*(?:or\s+|and\s+)?"
                        r"(?:[\w-]+\s+){0,2}?\s*"
                        # "FIFO is simple; priority queues let ...; fair share gives ...": a list of clauses
                        r"|[^;]{0,80};\s*(?:or\s+|and\s+)?(?:[\w-]+\s+){0,2}?\s*", re.I)

@@ -457,3 +457,15 @@ def test_a_bold_chosen_line_is_a_choice():
 def test_a_compaction_trigger_said_plainly_counts(answer):
     ev = _evidence("kv-store-wal", [answer])
     assert "compaction_rule" in ev.present
+
+
+def test_a_list_with_words_glued_to_its_commas_is_a_policy_list():
+    answer = ("For the queue policy there are options: FIFO, priority queue, shortest job first, fair share per "
+              "tenant, we can choose depending on the business requirements.")
+    assert "policy_list" in _pitfall_ids(_dialogue(("Queueing?", answer)), qid="gpu-inference-serving")
+
+
+def test_a_vendor_multiplier_after_a_negated_clause_is_still_quoted():
+    report = grade(_transcript(["But we wouldn't run plain vLLM: NVIDIA's benchmarks show TensorRT-LLM is about 3x "
+                                "faster, so that's more like 10 GPUs."]))
+    assert "vendor_speedup" in {p.id for p in report.pitfalls}
