@@ -259,6 +259,7 @@ class _Builder:
         edits = [(a, b, f"{v:g}" if v < 1e6 else f"{v:.0f}") for a, b, v in spelled_numbers(chunk)]
         edits += [(m.start(), m.end(), "%") for m in _PERCENT_WORD.finditer(chunk)]
         edits += [(m.start(), m.end(), "ms") for m in _MS_WORD.finditer(chunk)]
+        edits += [(m.start(1), m.end(1), "1") for m in _ONE_UNIT.finditer(chunk)]
         edits += [(m.start(), m.end(), _ORDINALS[m.group(1).lower().replace("-", " ")])
                   for m in _ORDINAL_PCT.finditer(chunk)]
         pos = 0
@@ -285,6 +286,8 @@ class _Builder:
 
 
 # spoken and terse spellings of the millisecond the cues read as "ms" ("eight hundred millis")
+# "under a minute", "within an hour": one of the unit, as a cue reads a number
+_ONE_UNIT = re.compile(r"\b(?:under|below|than|<)\s+(an?)\s+(?:second|minute|hour|day|millisecond)\b", re.I)
 _MS_WORD = re.compile(r"\b(?:millis|milli|msecs?)\b", re.I)
 
 

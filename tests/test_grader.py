@@ -469,3 +469,11 @@ def test_a_vendor_multiplier_after_a_negated_clause_is_still_quoted():
     report = grade(_transcript(["But we wouldn't run plain vLLM: NVIDIA's benchmarks show TensorRT-LLM is about 3x "
                                 "faster, so that's more like 10 GPUs."]))
     assert "vendor_speedup" in {p.id for p in report.pitfalls}
+
+
+def test_a_wait_target_in_words_and_a_hardware_trade_off_count():
+    sched = _evidence("gpu-scheduling-platform", ["Inference jobs should get placed fast: p99 time-to-schedule under a "
+                                                  "minute for production inference."])
+    serving = _evidence("gpu-inference-serving", ["If p99 goes over target, we add GPUs. I accept paying more hardware "
+                                                  "rather than making the product slower."])
+    assert "queue_wait_target" in sched.present and "tradeoff" in serving.present
