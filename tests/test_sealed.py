@@ -25,13 +25,11 @@ EXACT, WITHIN_ONE, PITFALL_RECALL, FALSE_PITFALL = 0.85, 0.97, 0.85, 0.02
 
 # Held-out batches that missed the bar when measured, with the figures (the thresholds stay; a
 # batch is never tuned on to pass: one that is tuned on moves to tests/training/). See README
-# "The bar". G and H missed it too (0.72 and 0.84 exact) and were then tuned on.
+# "The bar". G and H (0.72, 0.84 exact) and I and J (0.71, 0.84) missed it too and were then tuned on.
 BELOW_THE_BAR = {
-    "batch_i": ("measured once after tuning ended (cycle 3): exact 0.71 (64/90), within one 0.94, pitfall "
-                "recall 0.91, worst false pitfall no_limits 4%, strong >= 8: 2/6, weak <= 2: 8/9, stuffed <= 2: 3/3"),
-    "batch_j": ("measured once after tuning ended (cycle 3): exact 0.84 (76/90), within one 0.99, pitfall "
-                "recall 0.82, worst false pitfall quantizing_on_faith 4%, strong >= 8: 5/6, weak <= 2: 9/9, "
-                "stuffed <= 2: 3/3"),
+    "batch_k": ("measured once after tuning on I and J ended (cycle 4): exact 0.88 (79/90), within one 1.00, pitfall "
+                "recall 0.96, strong >= 8: 6/6, weak <= 2: 9/9, stuffed <= 2: 3/3 - all within the bar but one: "
+                "quantizing_on_faith raised on 12% (3/26) of the transcripts that forbid it"),
 }
 
 BATCHES = sealed_batches()
