@@ -477,3 +477,14 @@ def test_a_wait_target_in_words_and_a_hardware_trade_off_count():
     serving = _evidence("gpu-inference-serving", ["If p99 goes over target, we add GPUs. I accept paying more hardware "
                                                   "rather than making the product slower."])
     assert "queue_wait_target" in sched.present and "tradeoff" in serving.present
+
+
+@pytest.mark.parametrize("qid, answer", [
+    ("gpu-inference-serving", "An FP8 KV cache halves the 800 KB, so ~50 sequences per GPU. I'd only ship it after a "
+                              "long-context eval against the FP16 cache, with a per-GPU switch to flip back if it regresses."),
+    ("recommendation-serving", "INT8 is pretty standard for recommenders, but I'd compare AUC offline against the FP32 "
+                               "model before switching."),
+    ("gpu-scheduling-platform", "New models, quantized or not, enter the serving pool through a canary slice first."),
+])
+def test_gated_or_unadopted_quantization_is_not_on_faith(qid, answer):
+    assert "quantizing_on_faith" not in _pitfall_ids(_dialogue(("Quality?", answer)), qid=qid)
