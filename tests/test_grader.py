@@ -488,3 +488,22 @@ def test_a_wait_target_in_words_and_a_hardware_trade_off_count():
 ])
 def test_gated_or_unadopted_quantization_is_not_on_faith(qid, answer):
     assert "quantizing_on_faith" not in _pitfall_ids(_dialogue(("Quality?", answer)), qid=qid)
+
+
+def test_a_bare_figure_given_when_asked_is_a_named_figure():
+    timeout = grade(parse_transcript({"question_id": "inference-timeout-restart", "turns": _dialogue(
+        ("Design the timeout strategy.", "Put a timeout on each request and retry."),
+        ("What timeout?", "30 seconds. That's plenty for most chats."))}))
+    failures = grade(parse_transcript({"question_id": "gpu-health-repair", "turns": _dialogue(
+        ("How often do GPUs actually misbehave in a fleet this size?", "A few a day, probably."))}))
+    assert _scores(timeout)["capacity_number"] == 1 and _scores(failures)["capacity_number"] == 1
+
+
+def test_per_gpu_shards_under_tensor_parallelism_check_out():
+    from interviewer.claims import build_ledger
+
+    led = build_ledger([("interviewer", "Llama-3-70B in FP16 on H100 80GB GPUs."), ("candidate",
+                        "So a replica is TP=4, four H100s. Per GPU that's about 33 GiB of weight shards, and each GPU "
+                        "holds 2 of the 8 KV heads, so it's 80 KiB per token per GPU.")])
+    checked = {c.kind: c.check.status for c in led.claims if c.check and c.kind in ("weights_bytes", "kv_bytes_per_token")}
+    assert checked == {"weights_bytes": "ok", "kv_bytes_per_token": "ok"}, checked

@@ -317,6 +317,14 @@ def _capacity(c: Claim, ctx: Ctx, i: int, scope: str | None = None):
 _PER_SHARD = re.compile(r"\b(?:per|each|a|every)\s+(?:gpu|card|device|shard|rank)\b|\bon\s+each\b", re.I)
 
 
+def _per_shard(c: Claim) -> bool:
+    """Is the figure one GPU's share under tensor parallelism ("35 GB of weights per GPU", "Per GPU
+    that's about 33 GiB of weight shards", "80 KiB per token per GPU")?"""
+    pos = c.sentence.find(c.span)
+    return pos >= 0 and bool(_PER_SHARD.search(c.sentence[max(0, pos - 40):pos + len(c.span) + 40])
+                             or re.search(r"\bshards?\b", c.sentence[pos:pos + len(c.span) + 30], re.I))
+
+
 def check_weights(c: Claim, ctx: Ctx, i: int) -> Check | None:
     readings = _weights_readings(c, ctx, i)
     if not readings:
@@ -324,8 +332,7 @@ def check_weights(c: Claim, ctx: Ctx, i: int) -> Check | None:
     tol = ctx.v.physics["tolerance"]
     values = [r for r, _ in readings]
     tp = c.subject.tp or c.subject.gpus_in_sentence or 1
-    pos = c.sentence.find(c.span)
-    if tp > 1 and pos >= 0 and _PER_SHARD.search(c.sentence[pos:pos + len(c.span) + 40]):
+    if tp > 1 and _per_shard(c):
         values += [r / tp for r in values]  # "35 GB of weights per GPU" at TP=4: one shard
     ok, best = _best(c, values, tol)
     expected, dt = readings[0]
@@ -406,6 +413,9 @@ def check_kv_per_token(c: Claim, ctx: Ctx, i: int) -> Check | None:
     dtypes = [s.kv_dtype or "fp16"] + [d for d in ("fp16",) + (("fp8",) if said_fp8 else ())
                                        if d != (s.kv_dtype or "fp16")]
     readings = [a.kv_bytes(d) for d in dtypes]
+    tp = s.tp or s.gpus_in_sentence or 1
+    if tp > 1 and _per_shard(c):
+        readings += [r / tp for r in readings]  # "80 KiB per token per GPU" at TP=4: each GPU holds its KV heads
     ok, best = _best(c, readings, tol)
     kv = readings[0]
     b = capacity.DTYPE_BYTES.get(dtypes[0], 2.0)
