@@ -157,6 +157,10 @@ def _planned(c: Claim) -> bool:
     return c.speaker == "candidate" and c.value is not None and not c.negated and not c.hypothetical
 
 
+# checks that do not depend on which model stands in for one named only by size ("a 70B model")
+_MODEL_FREE = frozenset({"arithmetic", "fleet_share", "write_rate", "fsync_rate", "request_rate_rps"})
+
+
 def _claim_cap(cid: str, family: str, ev: Evidence, rubric: Rubric) -> tuple[int, list[Claim]]:
     """The highest score the ledger's checks allow `cid`, and the wrong claims that set it."""
     rule = rubric.claim_caps.get(cid)
@@ -182,7 +186,7 @@ def _claim_cap(cid: str, family: str, ev: Evidence, rubric: Rubric) -> tuple[int
     for c in sorted(claims, key=lambda c: (c.turn, c.start)):
         standing[key(c)] = c
     wrong = [c for k, c in standing.items() if c.check.status in ("wrong", "impossible") and k not in right
-             and not (c.subject.model_inferred and c.check.status == "wrong")]
+             and not (c.subject.model_inferred and c.check.status == "wrong" and c.kind not in _MODEL_FREE)]
     if not wrong:
         return 3, []
 

@@ -771,3 +771,24 @@ def test_gpu_hours_and_sums_are_no_share_of_the_fleet():
                         "That's ~300 GPU-hours/day, 300 / 48,000 ≈ 0.6% of the fleet. Those 48 GPUs run at maybe "
                         "50% utilisation, so ~1.2% of the fleet is wasted.")])
     assert not [c for c in led.claims if c.kind == "fleet_share" and c.check is not None and c.check.status == "wrong"]
+
+
+@pytest.mark.parametrize("text, verdict", [
+    ("For max_tokens 4,096 at 45 ms that's about 18 seconds of decode.", "wrong"),
+    ("A typical reply is 300 tokens at 50 ms, which is 15 s.", "ok"),
+])
+def test_tokens_at_a_time_per_token_is_re_done(text, verdict):
+    (c,) = _calcs(text)
+    assert c.check.status == verdict, c.check
+
+
+def test_a_wrong_sum_caps_capacity_even_for_a_model_named_by_size():
+    from interviewer.grader import grade
+    from interviewer.transcript import parse_transcript
+
+    report = grade(parse_transcript({"question_id": "inference-timeout-restart", "turns": [
+        {"role": "interviewer", "text": "Our chat service runs a 70B model on H100s. Design the timeout strategy."},
+        {"role": "candidate", "text": "The deadline is prefill plus max_tokens times time per token. With max_tokens "
+                                      "2,000 and 40 ms per token the decode is 2,000 x 0.04 = 8 seconds, plus prefill "
+                                      "under 1 second, so I'd set around 15 seconds."}]}))
+    assert report.criterion("capacity_number").score <= 2

@@ -332,8 +332,12 @@ def _calculations(text: str, ms: list[Mention], chains: list[_Chain], v: Vocab, 
         a, b, t = ms[k], ms[k + 1], ms[k + 2]
         if t.dim != "time" or not arithmetic.result_gap(text, b, t):
             continue
+        op = "/"
         if _AT.fullmatch(text[a.end:b.start]) and _RATE_OF.get(b.dim, set()) & {a.dim, "count"}:
             q, r = a, b
+        elif _AT.fullmatch(text[a.end:b.start]) and a.dim in ("count", "tokens") and b.dim == "time" \
+                and _PER_TOKEN.match(text, b.end) and not a.weak:
+            q, r, op = a, b, "x"  # "4,096 at 45 ms that's about 18 seconds": tokens times the time per token
         elif _RATE_OF.get(a.dim, set()) & {b.dim, "count"} and _AT_BEFORE.search(text[max(0, a.start - 6):a.start]) \
                 and _COMMA.fullmatch(text[a.end:b.start]):
             q, r = b, a
@@ -342,7 +346,7 @@ def _calculations(text: str, ms: list[Mention], chains: list[_Chain], v: Vocab, 
         start = min(a.start, b.start)
         out.append(Found(kind="arithmetic", value=t.value, mention=t, start=start, end=t.end, approx=t.approx,
                          negated=_negated(text, start, v), hypothetical=bool(hyp_m and hyp_m.start() <= start),
-                         comparison=comp, formula=[text[q.start:q.end], "/", text[r.start:r.end]], cue="calculation"))
+                         comparison=comp, formula=[text[q.start:q.end], op, text[r.start:r.end]], cue="calculation"))
     # "50 MB/s, which is about 180 GB a day": a rate over a period said by its word
     for k in range(len(ms) - 1):
         a, b = ms[k], ms[k + 1]
@@ -364,6 +368,8 @@ _PERIOD = re.compile(r"\s*(?:of\s+\w+\s+)?((?:a|an|per|each|every|/)\s*(?:day|ho
 _WHICH_IS = re.compile(r"[^\d.;:!?]{0,40}?(?:\bwhich\s+is|\bthat.s|\bthat\s+is|\bso|\bor|\bi\.e\.|≈|~|=|->|→)\s*"
                        r"(?:about|roughly|around|~|≈)?\s*", re.I)
 _AT = re.compile(r"\s*(?:at|@)\s*", re.I)
+# after a time: per token, or nothing more before the result ("at 45 ms that's ...")
+_PER_TOKEN = re.compile(r"\s*(?:(?:per|a|each|/)\s*(?:output\s+)?tok(?:en)?s?\b|(?=\s*(?:,|that|this|which|is|=|≈|->|→|gives)))", re.I)
 # a word glued or next to a bare number that is no operator, result word or plain noun: an unread unit
 _UNKNOWN_UNIT = re.compile(r"\s?(?!(?:x|times|over|minus|plus|less|is|are|gives?|comes|makes|that|which|equals|so|and|or|"
                            r"per|a|an|the|of|for|to|in|on|at|by|with|from|each|more)\b)[A-Za-z]{1,8}\b")
