@@ -97,11 +97,14 @@ class Alternative(BaseModel):
     any: list[str] = Field(default_factory=list)
     n: int = 1
     groups: list[list[str]] = Field(default_factory=list)
+    none: list[str] = Field(default_factory=list)   # items that undo the alternative ("acked before the log")
 
     def items(self) -> set[str]:
         return {*self.all, *self.any, *(i for g in self.groups for i in g)}
 
     def holds(self, present: set[str]) -> bool:
+        if any(i in present for i in self.none):
+            return False
         if not all(i in present for i in self.all):
             return False
         if self.any and sum(i in present for i in self.any) < self.n:
@@ -459,7 +462,7 @@ def _check_references(rubric: Rubric, rubric_dir: Path) -> None:
         names = set(spec.items)
         for alts in spec.levels.values():
             for alt in alts:
-                names |= {*alt.all, *alt.any, *(i for g in alt.groups for i in g)}
+                names |= {*alt.all, *alt.any, *alt.none, *(i for g in alt.groups for i in g)}
         unknown = sorted(n for n in names if n not in rubric.items)
         if unknown:
             raise UserError(f"{rubric_dir}: {where} names unknown cue items: {', '.join(unknown)}")

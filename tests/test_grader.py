@@ -507,3 +507,14 @@ def test_per_gpu_shards_under_tensor_parallelism_check_out():
                         "holds 2 of the 8 KV heads, so it's 80 KiB per token per GPU.")])
     checked = {c.kind: c.check.status for c in led.claims if c.check and c.kind in ("weights_bytes", "kv_bytes_per_token")}
     assert checked == {"weights_bytes": "ok", "kv_bytes_per_token": "ok"}, checked
+
+
+@pytest.mark.parametrize("answer, most", [
+    ("The put writes to the in-memory map first so reads see it right away, then we append it to the write-ahead log "
+     "in the background and fsync every second. On restart we replay the log. We snapshot every 10 minutes.", 1),
+    ("Append the record to the log, fsync, then apply to the map and acknowledge. On restart we replay the log. "
+     "We snapshot every 10 minutes.", 3),
+])
+def test_acking_a_put_before_its_log_record_breaks_the_write_path(answer, most):
+    score = _scores(grade(_transcript([answer], qid="kv-store-wal")))["scheduling_policy"]
+    assert score == most if most == 1 else score >= 2
