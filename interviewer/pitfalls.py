@@ -189,7 +189,7 @@ def _turn_scan(pid: str, text: str) -> tuple[bool, tuple[int, ...], bool]:
     """One answer read once per pitfall: deferred?, where policy names start, a menu marker?"""
     p = _PITFALLS[pid]
     return (any(d.search(text) for d in p.deferral), tuple(m.start() for m in _any_name(p).finditer(text)),
-            any(m.search(text) for m in p.menu))
+            any(m.search(text) for m in p.menu) or any(_MENU_OPENER.search(sm.group(0)) for sm in _SENTENCE.finditer(text)))
 
 
 def _policy_list(ev: Evidence, p: Pitfall, since: int = 0) -> bool:
@@ -201,8 +201,10 @@ def _policy_list(ev: Evidence, p: Pitfall, since: int = 0) -> bool:
     for turn in sorted(t for t in ev.texts if t >= since):
         text = ev.texts[turn]
         deferred, starts, menu_in_turn = _turn_scan(p.id, text)
-        if len(starts) < 2 and not (deferred and menu_in_turn):
-            continue  # fewer than two policy names and no deferred menu: nothing to find in this answer
+        nxt = min((t for t in ev.texts if t > turn), default=None)
+        deferred_next = nxt is not None and _turn_scan(p.id, ev.texts[nxt])[0]
+        if len(starts) < 2 and not ((deferred or deferred_next) and menu_in_turn):
+            continue  # fewer than two policy names and no menu left open: nothing to find in this answer
         for sm in _SENTENCE.finditer(text):
             sentence = sm.group(0)
             # most sentences name fewer than two policies: only those that do are read closely
@@ -227,11 +229,19 @@ def _policy_list(ev: Evidence, p: Pitfall, since: int = 0) -> bool:
                 ev.pitfalls[p.id] = Hit(p.id, turn, start, sm.end(), quote_around(text, start, sm.end()))
                 ev.pitfall_kinds[p.id] = "menu"
                 return True
+        # asked for one ("Pick one fairness rule. Not a menu, one."), the answer names them all and
+        # combines or defers: "I'd combine them: weighted fair share for ..., priority classes for ..."
+        asked = max((i for i in ev.context if i < turn), default=None)
+        if deferred and len(starts) >= p.min_names and asked is not None \
+                and any(q.search(ev.context[asked]) for q in p.pick_prompt):
+            s0, e0 = starts[0], starts[-1]
+            ev.pitfalls[p.id] = Hit(p.id, turn, s0, e0, quote_around(text, s0, e0))
+            ev.pitfall_kinds[p.id] = "names"
+            return True
         # a menu spread over sentences: "There are a few approaches. FIFO ... Strict priority ...",
         # "We could fsync every put. Or group commit. Or a timer." - then left open in the same answer
         # or the next ("It really depends on the org ... I'd make the policy pluggable")
-        nxt = min((t for t in ev.texts if t > turn), default=None)
-        if deferred or (nxt is not None and _turn_scan(p.id, ev.texts[nxt])[0]):
+        if deferred or deferred_next:
             sentences = list(_SENTENCE.finditer(text))
             opener = next((sm for sm in sentences if _MENU_OPENER.search(sm.group(0))), None)
             ors = [sm for sm in sentences if _OR_LEAD.match(sm.group(0))]

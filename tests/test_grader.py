@@ -518,3 +518,23 @@ def test_per_gpu_shards_under_tensor_parallelism_check_out():
 def test_acking_a_put_before_its_log_record_breaks_the_write_path(answer, most):
     score = _scores(grade(_transcript([answer], qid="kv-store-wal")))["scheduling_policy"]
     assert score == most if most == 1 else score >= 2
+
+
+def test_asked_for_one_rule_combining_them_all_is_a_policy_list():
+    turns = _dialogue(("Pick one fairness rule. Not a menu, one.",
+                       "I'd combine them: weighted fair share for steady state, priority classes for latency-sensitive "
+                       "inference, DRF to account for CPU and memory, and hierarchical quotas per org."))
+    assert "policy_list" in _pitfall_ids(turns)
+
+
+@pytest.mark.parametrize("turns", [
+    _dialogue(("How do you batch?", "A few ways to do it. Dynamic batching with a max-wait window; fixed-size batches "
+                                    "from a queue; or no cross-request batching at all. I'd benchmark all of them in "
+                                    "shadow and pick per region.")),
+    _dialogue(("The feature store slows down. What does the user see?",
+               "A few options. Serve the last cached ranking. Or fall back to popularity. Or run a distilled ranker. "
+               "Or shed requests at the edge."),
+              ("Which one do you actually do?", "Honestly I'd keep all of them behind flags so on-call can pick.")),
+])
+def test_options_left_open_in_the_next_answer_are_a_policy_list(turns):
+    assert "policy_list" in _pitfall_ids(turns, qid="recommendation-serving")

@@ -18,6 +18,7 @@ from interviewer.claims.segments import Segment
 from interviewer.claims.vocab import Vocab
 
 # an operand may carry a note in brackets: "2 (K and V) x 40 layers"
+_OF = re.compile(r"\s+of\s+(?:the\s+)?", re.I)
 _OP = re.compile(r"\s*(?:\([^()\d]{1,30}\)\s*)?(x|×|\*|times|multiplied\s+by|/|over|divided\s+by|÷|minus|less|plus|\+|\s-\s)\s*",
                  re.I)
 # "another 13 GB for KV", "an extra 10k tokens": a difference, not the quantity itself
@@ -76,8 +77,13 @@ def _chains(text: str, ms: list[Mention]) -> list[_Chain]:
     for i in range(len(ms) - 1):
         gap = text[ms[i].end:ms[i + 1].start]
         om = _OP.fullmatch(gap)
-        if om and ms[i].dim not in ("time",) or (om and _norm_op(om.group(1)) in _SUB | _DIV):
+        if ms[i].dim == "percent" and _OF.fullmatch(gap) and not _AT_BEFORE.search(text[max(0, ms[i].start - 8):ms[i].start]):
+            op = "x"  # "50% of 4 x 989 TFLOPS": the share multiplies what follows (not "four H100s at 40% of ...")
+        elif om and ms[i].dim not in ("time",) or (om and _norm_op(om.group(1)) in _SUB | _DIV):
             op = _norm_op(om.group(1))
+        else:
+            op = None
+        if op is not None:
             if cur is None:
                 cur = _Chain([i], [])
             cur.operands.append(i + 1)
