@@ -538,3 +538,9 @@ def test_asked_for_one_rule_combining_them_all_is_a_policy_list():
 ])
 def test_options_left_open_in_the_next_answer_are_a_policy_list(turns):
     assert "policy_list" in _pitfall_ids(turns, qid="recommendation-serving")
+
+
+def test_gpu_memory_on_a_dashboard_is_no_capacity_constraint():
+    report = grade(_transcript(["Honestly I'd get the numbers from load testing. The key thing is observability: GPU "
+                                "memory, throughput, saturation, all on the dashboard with alerts."]))
+    assert _scores(report)["capacity_number"] == 0
