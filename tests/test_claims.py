@@ -792,3 +792,10 @@ def test_a_wrong_sum_caps_capacity_even_for_a_model_named_by_size():
                                       "2,000 and 40 ms per token the decode is 2,000 x 0.04 = 8 seconds, plus prefill "
                                       "under 1 second, so I'd set around 15 seconds."}]}))
     assert report.criterion("capacity_number").score <= 2
+
+
+def test_a_share_of_the_fleet_said_in_the_next_sentence_is_re_done():
+    led = build_ledger([("interviewer", "We operate around 10,000 GPUs across a few data centres."), ("candidate",
+                        "So about 10.5 nodes, 84 GPUs out at any moment. That's 8.4% of the fleet, which is a lot.")])
+    (c,) = [c for c in led.claims if c.kind == "fleet_share"]
+    assert c.check is not None and c.check.status == "wrong"

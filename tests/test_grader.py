@@ -544,3 +544,13 @@ def test_gpu_memory_on_a_dashboard_is_no_capacity_constraint():
     report = grade(_transcript(["Honestly I'd get the numbers from load testing. The key thing is observability: GPU "
                                 "memory, throughput, saturation, all on the dashboard with alerts."]))
     assert _scores(report)["capacity_number"] == 0
+
+
+@pytest.mark.parametrize("answer", [
+    "vLLM with PagedAttention gives up to 24x higher throughput than Transformers. We'd track p50, p95 and p99 TTFT.",
+    "Circuit breakers and outlier ejection, plus autoscaling to absorb the capacity we lose while it restarts. "
+    "Watch p99.",
+])
+def test_words_that_only_look_like_a_trade_off_state_none(answer):
+    ev = _evidence("gpu-inference-serving", [answer])
+    assert "tradeoff" not in ev.present

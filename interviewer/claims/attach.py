@@ -353,6 +353,17 @@ def _calculations(text: str, ms: list[Mention], chains: list[_Chain], v: Vocab, 
         out.append(Found(kind="arithmetic", value=t.value, mention=t, start=start, end=t.end, approx=t.approx,
                          negated=_negated(text, start, v), hypothetical=bool(hyp_m and hyp_m.start() <= start),
                          comparison=comp, formula=[text[q.start:q.end], op, text[r.start:r.end]], cue="calculation"))
+    # "~55 MB/s of log. Per hour that's roughly 20 GB": the period said first
+    for k, b in enumerate(ms):
+        pb = _PERIOD_FIRST.search(text, max(0, b.start - 40), b.start)
+        if b.dim != "bytes" or pb is None:
+            continue
+        a = next((ms[j] for j in range(k - 1, -1, -1) if ms[j].dim == "bytes_rate" and b.start - ms[j].end <= 200), None)
+        if a is None:
+            continue
+        out.append(Found(kind="arithmetic", value=b.value, mention=b, start=a.start, end=b.end, approx=b.approx,
+                         negated=_negated(text, a.start, v), hypothetical=bool(hyp_m and hyp_m.start() <= a.start),
+                         comparison=comp, formula=[text[a.start:a.end], "x", pb.group(1)], cue="calculation"))
     # "50 MB/s, which is about 180 GB a day": a rate over a period said by its word
     for k in range(len(ms) - 1):
         a, b = ms[k], ms[k + 1]
@@ -368,6 +379,8 @@ def _calculations(text: str, ms: list[Mention], chains: list[_Chain], v: Vocab, 
     return out
 
 
+_PERIOD_FIRST = re.compile(r"\b((?:per|an?|each|every)\s+(?:day|hour|minute|week))\s*,?\s*(?:that.s|that\s+is|it.s|is|gives|"
+                           r"comes\s+to|you\s+get)\s*(?:about|roughly|around|~|≈)?\s*$", re.I)
 # "a day", "per hour", "each week": the period a rate is carried over
 _PERIOD = re.compile(r"\s*(?:of\s+\w+\s+)?((?:a|an|per|each|every|/)\s*(?:day|hour|minute|week))\b", re.I)
 # "50 MB/s into the log\n- that's ≈ 180 GB/day": a few words, then the result

@@ -995,6 +995,7 @@ def check_calculation(c: Claim, ctx: Ctx, i: int) -> Check | None:
     return check
 
 
+_THAT_IS = re.compile(r"\s*(?:that.s|that\s+is|this\s+is|it.s|which\s+is)\b", re.I)
 _NOT_A_SHARE_OF = re.compile(r"\d|%|\b(?:plus|together|total|combined|altogether|handful|and\s+the)\b", re.I)
 _GPU_HOURS = re.compile(r"^[^.;,]{0,12}?\b(?:gpu[- ]?)?(?:hours?|hrs?|h)\b|gpu[- ]?hours?", re.I)
 
@@ -1011,6 +1012,10 @@ def check_fleet_share(c: Claim, ctx: Ctx, i: int) -> Check | None:
                     and not _GPU_HOURS.search(g.span + after))
 
     part = [ctx.claims[j] for j in ctx.in_sentence(i) if j < i and gpus(j)]
+    if not part and ctx.texts is not None and _THAT_IS.match(c.sentence):
+        # "... 84 GPUs out at any moment. That's 8.4% of the fleet": the GPUs of the sentence before
+        part = [ctx.claims[j] for j in ctx.by_kind.get("gpu_count", []) if j < i and gpus(j)
+                and ctx.claims[j].turn == c.turn and 0 <= c.start - ctx.claims[j].end <= 120]
     earlier = [ctx.claims[j].value for j in ctx.by_kind.get("gpu_count", [])
                if j < i and gpus(j) and not ctx.claims[j].hypothetical]
     if not part or not earlier:
@@ -1018,7 +1023,8 @@ def check_fleet_share(c: Claim, ctx: Ctx, i: int) -> Check | None:
     n, fleet = part[-1].value, max(earlier)
     if fleet < 100 or n >= fleet:
         return None
-    if ctx.texts is not None and _NOT_A_SHARE_OF.search(ctx.texts[c.turn][part[-1].end:c.start]):
+    gap = ctx.texts[c.turn][part[-1].end:c.start] if ctx.texts is not None else ""
+    if _NOT_A_SHARE_OF.search(_THAT_IS.sub("", gap.split(".")[-1]) if "." in gap else gap):
         return None  # "48 GPUs at 50% utilisation, ~1.2% of the fleet", "plus the drain, together ~6%": not N / fleet
     expected = n / fleet
     if c.bound == "upper" and expected <= c.value * (1 + ctx.v.physics["tolerance"]):
