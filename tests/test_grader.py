@@ -554,3 +554,10 @@ def test_gpu_memory_on_a_dashboard_is_no_capacity_constraint():
 def test_words_that_only_look_like_a_trade_off_state_none(answer):
     ev = _evidence("gpu-inference-serving", [answer])
     assert "tradeoff" not in ev.present
+
+
+def test_the_tail_set_aside_for_the_mean_is_average_only():
+    turns = _dialogue(("What do retries do to everyone else's latency?",
+                       "I'd watch the average latency of retried requests versus normal ones. Average is what I've "
+                       "always alerted on, the p99 is too noisy."))
+    assert "average_only" in _pitfall_ids(turns, qid="inference-timeout-restart")
