@@ -25,12 +25,13 @@ EXACT, WITHIN_ONE, PITFALL_RECALL, FALSE_PITFALL = 0.85, 0.97, 0.85, 0.02
 
 # Held-out batches that missed the bar when measured, with the figures (the thresholds stay; a
 # batch is never tuned on to pass: one that is tuned on moves to tests/training/). See README
-# "The bar". G and H (0.72, 0.84 exact), I and J (0.71, 0.84), K (0.88) and L (0.87) missed it too and
-# were then tuned on.
+# "The bar". G and H (0.72, 0.84 exact), I and J (0.71, 0.84), K (0.88), L (0.87) and M (0.83) missed it
+# too and were then tuned on.
 BELOW_THE_BAR = {
-    "batch_m": ("measured once after tuning on L ended (cycle 6): exact 0.83 (75/90), within one 0.99, pitfall "
-                "recall 0.92, quantizing_on_faith raised on 4% (1/26) of the transcripts that forbid it, strong >= 8: "
-                "6/6, weak <= 2: 6/9, stuffed <= 2: 1/3"),
+    "batch_n": ("measured once after tuning on M ended (cycle 7): exact 0.87 (78/90), within one 0.99, pitfall "
+                "recall 0.92, strong >= 8: 6/6, weak <= 2: 9/9, stuffed <= 2: 3/3 - all within the bar but two "
+                "false-pitfall rates: no_limits on 4% (1/25) and vendor_speedup on 4% (1/27) of the transcripts "
+                "that forbid them"),
 }
 
 BATCHES = sealed_batches()
