@@ -799,3 +799,11 @@ def test_a_share_of_the_fleet_said_in_the_next_sentence_is_re_done():
                         "So about 10.5 nodes, 84 GPUs out at any moment. That's 8.4% of the fleet, which is a lot.")])
     (c,) = [c for c in led.claims if c.kind == "fleet_share"]
     assert c.check is not None and c.check.status == "wrong"
+
+
+def test_a_share_is_of_the_fleet_the_question_set_not_a_cited_one():
+    led = build_ledger([("interviewer", "We operate around 10,000 GPUs across a few data centres."), ("candidate",
+                        "Meta's 16K H100s saw a failure every few hours. Little's law gives 15-20 hosts in the "
+                        "pipeline: 140 GPUs, about 1.4% of the fleet.")])
+    (c,) = [c for c in led.claims if c.kind == "fleet_share"]
+    assert c.check is not None and c.check.status == "ok", c.brief()

@@ -1008,7 +1008,8 @@ def check_fleet_share(c: Claim, ctx: Ctx, i: int) -> Check | None:
     def gpus(j: int) -> bool:  # GPUs, not GPU-hours
         g = ctx.claims[j]
         after = ctx.texts[g.turn][g.end:g.end + 12] if ctx.texts is not None else ""
-        return bool(g.kind == "gpu_count" and g.value and not g.negated and g.scope != "per_host"
+        return bool(g.kind == "gpu_count" and g.value and not g.negated and g.scope not in ("per_host", "per_gpu")
+                    and not re.search(r"-\s*gpus?$", g.span, re.I)   # "8-GPU jobs" is a job's shape
                     and not _GPU_HOURS.search(g.span + after))
 
     part = [ctx.claims[j] for j in ctx.in_sentence(i) if j < i and gpus(j)]
@@ -1020,7 +1021,10 @@ def check_fleet_share(c: Claim, ctx: Ctx, i: int) -> Check | None:
                if j < i and gpus(j) and not ctx.claims[j].hypothetical]
     if not part or not earlier:
         return None
-    n, fleet = part[-1].value, max(earlier)
+    # the fleet the question set ("We operate around 10,000 GPUs"), not one cited from elsewhere ("Meta's 16K H100s")
+    given = [ctx.claims[j].value for j in ctx.by_kind.get("gpu_count", []) if j < i and gpus(j)
+             and ctx.claims[j].speaker == "interviewer" and ctx.claims[j].value >= 100]
+    n, fleet = part[-1].value, (max(given) if given else max(earlier))
     if fleet < 100 or n >= fleet:
         return None
     gap = ctx.texts[c.turn][part[-1].end:c.start] if ctx.texts is not None else ""
