@@ -285,9 +285,9 @@ class _Builder:
         self.oend.extend([e] * len(rep))
 
 
-# spoken and terse spellings of the millisecond the cues read as "ms" ("eight hundred millis")
-# "under a minute", "within an hour": one of the unit, as a cue reads a number
+# "under a minute", "less than an hour": one of the unit, as a cue reads a number
 _ONE_UNIT = re.compile(r"\b(?:under|below|than|<)\s+(an?)\s+(?:second|minute|hour|day|millisecond)\b", re.I)
+# spoken and terse spellings of the millisecond the cues read as "ms" ("eight hundred millis")
 _MS_WORD = re.compile(r"\b(?:millis|milli|msecs?)\b", re.I)
 
 

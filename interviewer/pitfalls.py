@@ -71,8 +71,8 @@ def _answered_pick(ev: Evidence, p: Pitfall, hit: Hit | None) -> bool:
             answer = min((t for t in ev.texts if t > i), default=None)
             if answer is not None:
                 said = ev.texts[answer]
-                if _any_name(p).search(said) and not any(d.search(said) for d in p.deferral) \
-                        and not _NO_CHOICE.match(said):
+                deferred, names, _menu = _scan(p, said)
+                if names and not deferred and not _NO_CHOICE.match(said):
                     return True
     return False
 
@@ -184,9 +184,14 @@ def _any_name(p: Pitfall) -> re.Pattern:
 _PITFALLS: dict[str, Pitfall] = {}
 
 
+def _scan(p: Pitfall, text: str) -> tuple[bool, tuple[int, ...], bool]:
+    """One answer read once per pitfall: deferred?, where policy names start, a menu marker?"""
+    _PITFALLS[p.id] = p  # the cache below is keyed by id: a Pitfall is not hashable
+    return _turn_scan(p.id, text)
+
+
 @functools.lru_cache(maxsize=4096)
 def _turn_scan(pid: str, text: str) -> tuple[bool, tuple[int, ...], bool]:
-    """One answer read once per pitfall: deferred?, where policy names start, a menu marker?"""
     p = _PITFALLS[pid]
     return (any(d.search(text) for d in p.deferral), tuple(m.start() for m in _any_name(p).finditer(text)),
             any(m.search(text) for m in p.menu) or any(_MENU_OPENER.search(sm.group(0)) for sm in _SENTENCE.finditer(text)))
@@ -197,12 +202,11 @@ def _policy_list(ev: Evidence, p: Pitfall, since: int = 0) -> bool:
     `since` on; True when raised."""
     if p.id in ev.pitfalls:
         return False
-    _PITFALLS[p.id] = p
     for turn in sorted(t for t in ev.texts if t >= since):
         text = ev.texts[turn]
-        deferred, starts, menu_in_turn = _turn_scan(p.id, text)
+        deferred, starts, menu_in_turn = _scan(p, text)
         nxt = min((t for t in ev.texts if t > turn), default=None)
-        deferred_next = nxt is not None and _turn_scan(p.id, ev.texts[nxt])[0]
+        deferred_next = nxt is not None and _scan(p, ev.texts[nxt])[0]
         if len(starts) < 2 and not ((deferred or deferred_next) and menu_in_turn):
             continue  # fewer than two policy names and no menu left open: nothing to find in this answer
         for sm in _SENTENCE.finditer(text):

@@ -710,8 +710,10 @@ def test_a_word_one_is_no_operand_and_an_unsaid_kv_factor_is_judged_by_the_quant
     ("The log grows at 50 MB/s, which is about 4.3 TB a day.", "ok"),
     ("That's 55 MB/s into the log, or about 198 GB an hour.", "ok"),
     ("KV/token: 2 (K and V) x 40 x 40 x 128 x 2 B = 819,200 B, ~0.8 MB.", "ok"),
+    ("For max_tokens 4,096 at 45 ms that's about 18 seconds of decode.", "wrong"),
+    ("A typical reply of 300 tokens at 50 ms is about 15 s.", "ok"),
 ])
-def test_a_rate_over_a_period_and_a_bracketed_operand_are_re_done(text, verdict):
+def test_a_rate_over_a_period_tokens_at_a_time_and_a_bracketed_operand_are_re_done(text, verdict):
     (c,) = _calcs(text)
     assert c.check.status == verdict, c.check
 
@@ -759,6 +761,11 @@ def test_a_model_described_not_named_is_not_checked_as_the_named_one():
     ("A bad GPU takes its host out, so 15 hosts = 120 GPUs ≈ 12% of the fleet.", "wrong"),
     ("A bad GPU takes its host out, so 15 hosts = 120 GPUs ≈ 1.2% of the fleet.", "ok"),
     ("Around seventy GPUs sit in the repair pipeline, call it under one percent of the fleet.", "ok"),
+    # said in the next sentence
+    ("So about 10.5 nodes, 84 GPUs out at any moment. That's 8.4% of the fleet, which is a lot.", "wrong"),
+    # of the fleet the question set, not one the candidate cites
+    ("Meta's 16K H100s saw a failure every few hours. Little's law gives 15-20 hosts in the pipeline: 140 GPUs, "
+     "about 1.4% of the fleet.", "ok"),
 ])
 def test_a_share_of_the_fleet_is_re_done(text, verdict):
     led = build_ledger([("interviewer", "We operate around 10,000 GPUs across a few data centres."), ("candidate", text)])
@@ -773,15 +780,6 @@ def test_gpu_hours_and_sums_are_no_share_of_the_fleet():
     assert not [c for c in led.claims if c.kind == "fleet_share" and c.check is not None and c.check.status == "wrong"]
 
 
-@pytest.mark.parametrize("text, verdict", [
-    ("For max_tokens 4,096 at 45 ms that's about 18 seconds of decode.", "wrong"),
-    ("A typical reply of 300 tokens at 50 ms is about 15 s.", "ok"),
-])
-def test_tokens_at_a_time_per_token_is_re_done(text, verdict):
-    (c,) = _calcs(text)
-    assert c.check.status == verdict, c.check
-
-
 def test_a_wrong_sum_caps_capacity_even_for_a_model_named_by_size():
     from interviewer.grader import grade
     from interviewer.transcript import parse_transcript
@@ -792,18 +790,3 @@ def test_a_wrong_sum_caps_capacity_even_for_a_model_named_by_size():
                                       "2,000 and 40 ms per token the decode is 2,000 x 0.04 = 8 seconds, plus prefill "
                                       "under 1 second, so I'd set around 15 seconds."}]}))
     assert report.criterion("capacity_number").score <= 2
-
-
-def test_a_share_of_the_fleet_said_in_the_next_sentence_is_re_done():
-    led = build_ledger([("interviewer", "We operate around 10,000 GPUs across a few data centres."), ("candidate",
-                        "So about 10.5 nodes, 84 GPUs out at any moment. That's 8.4% of the fleet, which is a lot.")])
-    (c,) = [c for c in led.claims if c.kind == "fleet_share"]
-    assert c.check is not None and c.check.status == "wrong"
-
-
-def test_a_share_is_of_the_fleet_the_question_set_not_a_cited_one():
-    led = build_ledger([("interviewer", "We operate around 10,000 GPUs across a few data centres."), ("candidate",
-                        "Meta's 16K H100s saw a failure every few hours. Little's law gives 15-20 hosts in the "
-                        "pipeline: 140 GPUs, about 1.4% of the fleet.")])
-    (c,) = [c for c in led.claims if c.kind == "fleet_share"]
-    assert c.check is not None and c.check.status == "ok", c.brief()

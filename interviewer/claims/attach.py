@@ -311,7 +311,14 @@ def find_claims(seg: Segment, v: Vocab) -> list[Found]:
 def _calculations(text: str, ms: list[Mention], chains: list[_Chain], v: Vocab, hyp_m, comp: bool) -> list[Found]:
     """Each calculation said with an explicit result: one `arithmetic` claim spanning it, whose
     formula is the operands and operators as said (physics re-does it)."""
-    out = []
+    out: list[Found] = []
+
+    def calc(start: int, result: Mention, formula: list[str], end: int | None = None) -> None:
+        out.append(Found(kind="arithmetic", value=result.value, mention=result, start=start,
+                         end=result.end if end is None else end, approx=result.approx,
+                         negated=_negated(text, start, v), hypothetical=bool(hyp_m and hyp_m.start() <= start),
+                         comparison=comp, formula=formula, cue="calculation"))
+
     starts = {ch.operands[0] for ch in chains}
     for ch in chains:
         if ch.result is None or not arithmetic.result_gap(text, ms[ch.operands[-1]], ms[ch.result]):
@@ -327,12 +334,7 @@ def _calculations(text: str, ms: list[Mention], chains: list[_Chain], v: Vocab, 
             if k:
                 formula.append(ch.ops[k - 1])
             formula.append(text[ms[i].start:ms[i].end])
-        r = ms[ch.result]
-        start = ms[ch.operands[0]].start
-        out.append(Found(kind="arithmetic", value=r.value, mention=r, start=start, end=r.end, approx=r.approx,
-                         negated=_negated(text, start, v),
-                         hypothetical=bool(hyp_m and hyp_m.start() <= start), comparison=comp,
-                         formula=formula, cue="calculation"))
+        calc(ms[ch.operands[0]].start, ms[ch.result], formula)
     # "20 GB at 500 MB/s is about 40 s", "at 500 MB/s, 20 GB is about four seconds": a time from a rate
     for k in range(len(ms) - 2):
         a, b, t = ms[k], ms[k + 1], ms[k + 2]
@@ -349,33 +351,23 @@ def _calculations(text: str, ms: list[Mention], chains: list[_Chain], v: Vocab, 
             q, r = b, a
         else:
             continue
-        start = min(a.start, b.start)
-        out.append(Found(kind="arithmetic", value=t.value, mention=t, start=start, end=t.end, approx=t.approx,
-                         negated=_negated(text, start, v), hypothetical=bool(hyp_m and hyp_m.start() <= start),
-                         comparison=comp, formula=[text[q.start:q.end], op, text[r.start:r.end]], cue="calculation"))
-    # "~55 MB/s of log. Per hour that's roughly 20 GB": the period said first
+        calc(min(a.start, b.start), t, [text[q.start:q.end], op, text[r.start:r.end]])
+    # "~55 MB/s of log; per hour that's roughly 20 GB": the period said first
     for k, b in enumerate(ms):
-        pb = _PERIOD_FIRST.search(text, max(0, b.start - 40), b.start)
-        if b.dim != "bytes" or pb is None:
+        pb = _PERIOD_FIRST.search(text, max(0, b.start - 40), b.start) if b.dim == "bytes" else None
+        if pb is None:
             continue
         a = next((ms[j] for j in range(k - 1, -1, -1) if ms[j].dim == "bytes_rate" and b.start - ms[j].end <= 200), None)
-        if a is None:
-            continue
-        out.append(Found(kind="arithmetic", value=b.value, mention=b, start=a.start, end=b.end, approx=b.approx,
-                         negated=_negated(text, a.start, v), hypothetical=bool(hyp_m and hyp_m.start() <= a.start),
-                         comparison=comp, formula=[text[a.start:a.end], "x", pb.group(1)], cue="calculation"))
+        if a is not None:
+            calc(a.start, b, [text[a.start:a.end], "x", pb.group(1)])
     # "50 MB/s, which is about 180 GB a day": a rate over a period said by its word
-    for k in range(len(ms) - 1):
-        a, b = ms[k], ms[k + 1]
-        if not (_RATE_OF.get(a.dim, set()) & {b.dim}) or not arithmetic.result_gap(text, a, b):
-            if not (_RATE_OF.get(a.dim, set()) & {b.dim}) or not _WHICH_IS.fullmatch(text, a.end, b.start):
-                continue
-        pm = _PERIOD.match(text, b.end)
-        if pm is None:
+    for a, b in zip(ms, ms[1:]):
+        if not (_RATE_OF.get(a.dim, set()) & {b.dim}) \
+                or not (arithmetic.result_gap(text, a, b) or _WHICH_IS.fullmatch(text, a.end, b.start)):
             continue
-        out.append(Found(kind="arithmetic", value=b.value, mention=b, start=a.start, end=pm.end(), approx=b.approx,
-                         negated=_negated(text, a.start, v), hypothetical=bool(hyp_m and hyp_m.start() <= a.start),
-                         comparison=comp, formula=[text[a.start:a.end], "x", pm.group(1)], cue="calculation"))
+        pm = _PERIOD.match(text, b.end)
+        if pm is not None:
+            calc(a.start, b, [text[a.start:a.end], "x", pm.group(1)], end=pm.end())
     return out
 
 

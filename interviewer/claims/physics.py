@@ -1005,6 +1005,7 @@ def check_fleet_share(c: Claim, ctx: Ctx, i: int) -> Check | None:
     over the fleet's size said earlier in the round (either speaker)."""
     if c.value is None:
         return None
+
     def gpus(j: int) -> bool:  # GPUs, not GPU-hours
         g = ctx.claims[j]
         after = ctx.texts[g.turn][g.end:g.end + 12] if ctx.texts is not None else ""
@@ -1027,16 +1028,15 @@ def check_fleet_share(c: Claim, ctx: Ctx, i: int) -> Check | None:
     n, fleet = part[-1].value, (max(given) if given else max(earlier))
     if fleet < 100 or n >= fleet:
         return None
-    gap = ctx.texts[c.turn][part[-1].end:c.start] if ctx.texts is not None else ""
-    if _NOT_A_SHARE_OF.search(_THAT_IS.sub("", gap.split(".")[-1]) if "." in gap else gap):
+    # only the gap's last sentence: the one that says the share
+    gap = ctx.texts[c.turn][part[-1].end:c.start].rsplit(".", 1)[-1] if ctx.texts is not None else ""
+    if _NOT_A_SHARE_OF.search(gap):
         return None  # "48 GPUs at 50% utilisation, ~1.2% of the fleet", "plus the drain, together ~6%": not N / fleet
     expected = n / fleet
-    if c.bound == "upper" and expected <= c.value * (1 + ctx.v.physics["tolerance"]):
-        return _check("ok", "fleet_share", expected, "fraction", c,
-                      f"Right: {say.count(n)} of {say.count(fleet)} GPUs is about {expected:.1%}.",
-                      [f"{say.count(n)} / {say.count(fleet)} GPUs = {expected:.1%}"])
+    tol = ctx.v.physics["tolerance"]
     trace = [f"{say.count(n)} / {say.count(fleet)} GPUs = {expected:.1%}"]
-    if _within(c.value, expected, ctx.v.physics["tolerance"]):
+    # "under one percent of the fleet": a bound holds when the share is below it
+    if _within(c.value, expected, tol) or (c.bound == "upper" and expected <= c.value * (1 + tol)):
         return _check("ok", "fleet_share", expected, "fraction", c, f"Right: {say.count(n)} of {say.count(fleet)} GPUs "
                       f"is about {expected:.1%}.", trace)
     check = _check("wrong", "fleet_share", expected, "fraction", c,
