@@ -31,7 +31,10 @@ from interviewer.transcript import parse_transcript
 
 
 def long_transcript(cases, turns=40, words=8000):
-    """40 turns, about 8,000 words, built from the calibration answers (serving family)."""
+    """40 turns, about 8,000 words, from labelled serving-family answers, every candidate turn distinct.
+
+    Distinct turns matter: the per-text caches would otherwise grade a repeated answer once.
+    """
     answers = [t["text"] for c in cases if c.report.family == "serving"
                for t in c.data["turns"] if t["role"] == "candidate"]
     out, total, i = [], 0, 0
@@ -39,7 +42,7 @@ def long_transcript(cases, turns=40, words=8000):
     while len(out) < turns:
         text = ""
         while len(text.split()) < per_turn:
-            text += " " + answers[i % len(answers)]
+            text += " " + answers[i]
             i += 1
         out += [{"role": "interviewer", "text": "Go on - what next?"}, {"role": "candidate", "text": text.strip()}]
         total += len(text.split())
@@ -84,7 +87,7 @@ def main() -> None:
     if rater:
         print(f"a second blind rater against the writers' labels (the ceiling): {rater.text}")
 
-    transcript, words = long_transcript(calibration)
+    transcript, words = long_transcript(calibration + [c for cases in training.values() for c in cases])
     grade(transcript)  # warm the loaders (rubric, presets, compiled regexes)
     times, cpu = [], []
     for _ in range(30):

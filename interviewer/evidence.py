@@ -370,6 +370,7 @@ def scan_turn(text: str, rubric: Rubric, family: str) -> tuple[tuple[Span, ...],
     low = lowered(norm)
     digits_only = _digit_sentences(low)
     starts = [m.start() for m in _NUMBER_START.finditer(low)]
+    places = _Places(low) if len(norm.lower()) == len(norm) else None  # else a letter changed size: scan all
     hits = []
     for item in items_for(rubric, family):
         best = None
@@ -381,7 +382,12 @@ def scan_turn(text: str, rubric: Rubric, family: str) -> tuple[tuple[Span, ...],
                 if lit is not None and lit not in low:
                     continue  # a text without the pattern's literal cannot match it
                 target = digits_only if id(pat) in item.digit_patterns else low
-                found = _at_numbers(pat, target, starts) if id(pat) in item.number_led else pat.finditer(target)
+                if id(pat) in item.number_led:
+                    found = _tried_at(pat, target, starts)
+                elif places is not None and id(pat) in item.led_by:
+                    found = _tried_at(pat, target, places.of(item.led_by[id(pat)]))
+                else:
+                    found = pat.finditer(target)
                 for m in found:
                     s, e = ostart[m.start()], oend[max(m.end() - 1, m.start())]
                     counts = not (item.negatable and (negated_at(masked, s) or hypothetical_at(masked, s)))
@@ -407,7 +413,8 @@ def scan_turn(text: str, rubric: Rubric, family: str) -> tuple[tuple[Span, ...],
         for pat in pitfall.patterns_for(family):
             found = None
             # read as the cues read: "twenty-four times" as "24 times", "3.5-4x" with its decimal kept
-            for m in pat.finditer(norm):
+            lead = pitfall.led_by.get(id(pat)) if places is not None else None
+            for m in (_tried_at(pat, norm, places.of(lead)) if lead else pat.finditer(norm)):
                 s, e = ostart[m.start()], oend[max(m.end() - 1, m.start())]
                 if not (negated_at(masked, s) or hypothetical_at(masked, s)
                         or _CONTRAST.search(masked, _sentence_bounds(masked, s, s)[0], s)):
@@ -423,9 +430,31 @@ def scan_turn(text: str, rubric: Rubric, family: str) -> tuple[tuple[Span, ...],
 _NUMBER_START = re.compile(r"~(?=\d)|(?<![\d,.·~])\d")
 
 
-def _at_numbers(pat: re.Pattern, text: str, starts: list[int]):
-    """pat.finditer(text) for a pattern whose matches start at a number: tried only there. A match
-    found from inside a number is found from its first digit too, with the same end."""
+class _Places:
+    """Where words occur in a lower-cased text, for the patterns every match of which starts with
+    one of them (rubric.leading_literals): found once per word and text."""
+
+    def __init__(self, low: str):
+        self.low = low
+        self._at: dict[tuple[str, ...], list[int]] = {}
+
+    def of(self, words: tuple[str, ...]) -> list[int]:
+        hit = self._at.get(words)
+        if hit is None:
+            found, low = set(), self.low
+            for w in words:
+                i = low.find(w)
+                while i >= 0:
+                    found.add(i)
+                    i = low.find(w, i + 1)
+            hit = self._at[words] = sorted(found)
+        return hit
+
+
+def _tried_at(pat: re.Pattern, text: str, starts: list[int]):
+    """pat.finditer(text) for a pattern whose every match starts at one of `starts` (a number, or a
+    word it leads with): tried only there, in order, as finditer would. A match found from inside a
+    number is found from its first digit too, with the same end."""
     last = 0
     for pos in starts:
         if pos < last:

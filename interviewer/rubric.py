@@ -46,6 +46,7 @@ class Pitfall(BaseModel):
     caps_when: list[str] = Field(default_factory=list)        # ... only when found this way
     kind_caps: dict[str, dict[str, int]] = Field(default_factory=dict)  # found another way: these caps
     taints_turn: bool = False                     # substance in the same candidate turn does not count
+    led_by: dict[int, tuple[str, ...]] = Field(default_factory=dict)  # pattern id -> the words every match starts with
 
     model_config = {"arbitrary_types_allowed": True}
 
@@ -85,6 +86,7 @@ class Item(BaseModel):
     digit_patterns: frozenset[int] = frozenset()  # ids of the patterns that can match only with a digit
     literals: dict[int, str] = Field(default_factory=dict)  # pattern id -> a substring every match holds
     number_led: frozenset[int] = frozenset()  # ids of the patterns whose every match starts at a number ("{NUM} GB ...")
+    led_by: dict[int, tuple[str, ...]] = Field(default_factory=dict)  # pattern id -> the words every match starts with
     ledger: LedgerSpec | None = None
     after: list[re.Pattern] = Field(default_factory=list)  # only in answers to interviewer turns matching these
     not_after: list[re.Pattern] = Field(default_factory=list)  # not when the sentence says one of these before it
@@ -324,6 +326,54 @@ def required_literal(pattern: re.Pattern) -> str | None:
     return best if len(best) >= 3 else None
 
 
+def leading_literals(pattern: re.Pattern) -> tuple[str, ...] | None:
+    """The words one of which every match of `pattern` starts with, lower-cased (("gpu", "hbm",
+    "card") for '(?:gpu|hbm|card)\\s+memory'), or None. A scan then tries the pattern only where one
+    of them occurs in the text instead of at every character; each must be two characters or more,
+    or the places to try would be most of the text."""
+    try:
+        from re import _constants as C
+        from re import _parser as P
+
+        tree = P.parse(pattern.pattern, pattern.flags)
+    except Exception:  # pragma: no cover - a private module; no shortcut without it
+        return None
+
+    def first(items: list) -> set[str] | None:
+        i = 0
+        while i < len(items) and items[i][0] in (C.AT, C.ASSERT, C.ASSERT_NOT):
+            if items[i][0] is C.AT and items[i][1] not in (C.AT_BOUNDARY, C.AT_NON_BOUNDARY):
+                return None  # "^" or "$": a place, not a word
+            i += 1  # zero-width: \b and lookarounds are checked by the match itself
+        if i == len(items):
+            return None
+        op, av = items[i]
+        if op is C.LITERAL:
+            run = []
+            while i < len(items) and items[i][0] is C.LITERAL:
+                run.append(chr(items[i][1]))
+                i += 1
+            return {"".join(run)}
+        if op is C.BRANCH:
+            out: set[str] = set()
+            for branch in av[1]:
+                got = first([*branch, *items[i + 1:]])
+                if got is None:
+                    return None
+                out |= got
+            return out
+        if op is C.SUBPATTERN:
+            return first([*av[-1], *items[i + 1:]])
+        if op in (C.MAX_REPEAT, C.MIN_REPEAT) and av[0] >= 1:
+            return first(list(av[2]))
+        return None
+
+    words = first(list(tree))
+    if not words or min(len(w) for w in words) < 2:
+        return None
+    return tuple(sorted({w.lower() for w in words}))
+
+
 def lower_pattern(pattern: str) -> str:
     """Lower-case a regex's literals, leaving escapes (\\D, \\S, \\W, \\B) alone.
 
@@ -444,6 +494,10 @@ def _load_rubric(rubric_dir: Path) -> Rubric:
         item.digit_patterns = frozenset(id(p) for p in [*item.patterns, *item.name_patterns] if requires_digit(p))
         item.literals = {id(p): lit for p in [*item.patterns, *item.name_patterns] if (lit := required_literal(p))}
         item.number_led = frozenset(id(p) for p in [*item.patterns, *item.name_patterns] if number_led(p))
+        item.led_by = {id(p): lead for p in [*item.patterns, *item.name_patterns] if (lead := leading_literals(p))}
+    for pitfall in rubric.pitfalls.values():
+        every = [*pitfall.patterns, *(p for ps in pitfall.by_family.values() for p in ps)]
+        pitfall.led_by = {id(p): lead for p in every if (lead := leading_literals(p))}
     substance = frozenset(i for i, item in rubric.items.items() if item.tier == "substance")
     for spec in [*rubric.supporting.values(), *(s for f in rubric.families.values() for s in f.criteria.values())]:
         spec.substance = substance

@@ -48,6 +48,7 @@ def _veto_re(p: re.Pattern) -> re.Pattern:
         hit = _VETO_CACHE[p.pattern] = re.compile(r"\s*(?:%s)" % p.pattern, re.I)
     return hit
 _LEFT_WINDOW = 140
+_FURTHEST = max(_REACH, _CROSS_REACH, _LEFT_WINDOW)
 
 
 def _anchored(p: re.Pattern) -> bool:
@@ -96,7 +97,10 @@ def _left_score(rule: Rule, text: str, m: Mention, block: int, next_start: int) 
 
     # a bare number needs its cue close by; a table cell's cue is its row label, however long
     bare = m.dim == "count" and not text.startswith(": ", m.start - 2) and not text.startswith(": ~", m.start - 3)
-    for cue in rule.left:
+    lefts = rule.left
+    if rule.left_any is not None and not rule.left_any.search(text, max(0, m.start - _FURTHEST), m.start):
+        lefts = []  # no left cue anywhere a left cue could start
+    for cue in lefts:
         if _anchored(cue.pattern):
             # an anchored cue ends at the number: search only as far back as it can reach
             lm = cue.pattern.search(text, max(0, m.start - (_CROSS_REACH if cue.cross else _REACH)), m.start)
@@ -206,27 +210,12 @@ def bound_of(text: str, m: Mention, v: Vocab) -> tuple[str | None, bool]:
     """('upper' | 'lower' | None, approx) from the words right around a figure."""
     left = text[max(0, m.start - 24):m.start]
     right = text[m.end:m.end + 16]
-    approx = m.approx
-    bound = None
-    for p in v.bounds["approx"]:
-        if p.search(left):
-            approx = True
-    for p in v.bounds["approx_right"]:
-        if p.search(right):
-            approx = True
+    approx = m.approx or bool(v.bounds["approx"].search(left) or v.bounds["approx_right"].search(right))
     # strip an approximation word so "under about 800 ms" still reads as a ceiling
     core = re.sub(r"(?:~|≈|\babout|\baround|\broughly|\bapproximately)\s*$", "", left, flags=re.I)
+    bound = None
     for label in ("upper", "lower"):
-        for p in v.bounds[label]:
-            if p.search(core):
-                bound = label
-                break
-        if bound:
-            break
-        for p in v.bounds[label + "_right"]:
-            if p.search(right):
-                bound = label
-                break
-        if bound:
+        if v.bounds[label].search(core) or v.bounds[label + "_right"].search(right):
+            bound = label
             break
     return bound, approx

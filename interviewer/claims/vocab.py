@@ -51,6 +51,17 @@ class Rule:
     max_value: float | None = None
 
     @functools.cached_property
+    def left_any(self) -> re.Pattern | None:
+        """Any of the left cues: where none occurs before a number, none can score it, and the scan
+        skips them one by one (the cues share FLAGS; a union that does not compile is no shortcut)."""
+        if not self.left:
+            return None
+        try:
+            return re.compile("|".join(f"(?:{c.pattern.pattern})" for c in self.left), FLAGS)
+        except re.error:
+            return None
+
+    @functools.cached_property
     def best_left(self) -> float:
         """The best (lowest) score a left or near cue of this rule could reach."""
         bonus = max([c.bonus for c in self.left] + [0.0])
@@ -86,7 +97,7 @@ class Vocab:
     rules_by_dim: dict[str, list[Rule]]
     percentiles: dict[str, list[re.Pattern]]
     percentile_any: re.Pattern
-    bounds: dict[str, list[re.Pattern]]
+    bounds: dict[str, re.Pattern]  # each list of kinds.yaml's bounds as one pattern: any of them
     negation: re.Pattern
     negation_exempt: re.Pattern
     negation_breaks: re.Pattern
@@ -214,7 +225,7 @@ def load() -> Vocab:
                       for d in {d for r in rules for d in r.dims}},
         percentiles={p: _pats(v, macros) for p, v in k["percentiles"].items()},
         percentile_any=_any([x for v in k["percentiles"].values() for x in v], macros),
-        bounds={b: _pats(v, macros) for b, v in k["bounds"].items()},
+        bounds={b: _any(v, macros) for b, v in k["bounds"].items()},
         negation=_any(neg["cues"], macros), negation_exempt=_any(neg["exempt"], macros),
         negation_breaks=_any(neg["breaks"], macros),
         settings={kind: _any(v, macros) for kind, v in neg["settings"].items()},
