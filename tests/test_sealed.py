@@ -32,6 +32,11 @@ BELOW_THE_BAR = {
                 "recall 0.92, strong >= 8: 6/6, weak <= 2: 9/9, stuffed <= 2: 3/3 - all within the bar but two "
                 "false-pitfall rates: no_limits on 4% (1/25) and vendor_speedup on 4% (1/27) of the transcripts "
                 "that forbid them"),
+    "batch_o": ("measured once at 6988e3a (cycle 8): exact 0.83 (75/90), within one 0.99, pitfall recall 0.81 "
+                "(21/26), no false pitfall, strong >= 8: 5/6, weak <= 2: 7/9, stuffed <= 2: 3/3"),
+    "batch_p": ("measured once at 6988e3a (cycle 8): exact 0.83 (75/90), within one 1.00, pitfall recall 0.92 "
+                "(24/26), no_limits on 4% (1/25) of the transcripts that forbid it, strong >= 8: 6/6, weak <= 2: 8/9, "
+                "stuffed <= 2: 3/3"),
 }
 
 BATCHES = sealed_batches()
