@@ -54,11 +54,24 @@ def derive_pitfalls(ev: Evidence, rubric: Rubric, family: str) -> None:
 
 def _cleared(ev: Evidence, p: Pitfall, hit: Hit | None) -> bool:
     """A choice clears the list it answers: in the list's answer or a later one, not a choice made
-    before the list was given."""
-    near = _near_turns(ev, hit.turn) if hit else list(ev.texts.values())
+    before the list was given. In a later answer, a list of policy names is answered by a choice that
+    names one ("I'd go with weighted fair share"): "I'd start with packing", said there of placement,
+    leaves it open."""
+    if hit is None:
+        near = [(t, False) for t in ev.texts.values()]
+    else:
+        later = sorted(t for t in ev.texts if t >= hit.turn)
+        named = ev.pitfall_kinds.get(p.id) == "names"
+        near = [(ev.texts[t], named and t > hit.turn) for t in later]
     return any(not negated_at(t, m.start()) and not _CONDITIONAL.search(t, max(0, m.start() - 40), m.start())
                and not _NO_CHOICE.match(t, m.end())
-               for pat in p.cleared_by for t in near for m in pat.finditer(t)) or _answered_pick(ev, p, hit)
+               and (not must_name or _any_name(p).search(t, m.start(), _sentence_end(t, m.end())))
+               for pat in p.cleared_by for t, must_name in near for m in pat.finditer(t)) or _answered_pick(ev, p, hit)
+
+
+def _sentence_end(text: str, pos: int) -> int:
+    m = _SENTENCE.match(text, pos)
+    return m.end() if m else len(text)
 
 
 def _answered_pick(ev: Evidence, p: Pitfall, hit: Hit | None) -> bool:
@@ -77,15 +90,11 @@ def _answered_pick(ev: Evidence, p: Pitfall, hit: Hit | None) -> bool:
     return False
 
 
-def _near_turns(ev: Evidence, turn: int) -> list[str]:
-    """The candidate's answers from `turn` on."""
-    later = sorted(t for t in ev.texts if t >= turn)
-    return [ev.texts[t] for t in later]
-
-
 # "I'd start with a combination", "we'd support all of them": picking everything is no choice
-_NO_CHOICE = re.compile(r"\s*(?:a\s+)?(?:combination|mix|blend|hybrid|all\s+of\s+(?:them|these|those)|"
-                        r"both|everything|each\s+of\s+them)\b", re.I)
+# "whatever the load test favours", "per org", "probably a mix of priority and fair share" too
+_NO_CHOICE = re.compile(r"\s*(?:(?:probably|maybe|likely|honestly|i\s+think|i.d\s+say)[,\s]+)?(?:a\s+|some\s+)?"
+                        r"(?:combination|mix|blend|hybrid|all\s+of\s+(?:them|these|those)|both|everything|each\s+of\s+them|"
+                        r"whatever|whichever|per\s+(?:org|team|tenant|customer|region|cluster|workload|model)\b)\b", re.I)
 
 
 def _unchosen(ev: Evidence, hit: Hit, items) -> None:
@@ -265,10 +274,12 @@ def _policy_list(ev: Evidence, p: Pitfall, since: int = 0) -> bool:
 
 
 # "There are a few well-known approaches", "A few options, each with trade-offs:", "The options are"
-_NOUNS = r"(?:options|approaches|ways|choices|strategies|policies|possibilities|alternatives|answers)\b"
+_NOUNS = r"(?:options|approaches|ways|choices|strategies|policies|possibilities|alternatives|answers|fallbacks)\b"
 _MENU_OPENER = re.compile(
     r"\bthere(?:\s+are|'s|\s+is)\s+(?:a\s+few|several|many|lots\s+of|a\s+lot\s+of|a\s+number\s+of|multiple|a\s+bunch\s+of|"
     r"a\s+couple\s+of|some|\w+)\s+(?:[\w-]+\s+){0,2}?" + _NOUNS +
     r"|^\W*(?:a\s+few|several|many|multiple|some|two|three|four|five|\d+)\s+(?:[\w-]+\s+){0,2}?" + _NOUNS +
-    r"|\b(?:the|my|our)\s+(?:\w+\s+)?(?:options|choices|alternatives)\s+(?:are|include)\b", re.I)
+    r"|\b(?:the|my|our)\s+(?:\w+\s+)?(?:options|choices|alternatives)\s+(?:are|include)\b"
+    # a heading over the options: "Options: resume, recompute, ...", "restart options:" above bullets
+    r"|^\W*(?:[\w-]+\s+)?(?:options|choices|alternatives|fallbacks)\s*:", re.I)
 _OR_LEAD = re.compile(r"\s*or\b", re.I)

@@ -24,8 +24,8 @@ def training():
 
 def test_the_training_batches_are_all_there():
     names = [f.name for f in training_batches()]
-    assert names == [f"batch_{b}" for b in "abcdefghijklm"], names
-    assert len(training().cases) == 42 + 390
+    assert names == [f"batch_{b}" for b in "abcdefghijklmnop"], names
+    assert len(training().cases) == 42 + 480
 
 
 def test_training_agreement_does_not_regress():
