@@ -27,7 +27,7 @@ _RESULT = re.compile(
     r"\s*(?:=|≈|~=|->|→|:|,|is|are|gives|give|comes\s+to|makes|that's|that\s+is|which\s+is|so|per\s+token\s+is)?"
     r"\s*(?:about|roughly|around|approximately|~|so|that's|or|only|just|is)?\s*", re.I)
 _MAY_HAVE_NUMBER = re.compile(r"\d")
-_MUL, _DIV, _SUB = arithmetic.MUL, arithmetic.DIV, arithmetic.SUB
+_MUL, _DIV, _SUB, _ADD = arithmetic.MUL, arithmetic.DIV, arithmetic.SUB, arithmetic.ADD
 _SHAPE_DIMS = {"layers", "kv_heads", "attention_heads", "params"}
 _DELTA = frozenset({"more", "extra", "additional", "fewer", "less"})
 _TIME_FAMILIES_WITH_PCT = {"ttft", "tpot", "latency"}
@@ -208,6 +208,11 @@ def find_claims(seg: Segment, v: Vocab) -> list[Found]:
         for i in ch.operands:
             if mul_only:
                 role[i] = "factor"
+        if ch.result is not None and set(ch.ops) <= _ADD | _SUB and ms[ch.result].dim != "count":
+            # "1,500 + 300 = 1,800 tok": bare terms of a sum are of its result's quantity, not counts
+            for i in ch.operands:
+                if ms[i].dim == "count":
+                    role[i] = "term"
         if ch.result is not None and set(ch.ops) & _DIV and ms[ch.result].dim in ("sequences", "count"):
             # "525,000 over 1,800 gives about 870 sequences": the divisor is the sequence length
             last = ms[ch.operands[-1]]
@@ -227,7 +232,7 @@ def find_claims(seg: Segment, v: Vocab) -> list[Found]:
     for i, m in enumerate(ms):
         if role.get(i) == "factor" and m.dim not in _SHAPE_DIMS and m.dim != "count":
             continue
-        if m.weak and m.dim == "count":
+        if (m.weak or role.get(i) == "term") and m.dim == "count":
             continue  # a bare "one" is a word, not a figure
         if m.qualifiers & _DELTA or _DELTA_BEFORE.search(text, max(0, m.start - 24), m.start):
             continue  # "~2e4 more tokens", "another 13 GB": a difference, not the quantity itself

@@ -121,7 +121,9 @@ def _atoms(text: str, v: Vocab, skip: list[tuple[int, int]]) -> list[_Atom]:
         try:
             value = float(text2num(body, "en"))
         except (ValueError, TypeError):
-            continue
+            value = _hundreds_elided(body)
+            if value is None or (body.startswith("one ") and _ONE_CARD.match(text, m.end())):
+                continue  # "one eighty gig card" is one 80 GB card, not 180 GB
         if body == "one" and (_PRONOUN_BEFORE.search(text, 0, m.start()) or _PRONOUN_AFTER.match(text, m.end())):
             continue  # "this one", "one of them": not a quantity
         end = m.end()
@@ -309,6 +311,24 @@ def find_mentions(text: str, vocab: Vocab | None = None) -> list[Mention]:
     return out
 
 
+
+
+_ONE_CARD = re.compile(r"[\s-]*(?:gigs?|gb|gib|g)\b[\s-]*(?:\w+[\s-]+)?(?:cards?|gpus?|devices?|[ahl]\d+\w*)\b", re.I)
+_TENS = ("twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")
+
+
+def _hundreds_elided(body: str) -> float | None:
+    """A figure said as people say them aloud, with "hundred" left out: "two fifty" (250), "five
+    ninety", "one twenty-eight" (128). Only a digit word then twenty..ninety-nine: "nineteen
+    ninety" stays unread."""
+    head, _, rest = body.partition(" ")
+    if head not in _DIGIT_WORDS or head == "zero" or not rest.startswith(_TENS):
+        return None
+    try:
+        tail = text2num(rest, "en")
+    except (ValueError, TypeError):
+        return None
+    return float(int(_DIGIT_WORDS[head]) * 100 + tail) if 20 <= tail <= 99 else None
 
 
 def spelled_numbers(text: str, vocab: Vocab | None = None) -> list[tuple[int, int, float]]:

@@ -637,6 +637,9 @@ def _scope_for_sequences(c: Claim) -> str | None:
 def check_sequences(c: Claim, ctx: Ctx, i: int) -> Check | None:
     if c.scope == "fleet" and c.scope_stated:
         return None
+    if any(o.kind in ("max_num_seqs", "max_batch_size") and o.value == c.value and o.speaker == c.speaker
+           for o in ctx.claims[:i]):
+        return None  # "at 128 sequences" after "max num seqs 128": the limit said again, not what fits
     lens = _seq_lens(c, ctx, i)
     seq, why = lens[0] if lens else (None, "")
     if seq and _rests_on_shared_prefix(c):
