@@ -456,6 +456,11 @@ def _seq_lens(c: Claim, ctx: Ctx, i: int) -> list[tuple[float, str]]:
         sl = min(same, key=lambda x: abs(x.start - c.start))
         return [(sl.value, f"sequence length {sl.value:,.0f} tokens (turn {sl.turn}: {sl.span!r})")]
     out: list[tuple[float, str]] = []
+    # "a six thousand token prompt is about two gigs of KV": the prompt said with the figure
+    prompts = [ctx.claims[j] for j in ctx.in_sentence(i) if ctx.claims[j].kind == "prompt_tokens"
+               and ctx.claims[j].value and not ctx.claims[j].negated]
+    for pr in prompts[:1]:
+        out.append((pr.value, f"the {pr.value:,.0f}-token prompt (turn {pr.turn}: {pr.span!r})"))
     sl = ctx.related(i, ("seq_len",))
     if sl:
         out.append((sl.value, f"sequence length {sl.value:,.0f} tokens (turn {sl.turn}: {sl.span!r})"))

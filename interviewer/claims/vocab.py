@@ -182,8 +182,8 @@ def load() -> Vocab:
     words = u["number_words"]
     w_alt = "|".join(sorted(words, key=len, reverse=True))
     number_word_re = re.compile(
-        # "four-way tensor parallel", "TP-four": a spelled degree joined by a hyphen is still a number
-        rf"(?:(?<![\w-])|(?<=tp-))(?:a\s+)?(?:{w_alt})(?:(?:[\s-]+|\s+and\s+)(?:{w_alt}))*(?:(?![\w-])|(?=-way\b))", FLAGS)
+        # "four-way tensor parallel", "TP-four", "a two-GPU replica": joined by a hyphen, still a number
+        rf"(?:(?<![\w-])|(?<=tp-))(?:a\s+)?(?:{w_alt})(?:(?:[\s-]+|\s+and\s+)(?:{w_alt}))*(?:(?![\w-])|(?=-(?:way|gpus?)\b))", FLAGS)
     fractions = {key.lower(): float(v) for key, v in u["fractions"].items()}
     fraction_re = re.compile(rf"(?<![\w-])(?:{_alternation(fractions)})(?![\w-])", FLAGS)
 
