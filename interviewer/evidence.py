@@ -414,8 +414,9 @@ def scan_turn(text: str, rubric: Rubric, family: str) -> tuple[tuple[Span, ...],
             found = None
             # read as the cues read: "twenty-four times" as "24 times", "3.5-4x" with its decimal kept
             lead = pitfall.led_by.get(id(pat)) if places is not None else None
+            at = pat.groupindex.get("at", 0)  # a pattern may say where its hit starts: (?P<at>...)
             for m in (_tried_at(pat, norm, places.of(lead)) if lead else pat.finditer(norm)):
-                s, e = ostart[m.start()], oend[max(m.end() - 1, m.start())]
+                s, e = ostart[m.start(at)], oend[max(m.end() - 1, m.start(at))]
                 if not (negated_at(masked, s) or hypothetical_at(masked, s)
                         or _CONTRAST.search(masked, _sentence_bounds(masked, s, s)[0], s)):
                     found = (s, e)

@@ -26,10 +26,13 @@ _OR = re.compile(r"\bor\b", re.I)
 
 
 def derive_pitfalls(ev: Evidence, rubric: Rubric, family: str) -> None:
-    present = ev.present
-    for p in rubric.pitfalls.values():
+    # lists first: an option left open in a menu is named, not adopted ("Or dynamic batching like
+    # Triton" raises no "batching without limits")
+    ordered = sorted(rubric.pitfalls.values(), key=lambda p: not (p.names or p.menu))
+    for p in ordered:
         if p.families and family not in p.families:
             continue
+        present = ev.present
         if p.names or p.menu:
             # a list answered by a choice is withdrawn; a later list left open still counts
             since = 0
@@ -130,7 +133,19 @@ def _subject_turns(ev: Evidence, item: str) -> set[int]:
             nxt = min((t for t in ev.texts if t > i), default=None)
             if nxt is not None:
                 turns.add(nxt)
+    # a short push on an answer keeps its subject: "You skipped the half I care about. How do you
+    # know answers didn't get worse?" is still about the FP8 weights
+    for t in sorted(turns):
+        for i in sorted(i for i in ev.context if i > t):
+            nxt = min((u for u in ev.texts if u > i), default=None)
+            if nxt is None or len(ev.context[i].split()) > _PUSH_WORDS or any(u < i for u in ev.texts if u > t):
+                break
+            turns.add(nxt)
+            break
     return turns
+
+
+_PUSH_WORDS = 25
 
 
 _PATTERN_CACHE: dict[str, list] = {}
