@@ -26,7 +26,8 @@ from interviewer.rubric import Rubric
 if TYPE_CHECKING:
     from interviewer.claims import Claim, Ledger
 
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[^a-z0-9])|\n+")
+# a sentence may open with a name that starts in lower case: "... the limit. vLLM's paper showed ..."
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[^a-z0-9]|[a-z]+[A-Z])|\n+")
 MAX_QUOTE = 280
 MIN_CLAUSE = 40
 _CLAUSE_END = re.compile(r"[;:]\s+|\s+[-–—]\s+")

@@ -72,6 +72,10 @@ def _cleared(ev: Evidence, p: Pitfall, hit: Hit | None) -> bool:
                for pat in p.cleared_by for t, must_name in near for m in pat.finditer(t)) or _answered_pick(ev, p, hit)
 
 
+# a first sentence that still does not choose: "Default... depends.", "whatever the load test favours"
+_UNDECIDED = re.compile(r"\bor\b|\?|\b(?:depend\w*|whatever|whichever|varies|not\s+sure|hard\s+to\s+say)\b", re.I)
+
+
 def _sentence_end(text: str, pos: int) -> int:
     m = _SENTENCE.match(text, pos)
     return m.end() if m else len(text)
@@ -87,8 +91,14 @@ def _answered_pick(ev: Evidence, p: Pitfall, hit: Hit | None) -> bool:
             answer = min((t for t in ev.texts if t > i), default=None)
             if answer is not None:
                 said = ev.texts[answer]
-                deferred, names, _menu = _scan(p, said)
-                if names and not deferred and not _NO_CHOICE.match(said):
+                deferred, names, menu = _scan(p, said)
+                if deferred or _NO_CHOICE.match(said):
+                    continue
+                # a policy named, or a short first sentence that is one option ("Prefix affinity with a load bound.")
+                first = _SENTENCE.match(said.lstrip())
+                short = first is not None and 2 <= len(first.group(0).split()) <= 12 and not menu \
+                    and not _UNDECIDED.search(first.group(0))
+                if names or short:
                     return True
     return False
 
