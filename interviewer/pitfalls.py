@@ -61,15 +61,19 @@ def _cleared(ev: Evidence, p: Pitfall, hit: Hit | None) -> bool:
     names one ("I'd go with weighted fair share"): "I'd start with packing", said there of placement,
     leaves it open."""
     if hit is None:
-        near = [(t, False) for t in ev.texts.values()]
+        near = [(t, False, 0) for t in ev.texts.values()]
     else:
         later = sorted(t for t in ev.texts if t >= hit.turn)
         named = ev.pitfall_kinds.get(p.id) == "names"
-        near = [(ev.texts[t], named and t > hit.turn) for t in later]
+        # in the list's own answer, only a choice said after the list ("I'd go with a modern stack. For
+        # routing there's a bunch of strategies ..." has chosen nothing)
+        listed = bool(p.names or p.menu)
+        near = [(ev.texts[t], named and t > hit.turn, hit.start if t == hit.turn and listed else 0) for t in later]
     return any(not negated_at(t, m.start()) and not _CONDITIONAL.search(t, max(0, m.start() - 40), m.start())
                and not _NO_CHOICE.match(t, m.end())
                and (not must_name or _any_name(p).search(t, m.start(), _sentence_end(t, m.end())))
-               for pat in p.cleared_by for t, must_name in near for m in pat.finditer(t)) or _answered_pick(ev, p, hit)
+               for pat in p.cleared_by for t, must_name, after in near for m in pat.finditer(t, after)) \
+        or _answered_pick(ev, p, hit)
 
 
 # a first sentence that still does not choose: "Default... depends.", "whatever the load test favours"
@@ -107,7 +111,7 @@ def _answered_pick(ev: Evidence, p: Pitfall, hit: Hit | None) -> bool:
 # "whatever the load test favours", "per org", "probably a mix of priority and fair share" too
 _NO_CHOICE = re.compile(r"\s*(?:(?:probably|maybe|likely|honestly|i\s+think|i.d\s+say)[,\s]+)?(?:a\s+|some\s+)?"
                         r"(?:combination|mix|blend|hybrid|all\s+of\s+(?:them|these|those)|both|everything|each\s+of\s+them|"
-                        r"whatever|whichever|per\s+(?:org|team|tenant|customer|region|cluster|workload|model)\b)\b", re.I)
+                        r"whatever|whichever|per\s+(?:org|team|tenant|customer|region|cluster|workload|model|service|tier|product|app|use[- ]case)\b)\b", re.I)
 
 
 def _unchosen(ev: Evidence, hit: Hit, items) -> None:
@@ -299,7 +303,7 @@ def _policy_list(ev: Evidence, p: Pitfall, since: int = 0) -> bool:
 
 
 # "There are a few well-known approaches", "A few options, each with trade-offs:", "The options are"
-_NOUNS = r"(?:options|approaches|ways|choices|strategies|policies|possibilities|alternatives|answers|fallbacks)\b"
+_NOUNS = r"(?:options|approaches|ways|choices|strategies|policies|possibilities|alternatives|answers|fallbacks|patterns|techniques)\b"
 _MENU_OPENER = re.compile(
     r"\bthere(?:\s+are|'s|\s+is)\s+(?:a\s+few|several|many|lots\s+of|a\s+lot\s+of|a\s+number\s+of|multiple|a\s+bunch\s+of|"
     r"a\s+couple\s+of|some|\w+)\s+(?:[\w-]+\s+){0,2}?" + _NOUNS +
