@@ -213,7 +213,14 @@ def find_claims(seg: Segment, v: Vocab) -> list[Found]:
             for i in ch.operands:
                 if ms[i].dim == "count":
                     role[i] = "term"
-        if ch.result is not None and set(ch.ops) & _DIV and ms[ch.result].dim in ("sequences", "count"):
+        bytes_over_bytes = (ch.result is not None and set(ch.ops) <= _DIV and len(ch.operands) == 2
+                            and all(ms[i].dim == "count" for i in ch.operands) and ms[ch.operands[0]].value >= 1e8)
+        if bytes_over_bytes:
+            # "1.47e11 / 3.28e5 ≈ 4.5e5": free bytes over bytes per token, said without units - the
+            # result is the cache's tokens (a row label or cue tells), the operands are no counts
+            for i in ch.operands:
+                role[i] = "term"
+        elif ch.result is not None and set(ch.ops) & _DIV and ms[ch.result].dim in ("sequences", "count"):
             # "525,000 over 1,800 gives about 870 sequences": the divisor is the sequence length
             last = ms[ch.operands[-1]]
             if last.dim in ("count", "tokens") and last.value >= 128:
