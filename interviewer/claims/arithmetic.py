@@ -21,7 +21,7 @@ RESULT = re.compile(
     r"\s*(?:=|≈|~=|->|→|\bis\b|\bare\b|\bgives?\b|\bcomes\s+to\b|\bmakes\b|\bthat'?s\b|\bwhich\s+is\b|\bequals\b)"
     r"\s*(?:about|roughly|around|approximately|~|≈|only|just|close\s+to|nearly|almost|basically)?\s*$", re.I)
 # operators as said, normalised by claims.attach (lower case, single spaces)
-MUL = frozenset({"x", "×", "*", "times", "multiplied by"})
+MUL = frozenset({"x", "×", "*", "·", "⋅", "times", "multiplied by"})  # "2·7.06e10·2e3": a product in symbols
 DIV = frozenset({"/", "over", "divided by", "÷"})
 ADD = frozenset({"plus", "+"})
 SUB = frozenset({"minus", "less", "-"})
