@@ -159,6 +159,7 @@ def _planned(c: Claim) -> bool:
 
 # checks that do not depend on which model stands in for one named only by size ("a 70B model")
 _MODEL_FREE = frozenset({"arithmetic", "fleet_share", "write_rate", "fsync_rate", "request_rate_rps"})
+_SHAPE_KINDS = frozenset({"layers", "kv_heads", "hidden_size", "attention_heads"})
 
 
 def _claim_cap(cid: str, family: str, ev: Evidence, rubric: Rubric) -> tuple[int, list[Claim]]:
@@ -185,8 +186,13 @@ def _claim_cap(cid: str, family: str, ev: Evidence, rubric: Rubric) -> tuple[int
     standing: dict[tuple, Claim] = {}
     for c in sorted(claims, key=lambda c: (c.turn, c.start)):
         standing[key(c)] = c
+    # a model named only by size ("a 13B") is confirmed by the shape the candidate gives for it ("40 x
+    # 5,120"): their wrong figures for it are then theirs, not the stand-in's
+    confirmed = {c.subject.model for c in ev.ledger.claims if _planned(c) and c.kind in _SHAPE_KINDS
+                 and c.check is not None and c.check.status == "ok" and c.subject.model_inferred}
     wrong = [c for k, c in standing.items() if c.check.status in ("wrong", "impossible") and k not in right
-             and not (c.subject.model_inferred and c.check.status == "wrong" and c.kind not in _MODEL_FREE)]
+             and not (c.subject.model_inferred and c.subject.model not in confirmed and c.check.status == "wrong"
+                      and c.kind not in _MODEL_FREE)]
     if not wrong:
         return 3, []
 

@@ -29,6 +29,8 @@ _RESULT = re.compile(
 _MAY_HAVE_NUMBER = re.compile(r"\d")
 _MUL, _DIV, _SUB, _ADD = arithmetic.MUL, arithmetic.DIV, arithmetic.SUB, arithmetic.ADD
 _TIMES_PAREN = re.compile(r"\s*[×x*·]\s*\(")
+_QUANTIFIED = re.compile(r"\b(?:a\s+few|several|many|some|a\s+couple\s+of|couple\s+of|two|three|four|five|six|seven|eight|"
+                         r"nine|ten)\s+$", re.I)
 _SHAPE_DIMS = {"layers", "kv_heads", "attention_heads", "params"}
 _DELTA = frozenset({"more", "extra", "additional", "fewer", "less"})
 _TIME_FAMILIES_WITH_PCT = {"ttft", "tpot", "latency"}
@@ -242,6 +244,8 @@ def find_claims(seg: Segment, v: Vocab) -> list[Found]:
             continue
         if (m.weak or role.get(i) == "term" or _TIMES_PAREN.match(text, m.end)) and m.dim == "count":
             continue  # a bare "one" is a word, not a figure; "1.5 × (1 + 0.14 + 164)" is a multiplier
+        if m.dim == "sequences" and _QUANTIFIED.search(text, max(0, m.start - 24), m.start):
+            continue  # "a few 2k prompts": the prompts' size, counted by "a few"
         if m.qualifiers & _DELTA or _DELTA_BEFORE.search(text, max(0, m.start - 24), m.start):
             continue  # "~2e4 more tokens", "another 13 GB": a difference, not the quantity itself
         # the previous number of the same dimension blocks cues that lie beyond it
