@@ -231,8 +231,23 @@ def _scan(p: Pitfall, text: str) -> tuple[bool, tuple[int, ...], bool]:
 @functools.lru_cache(maxsize=4096)
 def _turn_scan(pid: str, text: str) -> tuple[bool, tuple[int, ...], bool]:
     p = _PITFALLS[pid]
-    return (any(d.search(text) for d in p.deferral), tuple(m.start() for m in _any_name(p).finditer(text)),
-            any(m.search(text) for m in p.menu) or any(_MENU_OPENER.search(sm.group(0)) for sm in _SENTENCE.finditer(text)))
+    deferral, menu = _unions(pid)
+    # the opener needs one of its nouns: without any, no sentence can open a menu
+    opener = _OPENER_NOUN.search(text) is not None and any(_MENU_OPENER.search(sm.group(0))
+                                                           for sm in _SENTENCE.finditer(text))
+    return (bool(deferral and deferral.search(text)), tuple(m.start() for m in _any_name(p).finditer(text)),
+            bool(menu and menu.search(text)) or opener)
+
+
+@functools.lru_cache(maxsize=64)
+def _unions(pid: str) -> tuple[re.Pattern | None, re.Pattern | None]:
+    """A pitfall's deferral and menu patterns, each list as one pattern: any of them, in one pass."""
+    p = _PITFALLS[pid]
+
+    def union(pats: list[re.Pattern]) -> re.Pattern | None:
+        return re.compile("|".join(f"(?:{x.pattern})" for x in pats), pats[0].flags) if pats else None
+
+    return union(p.deferral), union(p.menu)
 
 
 def _policy_list(ev: Evidence, p: Pitfall, since: int = 0) -> bool:
@@ -312,3 +327,4 @@ _MENU_OPENER = re.compile(
     # a heading over the options: "Options: resume, recompute, ...", "restart options:" above bullets
     r"|^\W*(?:[\w-]+\s+)?(?:options|choices|alternatives|fallbacks)\s*:", re.I)
 _OR_LEAD = re.compile(r"\s*or\b", re.I)
+_OPENER_NOUN = re.compile(_NOUNS, re.I)  # every branch of the opener ends in one of these

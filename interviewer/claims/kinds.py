@@ -122,7 +122,11 @@ def _left_score(rule: Rule, text: str, m: Mention, block: int, next_start: int) 
     if rule.near:
         lo = max(0, m.start - rule.left_gap - 30)
         hi = min(len(text), m.end + 40)
-        for cue in rule.near:
+        near = rule.near
+        if rule.near_any is not None and not (rule.near_any.search(text, lo, m.start)
+                                              or rule.near_any.search(text, m.end, hi)):
+            near = []  # no near cue on either side
+        for cue in near:
             last = None
             for lm in cue.pattern.finditer(text, lo, m.start):
                 if cue.cross or lm.end() >= block:

@@ -62,6 +62,16 @@ class Rule:
             return None
 
     @functools.cached_property
+    def near_any(self) -> re.Pattern | None:
+        """Any of the near cues, as left_any is for the left ones."""
+        if not self.near:
+            return None
+        try:
+            return re.compile("|".join(f"(?:{c.pattern.pattern})" for c in self.near), FLAGS)
+        except re.error:
+            return None
+
+    @functools.cached_property
     def best_left(self) -> float:
         """The best (lowest) score a left or near cue of this rule could reach."""
         bonus = max([c.bonus for c in self.left] + [0.0])
