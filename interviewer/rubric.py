@@ -247,15 +247,27 @@ NUMBER_LED = "~?\\d[\\d,]*"  # how the {NUM} macro begins once expanded
 
 
 def number_led(pattern: re.Pattern) -> bool:
-    """Can every match of `pattern` only start where a number starts ("{NUM} GB per token")? Then a
-    scan may try it at the numbers of a text instead of at every character."""
-    if not pattern.pattern.startswith(NUMBER_LED):
-        return False
+    """Can every match of `pattern` only start where a number starts ("{NUM} GB per token", or
+    "(?:{NUM} tokens|{NUM} sequences)")? Then a scan may try it at the numbers of a text instead of
+    at every character. Read from the parse tree: the pattern, or each branch of its opening
+    alternation, begins with the {NUM} macro."""
     from re import _parser
 
-    parsed = _parser.parse(pattern.pattern, pattern.flags)
-    # "{NUM} GB|per token": an alternation of the whole pattern is one parsed item, a BRANCH
-    return not (len(parsed.data) == 1 and parsed.data[0][0] is _parser.BRANCH)
+    def plain(x):  # parse-tree nodes as comparable values
+        if isinstance(x, _parser.SubPattern):
+            return [plain(y) for y in x.data]
+        if isinstance(x, (list, tuple)):
+            return [plain(y) for y in x]
+        return x
+
+    try:
+        lead = plain(_parser.parse(NUMBER_LED, pattern.flags))
+        parsed = plain(_parser.parse(pattern.pattern, pattern.flags))
+    except Exception:  # pragma: no cover - a private module; no shortcut without it
+        return False
+    if parsed and parsed[0][0] is _parser.BRANCH:
+        return all(b[:len(lead)] == lead for b in parsed[0][1][1])
+    return parsed[:len(lead)] == lead
 
 
 def requires_digit(pattern: re.Pattern) -> bool:
