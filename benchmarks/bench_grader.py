@@ -3,13 +3,15 @@
 Run: python benchmarks/bench_grader.py
 
 Figures:
-* training - the 42 calibration transcripts and training batches A, B and C (tests/training/), which
-  the grader was tuned on;
-* held out - sealed batches D, E and F (tests/sealed/), written blind while tuning ran and measured
-  once after it ended: each batch, and the three together (the headline);
+* training - the 42 calibration transcripts and the training batches (tests/training/), which the
+  grader was tuned on;
+* held out - the sealed batches (tests/sealed/), written blind while tuning ran and measured once
+  after it ended: each batch, and all of them together (the headline);
 * a second blind rater's grades of the same transcripts against the writers' labels (how much careful
   people agree: the ceiling the grader is read against);
-* the grading time of a 40-turn transcript, every per-text cache cleared before each run.
+* the grading time of a 40-turn transcript two ways: from cold (every per-text cache cleared, as
+  `grade FILE` meets it) and as the app meets it in a round (each answer read when it arrives, the
+  report at the end).
 """
 from __future__ import annotations
 
