@@ -69,8 +69,11 @@ def _cleared(ev: Evidence, p: Pitfall, hit: Hit | None) -> bool:
         # routing there's a bunch of strategies ..." has chosen nothing)
         listed = bool(p.names or p.menu)
         near = [(ev.texts[t], named and t > hit.turn, hit.start if t == hit.turn and listed else 0) for t in later]
+    deferral = _unions(p.id)[0] if p.deferral else None
     return any(not negated_at(t, m.start()) and not _CONDITIONAL.search(t, max(0, m.start() - 40), m.start())
                and not _NO_CHOICE.match(t, m.end())
+               # "I'd start with quotas plus priority classes ... and let the data decide": no commitment
+               and not (deferral and deferral.search(t, m.end(), _sentence_end(t, m.end())))
                and (not must_name or _any_name(p).search(t, m.start(), _sentence_end(t, m.end())))
                for pat in p.cleared_by for t, must_name, after in near for m in pat.finditer(t, after)) \
         or _answered_pick(ev, p, hit)
@@ -324,6 +327,8 @@ _MENU_OPENER = re.compile(
     r"a\s+couple\s+of|some|\w+)\s+(?:[\w-]+\s+){0,2}?" + _NOUNS +
     r"|^\W*(?:a\s+few|several|many|multiple|some|two|three|four|five|\d+)\s+(?:[\w-]+\s+){0,2}?" + _NOUNS +
     r"|\b(?:the|my|our)\s+(?:\w+\s+)?(?:options|choices|alternatives)\s+(?:are|include)\b"
+    # "It's genuinely hard to pick one without knowing the org"
+    r"|\b(?:hard|difficult|tough|impossible)\s+to\s+(?:pick|choose)\s+(?:just\s+)?(?:one|a\s+single\s+\w+)\b"
     # a heading over the options: "Options: resume, recompute, ...", "restart options:" above bullets
     r"|^\W*(?:[\w-]+\s+)?(?:options|choices|alternatives|fallbacks)\s*:", re.I)
 _OR_LEAD = re.compile(r"\s*or\b", re.I)
