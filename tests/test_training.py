@@ -2,7 +2,7 @@
 it was tuned on (tests/training/batch_*, 600 transcripts). These figures are not a measure of how
 well it grades new writing (tests/test_sealed.py is); they guard against a change that undoes what
 the tuning learned. The floors sit a little under the figures measured when tuning ended (exact
-0.912, within one 0.997, pitfall recall 0.977, worst false pitfall 1.0%)."""
+0.904, within one 0.997, pitfall recall 0.979, worst false pitfall 0.9%)."""
 from __future__ import annotations
 
 import functools
@@ -11,7 +11,7 @@ from conftest import quote_problems
 
 from interviewer.calibration import agreement, load_cases, training_batches
 
-FLOORS = {"exact": 0.90, "within_one": 0.99, "pitfall_recall": 0.96, "false_pitfall": 0.02}
+FLOORS = {"exact": 0.89, "within_one": 0.99, "pitfall_recall": 0.96, "false_pitfall": 0.02}
 
 
 @functools.lru_cache(maxsize=None)
