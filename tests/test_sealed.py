@@ -26,14 +26,8 @@ EXACT, WITHIN_ONE, PITFALL_RECALL, FALSE_PITFALL = 0.85, 0.97, 0.85, 0.02
 # Held-out batches that missed the bar when measured, with the figures (the thresholds stay; a
 # batch is never tuned on to pass: one that is tuned on moves to tests/training/). See README
 # "The bar". G and H (0.72, 0.84 exact), I and J (0.71, 0.84), K (0.88), L (0.87), M (0.83), N (0.87),
-# O and P (0.83, 0.83), Q and R (0.88, 0.82) missed it too and were then tuned on.
+# O and P (0.83, 0.83), Q and R (0.88, 0.82), S and T (0.76, 0.81) missed it too and were then tuned on.
 BELOW_THE_BAR: dict[str, str] = {
-    "batch_s": ("measured once at c50d450 (cycle 10): exact 0.76 (68/90), within one 1.00, pitfall recall 0.93 "
-                "(26/28), false no_limits and quantizing_on_faith 8% (2/26) each, strong >= 8: 5/6, weak <= 2: 7/9, "
-                "stuffed <= 2: 2/3"),
-    "batch_t": ("measured once at c50d450 (cycle 10): exact 0.81 (73/90), within one 0.98, pitfall recall 0.88 "
-                "(23/26), false vendor_speedup 8% (2/26), no_limits and quantizing_on_faith 4% each, strong >= 8: 5/6, "
-                "weak <= 2: 7/9, stuffed <= 2: 2/3"),
 }
 
 BATCHES = sealed_batches()
