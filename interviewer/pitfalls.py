@@ -69,7 +69,7 @@ def _cleared(ev: Evidence, p: Pitfall, hit: Hit | None) -> bool:
         # routing there's a bunch of strategies ..." has chosen nothing)
         listed = bool(p.names or p.menu)
         near = [(ev.texts[t], named and t > hit.turn, hit.start if t == hit.turn and listed else 0) for t in later]
-    deferral = _unions(p.id)[0] if p.deferral else None
+    deferral = _unions(p.id, id(p))[0] if p.deferral else None
     return any(not negated_at(t, m.start()) and not _CONDITIONAL.search(t, max(0, m.start() - 40), m.start())
                and not _NO_CHOICE.match(t, m.end())
                # "I'd start with quotas plus priority classes ... and let the data decide": no commitment
@@ -234,7 +234,7 @@ def _scan(p: Pitfall, text: str) -> tuple[bool, tuple[int, ...], bool]:
 @functools.lru_cache(maxsize=4096)
 def _turn_scan(pid: str, text: str) -> tuple[bool, tuple[int, ...], bool]:
     p = _PITFALLS[pid]
-    deferral, menu = _unions(pid)
+    deferral, menu = _unions(pid, id(p))
     # the opener needs one of its nouns: without any, no sentence can open a menu
     opener = _OPENER_NOUN.search(text) is not None and any(_MENU_OPENER.search(sm.group(0))
                                                            for sm in _SENTENCE.finditer(text))
@@ -243,8 +243,9 @@ def _turn_scan(pid: str, text: str) -> tuple[bool, tuple[int, ...], bool]:
 
 
 @functools.lru_cache(maxsize=64)
-def _unions(pid: str) -> tuple[re.Pattern | None, re.Pattern | None]:
-    """A pitfall's deferral and menu patterns, each list as one pattern: any of them, in one pass."""
+def _unions(pid: str, ident: int) -> tuple[re.Pattern | None, re.Pattern | None]:
+    """A pitfall's deferral and menu patterns, each list as one pattern: any of them, in one pass
+    (keyed by the loaded pitfall too: another rubric's policy_list has its own)."""
     p = _PITFALLS[pid]
 
     def union(pats: list[re.Pattern]) -> re.Pattern | None:
