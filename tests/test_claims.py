@@ -146,6 +146,11 @@ def test_issue_average_latency_is_a_mean_not_a_percentile(text, kind):
     ("p99 TTFT under 1.5 s", "ttft_p99_ms", 1500),
     ("a 120-second overall timeout", "timeout_s", 120),
     ("the H100 streams at 3.35 TB/s", "memory_bandwidth", 3.35e12),
+    # said aloud with "hundred" left out, and European separators
+    ("so about two fifty sequences per replica", "concurrent_sequences", 250),
+    ("that's about five ninety megs a sequence", "kv_bytes_per_sequence", 590e6),
+    ("Max output we allow is 2 048 tokens.", "output_tokens", 2048),
+    ("decode is 0,035 s a token", "tpot_ms", 35),
 ])
 def test_numbers_and_terse_units(text, kind, value):
     c = one(ledger(text), kind)
@@ -790,3 +795,21 @@ def test_a_wrong_sum_caps_capacity_even_for_a_model_named_by_size():
                                       "2,000 and 40 ms per token the decode is 2,000 x 0.04 = 8 seconds, plus prefill "
                                       "under 1 second, so I'd set around 15 seconds."}]}))
     assert report.criterion("capacity_number").score <= 2
+
+
+@pytest.mark.parametrize("text, kind", [
+    ("It doesn't go on one eighty gig card, so we need more.", "gpu_memory_bytes"),  # one 80 GB card, not 180
+    ("Per-request deadline = 1.5 × (queue + prefill + decode).", "concurrent_sequences"),  # a multiplier
+    ("max_num_batched_tokens 8,192 so a few 2k prompts can prefill in one step", "concurrent_sequences"),
+    ("tokens in cache | 1.47e11 / 3.28e5 ≈ 4.5e5", "kv_cache_tokens"),
+])
+def test_figures_that_are_not_what_they_look_like(text, kind):
+    led = ledger(text)
+    assert not [c for c in led.candidate_claims() if c.kind == kind and c.value in (180e9, 1.5, 2000, 1.47e11)]
+
+
+def test_a_spelled_tensor_parallel_degree_sets_the_replica():
+    led = ledger("Llama-3-70B on H100s, so I'd go four-way tensor parallel: about two fifty sequences per replica.")
+    assert one(led, "tensor_parallel").value == 4
+    c = one(led, "concurrent_sequences")
+    assert c.value == 250 and c.check is not None and c.check.status == "ok"
