@@ -16,6 +16,7 @@ from __future__ import annotations
 import functools
 import re
 
+from interviewer.claims.vocab import any_of
 from interviewer.evidence import Evidence, Hit, hypothetical_at, negated_at, quote_around
 from interviewer.rubric import Pitfall, Rubric
 
@@ -69,12 +70,12 @@ def _cleared(ev: Evidence, p: Pitfall, hit: Hit | None) -> bool:
         # routing there's a bunch of strategies ..." has chosen nothing)
         listed = bool(p.names or p.menu)
         near = [(ev.texts[t], named and t > hit.turn, hit.start if t == hit.turn and listed else 0) for t in later]
-    deferral = _unions(p.id, id(p))[0] if p.deferral else None
+    deferral, _menu, names = _unions(p)
     return any(not negated_at(t, m.start()) and not _CONDITIONAL.search(t, max(0, m.start() - 40), m.start())
                and not _NO_CHOICE.match(t, m.end())
                # "I'd start with quotas plus priority classes ... and let the data decide": no commitment
                and not (deferral and deferral.search(t, m.end(), _sentence_end(t, m.end())))
-               and (not must_name or _any_name(p).search(t, m.start(), _sentence_end(t, m.end())))
+               and (not must_name or (names is not None and names.search(t, m.start(), _sentence_end(t, m.end()))))
                for pat in p.cleared_by for t, must_name, after in near for m in pat.finditer(t, after)) \
         or _answered_pick(ev, p, hit)
 
@@ -153,12 +154,12 @@ def _subject_turns(ev: Evidence, item: str) -> set[int]:
     # a short push on an answer keeps its subject: "You skipped the half I care about. How do you
     # know answers didn't get worse?" is still about the FP8 weights
     for t in sorted(turns):
-        for i in sorted(i for i in ev.context if i > t):
-            nxt = min((u for u in ev.texts if u > i), default=None)
-            if nxt is None or len(ev.context[i].split()) > _PUSH_WORDS or any(u < i for u in ev.texts if u > t):
-                break
+        push = min((i for i in ev.context if i > t), default=None)
+        if push is None or len(ev.context[push].split()) > _PUSH_WORDS or any(t < u < push for u in ev.texts):
+            continue
+        nxt = min((u for u in ev.texts if u > push), default=None)
+        if nxt is not None:
             turns.add(nxt)
-            break
     return turns
 
 
@@ -213,45 +214,37 @@ def _enumerated(sentence: str, names: list[tuple[int, int]]) -> list[tuple[int, 
     return best
 
 
-_ANY_NAME: dict[str, re.Pattern] = {}
-
-
-def _any_name(p: Pitfall) -> re.Pattern:
-    if p.id not in _ANY_NAME:
-        _ANY_NAME[p.id] = re.compile("|".join(f"(?:{x.pattern})" for x in p.names), re.I)
-    return _ANY_NAME[p.id]
-
-
 _PITFALLS: dict[str, Pitfall] = {}
 
 
 def _scan(p: Pitfall, text: str) -> tuple[bool, tuple[int, ...], bool]:
     """One answer read once per pitfall: deferred?, where policy names start, a menu marker?"""
-    _PITFALLS[p.id] = p  # the cache below is keyed by id: a Pitfall is not hashable
+    _unions(p)  # registers p for the caches below, which are keyed by id: a Pitfall is not hashable
     return _turn_scan(p.id, text)
 
 
 @functools.lru_cache(maxsize=4096)
 def _turn_scan(pid: str, text: str) -> tuple[bool, tuple[int, ...], bool]:
-    p = _PITFALLS[pid]
-    deferral, menu = _unions(pid, id(p))
+    deferral, menu, names = _unions(_PITFALLS[pid])
     # the opener needs one of its nouns: without any, no sentence can open a menu
     opener = _OPENER_NOUN.search(text) is not None and any(_MENU_OPENER.search(sm.group(0))
                                                            for sm in _SENTENCE.finditer(text))
-    return (bool(deferral and deferral.search(text)), tuple(m.start() for m in _any_name(p).finditer(text)),
+    return (bool(deferral and deferral.search(text)), tuple(m.start() for m in names.finditer(text)) if names else (),
             bool(menu and menu.search(text)) or opener)
 
 
+def _unions(p: Pitfall) -> tuple[re.Pattern | None, re.Pattern | None, re.Pattern | None]:
+    """A pitfall's deferral, menu and policy-name patterns, each list as one pattern (any of them, in
+    one pass)."""
+    _PITFALLS[p.id] = p
+    return _unions_of(p.id, id(p))
+
+
 @functools.lru_cache(maxsize=64)
-def _unions(pid: str, ident: int) -> tuple[re.Pattern | None, re.Pattern | None]:
-    """A pitfall's deferral and menu patterns, each list as one pattern: any of them, in one pass
-    (keyed by the loaded pitfall too: another rubric's policy_list has its own)."""
+def _unions_of(pid: str, ident: int) -> tuple[re.Pattern | None, re.Pattern | None, re.Pattern | None]:
+    # keyed by the loaded pitfall too: another rubric's policy_list has its own patterns
     p = _PITFALLS[pid]
-
-    def union(pats: list[re.Pattern]) -> re.Pattern | None:
-        return re.compile("|".join(f"(?:{x.pattern})" for x in pats), pats[0].flags) if pats else None
-
-    return union(p.deferral), union(p.menu)
+    return any_of(p.deferral, re.I), any_of(p.menu, re.I), any_of(p.names, re.I)
 
 
 def _policy_list(ev: Evidence, p: Pitfall, since: int = 0) -> bool:

@@ -19,10 +19,9 @@ _DIGITS = re.compile(
     r"(?<![\w.,§¶$£€/:])(?P<approx>[~≈]\s*)?(?P<n>"
     r"\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?![\d,.]?\d)"   # "2 048", "50 000": thousands set apart by spaces
     r"|[1-9]\d{0,2}(?:,\d{3})+(?:\.\d+)?"               # "1,024"
-    r"|(?:0,\d+|\d+,\d{1,2})(?!\d|,\d)"                  # "0,035", "72,5": a decimal comma
+    r"|(?P<dc>0,\d+|\d+,\d{1,2})(?!\d|,\d)"              # "0,035", "72,5": a decimal comma
     r"|\d+(?:\.\d+)?|\.\d+)(?![\d,]\d)"
 )
-_DECIMAL_COMMA = re.compile(r"\d+,\d{1,2}|0,\d+")
 _SCI = re.compile(r"e[-+]?\d+", re.I)
 _TP = re.compile(r"(?<![\w])tp\s*[-=:]?\s*(\d{1,2})(?!\d)|(\d{1,2})-way\s+(?:tensor|tp)\b", re.I)
 _RANGE_JOIN = re.compile(r"\s*(?:-|–|—|to|or|through)\s*(?=[~≈\d]|[a-z])", re.I)
@@ -142,7 +141,7 @@ def _atoms(text: str, v: Vocab, skip: list[tuple[int, int]]) -> list[_Atom]:
         if not free(s, m.end()):
             continue
         n = m.group("n")
-        value = float(n.replace(",", ".") if _DECIMAL_COMMA.fullmatch(n) else re.sub(r"[,\s]", "", n))
+        value = float(n.replace(",", ".") if m.group("dc") else re.sub(r"[,\s]", "", n))
         end = m.end()
         sci = _SCI.match(text, end)
         if sci and not text[sci.end():sci.end() + 1].isalpha():

@@ -53,23 +53,13 @@ class Rule:
     @functools.cached_property
     def left_any(self) -> re.Pattern | None:
         """Any of the left cues: where none occurs before a number, none can score it, and the scan
-        skips them one by one (the cues share FLAGS; a union that does not compile is no shortcut)."""
-        if not self.left:
-            return None
-        try:
-            return re.compile("|".join(f"(?:{c.pattern.pattern})" for c in self.left), FLAGS)
-        except re.error:
-            return None
+        skips them one by one."""
+        return any_of([c.pattern for c in self.left])
 
     @functools.cached_property
     def near_any(self) -> re.Pattern | None:
         """Any of the near cues, as left_any is for the left ones."""
-        if not self.near:
-            return None
-        try:
-            return re.compile("|".join(f"(?:{c.pattern.pattern})" for c in self.near), FLAGS)
-        except re.error:
-            return None
+        return any_of([c.pattern for c in self.near])
 
     @functools.cached_property
     def best_left(self) -> float:
@@ -160,6 +150,17 @@ def _cues(raw, macros) -> list[Cue]:
 
 def _pats(raw, macros) -> list[re.Pattern]:
     return [re.compile(_expand(p, macros), FLAGS) for p in raw or []]
+
+
+def any_of(patterns, flags: int = FLAGS) -> re.Pattern | None:
+    """One pattern that matches wherever any of the compiled `patterns` does, or None (no patterns,
+    or a union that does not compile: then there is no shortcut)."""
+    if not patterns:
+        return None
+    try:
+        return re.compile("|".join(f"(?:{p.pattern})" for p in patterns), flags)
+    except re.error:
+        return None
 
 
 def _any(raw, macros) -> re.Pattern:
