@@ -246,6 +246,18 @@ class Rubric(BaseModel):
 NUMBER_LED = "~?\\d[\\d,]*"  # how the {NUM} macro begins once expanded
 
 
+@functools.lru_cache(maxsize=None)
+def _parse(pattern: str, flags: int):
+    """A regex's parse tree (None where it cannot be read), parsed once however many questions the
+    loader asks of it: which literal it needs, what it starts with, whether it needs a digit."""
+    try:
+        from re import _parser
+
+        return _parser.parse(pattern, flags)
+    except Exception:  # pragma: no cover - a private module; no shortcut without it
+        return None
+
+
 def number_led(pattern: re.Pattern) -> bool:
     """Can every match of `pattern` only start where a number starts ("{NUM} GB per token", or
     "(?:{NUM} tokens|{NUM} sequences)")? Then a scan may try it at the numbers of a text instead of
@@ -260,26 +272,23 @@ def number_led(pattern: re.Pattern) -> bool:
             return [plain(y) for y in x]
         return x
 
-    try:
-        lead = plain(_parser.parse(NUMBER_LED, pattern.flags))
-        parsed = plain(_parser.parse(pattern.pattern, pattern.flags))
-    except Exception:  # pragma: no cover - a private module; no shortcut without it
+    tree, lead = _parse(pattern.pattern, pattern.flags), _parse(NUMBER_LED, pattern.flags)
+    if tree is None or lead is None:
         return False
-    if parsed and parsed[0][0] is _parser.BRANCH:
-        return all(b[:len(lead)] == lead for b in parsed[0][1][1])
-    return parsed[:len(lead)] == lead
+    lead = plain(lead)
+    if tree.data and tree.data[0][0] is _parser.BRANCH:
+        return all(plain(b.data[:len(lead)]) == lead for b in tree.data[0][1][1])
+    return plain(tree.data[:len(lead)]) == lead
 
 
 def requires_digit(pattern: re.Pattern) -> bool:
     """Can `pattern` match only text that holds a digit? (Read from the regex's parse tree: a digit
     in every branch, outside anything optional.) The cue scan runs such patterns over the sentences
     that have digits alone."""
-    try:
-        from re import _constants as C
-        from re import _parser as P
+    from re import _constants as C
 
-        tree = P.parse(pattern.pattern, pattern.flags)
-    except Exception:  # pragma: no cover - a private module; be conservative without it
+    tree = _parse(pattern.pattern, pattern.flags)
+    if tree is None:
         return False
 
     def seq(items) -> bool:
@@ -308,12 +317,10 @@ def required_literal(pattern: re.Pattern) -> str | None:
     """The longest run of literal characters every match of `pattern` contains ("fsync" in
     'fsync\\w*[^.\\n]{0,60}?(?:every|each)'), or None: a text without it cannot match, so the scan skips
     the pattern with a substring test."""
-    try:
-        from re import _constants as C
-        from re import _parser as P
+    from re import _constants as C
 
-        tree = P.parse(pattern.pattern, pattern.flags)
-    except Exception:  # pragma: no cover - a private module; no shortcut without it
+    tree = _parse(pattern.pattern, pattern.flags)
+    if tree is None:
         return None
     runs: list[str] = []
 
@@ -343,12 +350,10 @@ def leading_literals(pattern: re.Pattern) -> tuple[str, ...] | None:
     "card") for '(?:gpu|hbm|card)\\s+memory'), or None. A scan then tries the pattern only where one
     of them occurs in the text instead of at every character; each must be two characters or more,
     or the places to try would be most of the text."""
-    try:
-        from re import _constants as C
-        from re import _parser as P
+    from re import _constants as C
 
-        tree = P.parse(pattern.pattern, pattern.flags)
-    except Exception:  # pragma: no cover - a private module; no shortcut without it
+    tree = _parse(pattern.pattern, pattern.flags)
+    if tree is None:
         return None
 
     def first(items: list) -> set[str] | None:
