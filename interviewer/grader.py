@@ -162,6 +162,19 @@ _MODEL_FREE = frozenset({"arithmetic", "fleet_share", "write_rate", "fsync_rate"
 _SHAPE_KINDS = frozenset({"layers", "kv_heads", "hidden_size", "attention_heads"})
 
 
+def _uses_shape(c: Claim) -> bool:
+    """A product whose factors are the stand-in's layers, KV (or attention) heads and head size ("40 x 40
+    x 128 x 2" for a 13B): the candidate assumes that shape, unlabelled."""
+    from interviewer import capacity
+
+    m = capacity.load_presets().models.get(c.subject.model) if c.subject.model else None
+    if m is None or not {"x", "×", "*", "·"} & set(c.formula):
+        return False
+    factors = [f.replace(",", "") for f in c.formula]
+    return all(str(n) in factors for n in (m.layers, m.head_dim)) and (
+        str(m.kv_heads) in factors or str(m.attention_heads) in factors)
+
+
 def _claim_cap(cid: str, family: str, ev: Evidence, rubric: Rubric) -> tuple[int, list[Claim]]:
     """The highest score the ledger's checks allow `cid`, and the wrong claims that set it."""
     rule = rubric.claim_caps.get(cid)
@@ -188,8 +201,9 @@ def _claim_cap(cid: str, family: str, ev: Evidence, rubric: Rubric) -> tuple[int
         standing[key(c)] = c
     # a model named only by size ("a 13B") is confirmed by the shape the candidate gives for it ("40 x
     # 5,120"): their wrong figures for it are then theirs, not the stand-in's
-    confirmed = {c.subject.model for c in ev.ledger.claims if _planned(c) and c.kind in _SHAPE_KINDS
-                 and c.check is not None and c.check.status == "ok" and c.subject.model_inferred}
+    confirmed = {c.subject.model for c in ev.ledger.claims if _planned(c) and c.subject.model_inferred
+                 and ((c.kind in _SHAPE_KINDS and c.check is not None and c.check.status == "ok")
+                      or (c.kind == "arithmetic" and _uses_shape(c)))}
     wrong = [c for k, c in standing.items() if c.check.status in ("wrong", "impossible") and k not in right
              and not (c.subject.model_inferred and c.subject.model not in confirmed and c.check.status == "wrong"
                       and c.kind not in _MODEL_FREE)]

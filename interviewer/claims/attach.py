@@ -277,8 +277,10 @@ def find_claims(seg: Segment, v: Vocab) -> list[Found]:
             family = decision.rule.family
             cue = decision.cue
         hint = hints.get(i)
+        # tokens x KV per token is those tokens' KV, whatever it is said to save ("490 MB of cache")
         if hint and hint[0] and (decision is None or decision.score > 1.0 or role.get(i) == "seq_len"
-                                 or hint[0] == "kv_bytes_batch"):
+                                 or hint[0] == "kv_bytes_batch"
+                                 or (hint[0] == "kv_bytes_per_sequence" and decision.rule.kind == "free_kv_bytes")):
             kind, family, cue = hint[0], None, "formula"
         pct = None
         if m.dim == "time":
