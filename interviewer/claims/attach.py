@@ -24,8 +24,12 @@ _OP = re.compile(r"\s*(?:\([^()\d]{1,30}\)\s*)?(x|×|\*|·|⋅|times|multiplied\
 # "another 13 GB for KV", "an extra 10k tokens": a difference, not the quantity itself
 _DELTA_BEFORE = re.compile(r"\b(?:another|an?\s+(?:extra|additional))\s*~?\s*$", re.I)
 _RESULT = re.compile(
-    r"\s*(?:=|≈|~=|->|→|:|,|is|are|gives|give|comes\s+to|makes|that's|that\s+is|which\s+is|so|per\s+token\s+is)?"
-    r"\s*(?:about|roughly|around|approximately|~|so|that's|or|only|just|is)?\s*", re.I)
+    r"[\s`*]*(?:,\s*(?:which\s+is|that's|that\s+is)|=|≈|~=|->|→|:|,|is|are|gives|give|comes\s+to|makes|that's|that\s+is|which\s+is|so"
+    r"|per\s+token\s+is)?"
+    r"\s*(?:about|roughly|around|approximately|~|so|that's|or|only|just|is)?[\s`*]*", re.I)  # "`20 GB / 1 GB/s ≈` **2 s**"
+# "2,000 x 50 ms, which is 10 seconds" restates the product only in an operand's quantity: "250 hosts x 8,
+# which is 48,000 GPU-hours a day" goes on to another one
+_COMMA_RESULT = re.compile(r"[\s`*]*,")
 _MAY_HAVE_NUMBER = re.compile(r"\d")
 _MUL, _DIV, _SUB, _ADD = arithmetic.MUL, arithmetic.DIV, arithmetic.SUB, arithmetic.ADD
 _TIMES_PAREN = re.compile(r"\s*[×x*·]\s*\(")
@@ -93,7 +97,8 @@ def _chains(text: str, ms: list[Mention]) -> list[_Chain]:
             cur.ops.append(op)
             continue
         if cur is not None:
-            if _RESULT.fullmatch(gap) and len(gap) <= 24:
+            if _RESULT.fullmatch(gap) and len(gap) <= 24 and not (
+                    _COMMA_RESULT.match(gap) and ms[i + 1].dim not in {ms[k].dim for k in cur.operands} - {"count"}):
                 cur.result = i + 1
             chains.append(cur)
             cur = None

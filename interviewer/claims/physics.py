@@ -970,7 +970,7 @@ def check_calculation(c: Claim, ctx: Ctx, i: int) -> Check | None:
     from interviewer.claims import arithmetic
     from interviewer.claims.numbers import find_mentions
 
-    values, ops, dims = [], [], set()
+    values, ops, dims, parts = [], [], set(), []
     for k, part in enumerate(c.formula):
         if k % 2:
             ops.append(part)
@@ -978,16 +978,30 @@ def check_calculation(c: Claim, ctx: Ctx, i: int) -> Check | None:
         period = _PERIOD_MS.get(part.lower().lstrip("/ ").split()[-1]) if k == len(c.formula) - 1 else None
         if period:
             values.append(period)  # "... 180 GB a day": the rate times a day
+            parts.append(None)
             dims.add("time")
             continue
         ms = find_mentions(part, ctx.v)
         if len(ms) != 1:
             return None
         values.append(ms[0].value)
+        parts.append(ms[0])
         dims.add(ms[0].dim)
     result = find_mentions(c.span[c.span.rfind(c.formula[-1]) + len(c.formula[-1]):], ctx.v) if c.formula else []
     if result:
         dims.add(result[-1].dim)
+        res = result[-1]
+        # "14 + 32 × 2,048 × 0.5 MB ≈ 48 GB": a bare term of a sum beside terms with units is in the
+        # result's unit (not "~1 + 1,000 × 0.04 = 41 s", all bare, where a change of unit is allowed)
+        if res.dim not in ("count", "percent") and res.raw and set(ops) & (arithmetic.ADD | arithmetic.SUB) \
+                and any(m is not None and m.dim == res.dim for m in parts):
+            for k, m in enumerate(parts):
+                left = ops[k - 1] if k else None
+                right = ops[k] if k < len(ops) else None
+                adds = (left is None or left in arithmetic.ADD | arithmetic.SUB) and \
+                    (right is None or right in arithmetic.ADD | arithmetic.SUB)
+                if m is not None and m.dim == "count" and not m.unit and adds:
+                    values[k] = m.value * res.value / res.raw
     expected = arithmetic.evaluate(values, ops)
     if expected is None or c.value is None:
         return None
