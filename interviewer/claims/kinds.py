@@ -136,7 +136,8 @@ def _left_score(rule: Rule, text: str, m: Mention, block: int, next_start: int) 
                 if dist <= rule.left_gap and not (bare and dist > BARE_GAP):
                     offer(_TIER_NEAR + dist, last.group(0))
             rm = cue.pattern.search(text, m.end, hi)
-            if rm and rm.start() < next_start:
+            # a cue after the figure reads it only within its clause: not "4 seconds, and timeouts are ..."
+            if rm and rm.start() < next_start and not _NEXT_CLAUSE.search(text, m.end, rm.start()):
                 dist = rm.start() - m.end
                 # "350 ms of prefill": a cue right after the figure is as good as any right cue
                 adjacent = dist <= 4 or bool(_ADJ.fullmatch(text, m.end, rm.start()))
@@ -145,6 +146,7 @@ def _left_score(rule: Rule, text: str, m: Mention, block: int, next_start: int) 
 
 
 _ADJ = re.compile(r"[\s,(]*(?:of|for|in|on)?\s*(?:the\s+)?", re.I)
+_NEXT_CLAUSE = re.compile(r",\s*(?:and|but|while|whereas)\b|;", re.I)
 
 
 def score_rule(rule: Rule, text: str, m: Mention, block: int, next_start: int, value: float) -> Decision | None:
