@@ -334,7 +334,8 @@ def digitized(text: str) -> tuple[str, list[int], list[int]]:
 _SENTENCE_OR_LINE = re.compile(r"[^.!?\n]+")
 # "unlike the attention KV cache, ..." sets a pitfall's words apart instead of saying them
 _CONTRAST = re.compile(r"\b(?:unlike|as\s+opposed\s+to|different\s+(?:from|than)|not\s+to\s+be\s+confused|"
-                       r"nothing\s+to\s+do\s+with|no\s+relation\s+to|isn.t\s+the|is\s+not\s+the|not\s+the)\b", re.I)
+                       r"nothing\s+to\s+do\s+with|no\s+relation\s+to|isn.t\s+the|is\s+not\s+the|not\s+the|"
+                       r"no\s+(?:tokens|attention|gpus?|kv|model|layers))\b", re.I)  # "No tokens or GPU memory in it"
 
 
 def _digit_sentences(low: str) -> str:
