@@ -29,11 +29,38 @@ def _shape_for_size(size_b: float) -> str | None:
     return near[0].id if len(shapes) == 1 else None
 
 
-def _nearest(items: list[tuple[str, int, int]], pos: int) -> str | None:
+def _nearest(items: list[tuple[str, int, int]], pos: int, text: str | None = None) -> str | None:
+    """The mention said last before `pos`, else the first after it - unless a clause break comes
+    between ("40 layers, and I was about to say 8 KV heads, but that's the 70B")."""
     before = [p for p, s, _e in items if s <= pos]
     if before:
         return before[-1]
-    return items[0][0] if items else None
+    if not items:
+        return None
+    if text is not None and _later_clause(text, pos, items[0][1]):
+        return None
+    return items[0][0]
+
+
+def _nearest_size(said: dict, pos: int) -> float | None:
+    """The model size said nearest the figure; one said after it across a clause break is another
+    model's ("40 layers, ..., but that's the 70B; the 13B is ...")."""
+    size, at = min(said["sizes"], key=lambda s: abs(s[1] - pos))
+    if at > pos and said.get("text") is not None and _later_clause(said["text"], pos, at):
+        before = [s for s in said["sizes"] if s[1] <= pos]
+        return before[-1][0] if before else None
+    return size
+
+
+_LATER_CLAUSE = re.compile(r",\s*(?:and|but)\b|;", re.I)
+_THATS_THE = re.compile(r",\s*but\s+that.s\s+(?:for\s+)?(?:the|a)\s+$", re.I)
+
+
+def _later_clause(text: str, pos: int, at: int) -> bool:
+    """Is a mention at `at` in a later clause than a figure at `pos`? "8 KV heads, but that's the 70B"
+    names the figure's own model; "40 layers, and I was about to say ..., but that's the 70B" does not."""
+    breaks = list(_LATER_CLAUSE.finditer(text, pos, at))
+    return bool(breaks) and not (len(breaks) == 1 and _THATS_THE.match(text, breaks[0].start(), at))
 
 
 def _dtypes(seg: Segment, v: Vocab) -> tuple[str | None, str | None]:
@@ -84,7 +111,7 @@ class Tracker:
     def segment_subject(self, seg: Segment, found: list[Found]) -> dict:
         """What the segment itself says about the subject (each field None when it says nothing)."""
         v = self.v
-        out: dict = {"models": list(seg.models), "gpus": list(seg.gpus),
+        out: dict = {"models": list(seg.models), "gpus": list(seg.gpus), "text": seg.text,
                      "gpu_sized": {s for _p, s, e in seg.gpus if _SIZED.search(seg.plain[s:e])}}
         sizes = [(f.value / 1e9, f.start) for f in found if f.kind == "params" and f.value and not f.negated]
         out["sizes"] = sizes
@@ -109,7 +136,7 @@ class Tracker:
         """The subject for a figure at `pos` in a segment that said `said`, on top of `base`."""
         cur = (base or self.carried).model_copy()
         presets = capacity.load_presets()
-        model = _nearest(said["models"], pos)
+        model = _nearest(said["models"], pos, said.get("text"))
         if model:
             if model != cur.model:  # another model: its parallelism and dtypes are its own
                 cur.tp = None
@@ -117,8 +144,8 @@ class Tracker:
                     cur.weights_dtype = cur.kv_dtype = None
             cur.model, cur.model_inferred = model, False
             cur.params_b = presets.models[model].params_b
-        elif said["sizes"]:
-            size = min(said["sizes"], key=lambda s: abs(s[1] - pos))[0]
+        elif said["sizes"] and (sized := _nearest_size(said, pos)) is not None:
+            size = sized
             if not (cur.params_b and abs(cur.params_b - size) <= _SIZE_MATCH * cur.params_b):
                 if cur.model is not None or cur.params_b:
                     cur.weights_dtype = cur.kv_dtype = None
