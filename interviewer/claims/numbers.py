@@ -41,7 +41,7 @@ _WORD_HINTS = ("one", "two", "thr", "four", "five", "six", "seven", "eight", "ni
                "billion", "zero", "half", "quarter", "tenth", "couple", "dozen", "single")
 _SCALE_WORDS = {"hundred", "thousand", "million", "billion", "trillion"}
 _AND_A_HALF = re.compile(r"\s+and\s+a\s+half\b", re.I)
-_AND_BEFORE = re.compile(r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|teen|ty|hundred|thousand)"
+_AND_BEFORE = re.compile(r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|teen|ty|hundred|thousand|\d)"
                          r"\s+and\s+$", re.I)
 _DIGIT_WORDS = {"zero": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
                 "seven": "7", "eight": "8", "nine": "9"}
@@ -147,6 +147,9 @@ def _atoms(text: str, v: Vocab, skip: list[tuple[int, int]]) -> list[_Atom]:
         if sci and not text[sci.end():sci.end() + 1].isalpha():
             value *= 10 ** int(sci.group(0)[1:])
             end = sci.end()
+        half = _AND_A_HALF.match(text, end) if not sci and "." not in n else None
+        if half:
+            value, end = value + 0.5, half.end()  # "33 and a half gigabytes"
         atoms.append(_Atom(m.start(), end, value, approx=bool(m.group("approx"))))
     atoms.sort(key=lambda a: a.start)
     return atoms

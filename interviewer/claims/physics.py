@@ -314,7 +314,7 @@ def _capacity(c: Claim, ctx: Ctx, i: int, scope: str | None = None):
 # ----------------------------------------------------------------------------------- the checks
 
 
-_PER_SHARD = re.compile(r"\b(?:per|each|a|every)\s+(?:gpu|card|device|shard|rank)\b|\bon\s+each\b", re.I)
+_PER_SHARD = re.compile(r"\b(?:per|each|a|every)\s+(?:gpu|card|device|shard|rank|chip|accelerator)\b|\bon\s+each\b", re.I)
 
 
 def _per_shard(c: Claim) -> bool:

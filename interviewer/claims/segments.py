@@ -215,12 +215,41 @@ def _row_segments(cells: list[tuple[str, int]], header: list[str]) -> list[Segme
             continue
         head = header[col] if col < len(header) else ""
         head = "" if _GENERIC_VALUE_HEADERS.match(head or "") else head
+        parts = _slashed(plain_label, cell) if not head else None
+        if parts:
+            # "layers / KV heads / head dim | 40 / 40 (no GQA) / 128": each label reads its own value
+            for name, (piece, off) in parts:
+                prefix = name + ": "
+                plain = prefix + piece
+                masked, models, gpus = _masked(plain)
+                out.append(Segment(text=masked, plain=plain, turn_start=start + off, map_from=len(prefix),
+                                   source="table", models=models, gpus=gpus))
+            continue
         prefix = " ".join(p for p in (plain_label, head) if p) + ": "
         plain = prefix + cell
         masked, models, gpus = _masked(plain)
         out.append(Segment(text=masked, plain=plain, turn_start=start, map_from=len(prefix), source="table",
                            models=models, gpus=gpus))
     return out
+
+
+_SLASH = re.compile(r"\s+/\s+")
+
+
+def _slashed(label: str, cell: str) -> list[tuple[str, tuple[str, int]]] | None:
+    """A label and a cell both split by " / " into as many parts, each part of the cell with a
+    figure: the parts paired in order, with each cell part's offset in the cell."""
+    names = _SLASH.split(label)
+    if len(names) < 2:
+        return None
+    pieces, pos = [], 0
+    for m in list(_SLASH.finditer(cell)) + [None]:
+        end = m.start() if m else len(cell)
+        pieces.append((cell[pos:end], pos))
+        pos = m.end() if m else pos
+    if len(pieces) != len(names) or not all(any(ch.isdigit() for ch in p) for p, _ in pieces):
+        return None
+    return list(zip(names, pieces))
 
 
 def _prose(text: str, start: int, end: int, names=None) -> list[Segment]:
