@@ -160,7 +160,8 @@ def _planned(c: Claim) -> bool:
 # checks that do not depend on which model stands in for one named only by size ("a 70B model")
 _MODEL_FREE = frozenset({"arithmetic", "fleet_share", "write_rate", "fsync_rate", "request_rate_rps"})
 _SHAPE_KINDS = frozenset({"layers", "kv_heads", "hidden_size", "attention_heads"})
-_PER_TOKEN_KINDS = frozenset({"tpot_ms", "tpot_p50_ms", "tpot_p95_ms", "tpot_p99_ms", "tpot_mean_ms", "decode_step_ms"})
+_PER_TOKEN_KINDS = frozenset({"tpot_ms", "tpot_p50_ms", "tpot_p95_ms", "tpot_p99_ms", "tpot_mean_ms", "decode_step_ms",
+                              "tokens_per_s"})
 
 
 def _uses_shape(c: Claim) -> bool:

@@ -897,6 +897,31 @@ def check_decode(c: Claim, ctx: Ctx, i: int) -> Check | None:
                   f"Plausible: reading the weights alone takes about {say.ms(read)} per step on {gl}.", trace)
 
 
+_ONE_STREAM = re.compile(r"\bbatch(?:\s+size)?\s*(?:of\s+|=\s*)?(?:1|one)\b|\b(?:a\s+)?single\s+(?:sequence|stream|user|request)\b|"
+                         r"\bfor\s+one\s+(?:sequence|stream|user|request)\b", re.I)
+
+
+def check_single_stream_rate(c: Claim, ctx: Ctx, i: int) -> Check | None:
+    """Tokens a second for one sequence ("~240 tokens/s at batch 1"): each token reads every weight,
+    so bandwidth over the weights is the ceiling."""
+    if not _ONE_STREAM.search(c.sentence):
+        return None
+    fl = _floor_ms(c, ctx, i, 0)
+    if not fl or not fl[2]:
+        return None
+    _floor, _compute, read, n, g, why = fl
+    ceiling = 1000.0 / read
+    gl = say.gpus(n, _gpu_label(c.subject))
+    trace = [f"one sequence: every token reads every weight, {read:,.2f} ms on {gl} ({why}) -> at most "
+             f"{ceiling:,.0f} tokens/s"]
+    if c.value > ceiling * 1.25:
+        return _check("impossible", "single_stream_ceiling", ceiling, "tokens/s", c,
+                      f"One sequence reads all the weights for every token: on {gl} that allows at most about "
+                      f"{ceiling:,.0f} tokens a second, not {c.value:,.0f}.", trace)
+    return _check("ok", "single_stream_ceiling", ceiling, "tokens/s", c,
+                  f"Within the ceiling of about {ceiling:,.0f} tokens a second for one sequence on {gl}.", trace)
+
+
 def check_shape(c: Claim, ctx: Ctx, i: int) -> Check | None:
     a = _arch(c, ctx, i)
     if not a:
@@ -1154,6 +1179,7 @@ CHECKS = {
     "ttft_ms": check_ttft,
     "ttft_mean_ms": check_ttft,
     "prefill_time_ms": check_prefill,
+    "tokens_per_s": check_single_stream_rate,
     "tpot_ms": check_decode,
     "tpot_p50_ms": check_decode,
     "tpot_p95_ms": check_decode,
