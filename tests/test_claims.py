@@ -813,3 +813,58 @@ def test_a_spelled_tensor_parallel_degree_sets_the_replica():
     assert one(led, "tensor_parallel").value == 4
     c = one(led, "concurrent_sequences")
     assert c.value == 250 and c.check is not None and c.check.status == "ok"
+
+
+@pytest.mark.parametrize("text, verdict", [
+    ("So decoding is at most 2,000 x 50 ms, which is 10 seconds.", "wrong"),   # 100 s
+    ("Replay: `20 GB / 1 GB/s ≈` **2 seconds**.", "wrong"),                   # 20 s
+    ("One step reads 14 + 32 × 2,048 × 0.5 MB ≈ 48 GB.", "ok"),              # the bare 14 is GB
+    ("Decode budget ~1 + 1,000 × 0.04 = 41 s.", "ok"),                        # all bare: a change of unit
+])
+def test_calculations_closed_by_a_comma_or_in_markdown_and_bare_terms_of_a_sum(text, verdict):
+    (c,) = _calcs(text)
+    assert c.check.status == verdict, (c.span, c.check)
+
+
+def test_a_restated_product_in_another_quantity_is_no_result():
+    # "250 hosts x 8, which is 48,000 GPU-hours a day" goes on to another quantity
+    assert not _calcs("2,000 H100s = 250 hosts x 8, which is 48,000 GPU-hours a day.")
+
+
+def test_a_single_stream_rate_is_checked_against_bandwidth_over_the_weights():
+    led = ledger("Llama-2-7B on one H100: 14 GB per token against ~3.35 TB/s, so about 2,400 tokens a second at batch 1.",
+                 opening="Explain decode on a GPU.")
+    c = one(led, "tokens_per_s")
+    assert c.check.status == "impossible" and 9 < c.check.ratio < 11
+    ok = ledger("Llama-2-7B on one H100: about 240 tokens a second at batch 1.", opening="Explain decode on a GPU.")
+    assert one(ok, "tokens_per_s").check.status == "ok"
+
+
+def test_a_slashed_table_row_pairs_each_label_with_its_value():
+    led = ledger("Assuming Llama-2-13B on an A100 80GB:\n\n| item | value |\n|---|---|\n"
+                 "| layers / KV heads / head dim | 40 / 40 (no GQA) / 128 |\n", opening="Route requests to eight A100s.")
+    assert [(c.kind, c.value) for c in led.candidate_claims() if c.kind in ("layers", "kv_heads", "head_dim")] == \
+        [("layers", 40), ("kv_heads", 40), ("head_dim", 128)]
+    assert all(c.check.status == "ok" for c in led.candidate_claims() if c.kind in ("layers", "kv_heads", "head_dim"))
+
+
+def test_and_a_half_per_chip_and_a_later_clauses_model():
+    led = ledger("Take off the 12 and a half GiB of weights.", opening="Llama-2-7B on an H100 80GB.")
+    assert one(led, "weights_bytes").value == 12.5 * 2**30
+    tp = ledger("With TP=4 each chip holds 2 of the 8 KV heads, so 80 KiB per token per chip.")
+    assert one(tp, "kv_bytes_per_token").check.status == "ok"
+    said = ledger("KV per token: 40 layers, and I was about to say 8 KV heads, but that's the 70B; the 13B is plain "
+                  "multi-head, 40 KV heads, head dim 128.", opening="Eight A100 80GB GPUs, each with a 13B model in FP16.")
+    layers = one(said, "layers")
+    assert layers.subject.model == "llama-2-13b" and layers.check.status == "ok"
+
+
+@pytest.mark.parametrize("text, kind", [
+    ("Average latency for a response is around 4 seconds, and timeouts are a small share of requests.", "timeout_s"),
+    ("you get 32 tokens per step, so about 2,300 tokens a second", "token_budget"),
+    ("a cached system prompt of 1,200 tokens saves 1,200 × 400 KB ≈ 490 MB of cache", "free_kv_bytes"),
+    ("that's about 33 and a half gigabytes of KV per step on top of the weights", "free_kv_bytes"),
+])
+def test_more_figures_that_are_not_what_they_look_like(text, kind):
+    led = ledger(text)
+    assert not [c for c in led.candidate_claims() if c.kind == kind], [c.brief() for c in led.candidate_claims()]
