@@ -26,14 +26,9 @@ EXACT, WITHIN_ONE, PITFALL_RECALL, FALSE_PITFALL = 0.85, 0.97, 0.85, 0.02
 # Held-out batches that missed the bar when measured, with the figures (the thresholds stay; a
 # batch is never tuned on to pass: one that is tuned on moves to tests/training/). See README
 # "The bar". G and H (0.72, 0.84 exact), I and J (0.71, 0.84), K (0.88), L (0.87), M (0.83), N (0.87),
-# O and P (0.83, 0.83), Q and R (0.88, 0.82), S and T (0.76, 0.81), U and V (0.82, 0.84) missed it too and
-# were then tuned on.
+# O and P (0.83, 0.83), Q and R (0.88, 0.82), S and T (0.76, 0.81), U and V (0.82, 0.84), W and X (0.88, 0.83)
+# missed it too and were then tuned on.
 BELOW_THE_BAR: dict[str, str] = {
-    "batch_w": ("measured once at 3b21c8b (cycle 12): exact 0.88 (79/90), within one 1.00, pitfall recall 0.96 "
-                "(26/27), false quantizing_on_faith 8% (2/25), kv_cache_confusion 4% (1/27), strong >= 8: 6/6, "
-                "weak <= 2: 7/9, stuffed <= 2: 2/3"),
-    "batch_x": ("measured once at 3b21c8b (cycle 12): exact 0.83 (75/90), within one 0.99, pitfall recall 0.96 "
-                "(25/26), false no_limits 4% (1/26), strong >= 8: 6/6, weak <= 2: 6/9, stuffed <= 2: 3/3"),
 }
 
 BATCHES = sealed_batches()
