@@ -315,7 +315,7 @@ def _policy_list(ev: Evidence, p: Pitfall, since: int = 0) -> bool:
 
 
 # "There are a few well-known approaches", "A few options, each with trade-offs:", "The options are"
-_NOUNS = r"(?:options|approaches|ways|choices|strategies|policies|possibilities|alternatives|answers|fallbacks|patterns|techniques)\b"
+_NOUNS = r"(?:options|approaches|ways|choices|strategies|policies|possibilities|alternatives|answers|fallbacks|patterns|techniques|toolbox|toolkit)\b"
 _MENU_OPENER = re.compile(
     r"\bthere(?:\s+are|'s|\s+is)\s+(?:a\s+few|several|many|lots\s+of|a\s+lot\s+of|a\s+number\s+of|multiple|a\s+bunch\s+of|"
     r"a\s+couple\s+of|some|\w+)\s+(?:[\w-]+\s+){0,2}?" + _NOUNS +
@@ -324,6 +324,8 @@ _MENU_OPENER = re.compile(
     # "It's genuinely hard to pick one without knowing the org"
     r"|\b(?:hard|difficult|tough|impossible)\s+to\s+(?:pick|choose)\s+(?:just\s+)?(?:one|a\s+single\s+\w+)\b"
     # a heading over the options: "Options: resume, recompute, ...", "restart options:" above bullets
-    r"|^\W*(?:[\w-]+\s+)?(?:options|choices|alternatives|fallbacks)\s*:", re.I)
+    r"|^\W*(?:[\w-]+\s+)?(?:options|choices|alternatives|fallbacks)\s*:"
+    # "We'd use the standard toolkit there: preemption, swapping, recompute, ..."
+    r"|\b(?:the\s+)?(?:standard|usual|whole|common)\s+(?:toolkit|toolbox)\b", re.I)
 _OR_LEAD = re.compile(r"\s*or\b", re.I)
 _OPENER_NOUN = re.compile(_NOUNS, re.I)  # every branch of the opener ends in one of these
