@@ -430,7 +430,7 @@ def scan_turn(text: str, rubric: Rubric, family: str) -> tuple[tuple[Span, ...],
 
 
 # where a number starts: "~5", "1,024" (at its "1"), "3.5" (at its "3")
-_NUMBER_START = re.compile(r"~(?=\d)|(?<![\d,.·~])\d")
+_NUMBER_START = re.compile(r"~(?=\d)|(?<![\d,.·~a-df-z])\d")  # not the 99 of "p99" (an exponent, "2e5", still is)
 
 
 class _Places:
