@@ -202,9 +202,10 @@ def _claim_cap(cid: str, family: str, ev: Evidence, rubric: Rubric) -> tuple[int
     for c in sorted(claims, key=lambda c: (c.turn, c.start)):
         standing[key(c)] = c
     # a model named only by size ("a 13B") is confirmed by the shape the candidate gives for it ("40 x
-    # 5,120"): their wrong figures for it are then theirs, not the stand-in's
+    # 5,120"), or by the stand-in's KV bytes per token said right: their wrong figures for it are then
+    # theirs, not the stand-in's
     confirmed = {c.subject.model for c in ev.ledger.claims if _planned(c) and c.subject.model_inferred
-                 and ((c.kind in _SHAPE_KINDS and c.check is not None and c.check.status == "ok")
+                 and ((c.kind in _SHAPE_KINDS | {"kv_bytes_per_token"} and c.check is not None and c.check.status == "ok")
                       or (c.kind == "arithmetic" and _uses_shape(c)))}
     wrong = [c for k, c in standing.items() if c.check.status in ("wrong", "impossible") and k not in right
              and not (c.subject.model_inferred and c.subject.model not in confirmed and c.check.status == "wrong"
