@@ -41,7 +41,7 @@ def derive_pitfalls(ev: Evidence, rubric: Rubric, family: str) -> None:
                 since = ev.pitfalls.pop(p.id).turn + 1
                 ev.pitfall_kinds.pop(p.id, None)
         if p.when and p.when in present and p.id not in ev.pitfalls:
-            clearing = set(p.unless_any) & (present | ev.named)
+            clearing = _family_scoped(p.unless_any, rubric, family) & (present | ev.named)
             if p.unless_tied and clearing:
                 clearing = {i for i in clearing if _tied(ev, p.unless_tied, i)}
             if not clearing:
@@ -54,6 +54,17 @@ def derive_pitfalls(ev: Evidence, rubric: Rubric, family: str) -> None:
             _unchosen(ev, ev.pitfalls[p.id], rubric.spec(family, p.criterion).items)
     for pid in ev.pitfalls:
         ev.pitfall_kinds.setdefault(pid, "pattern")
+
+
+def _family_scoped(items: list[str], rubric: Rubric, family: str) -> set[str]:
+    """The clearing items this family's reading uses, when it uses any: a storage round's p99 put
+    target does not clear averages in a restart round, where "p99 inter-token latency is 45 ms" reads
+    like one."""
+    used = set()
+    for cid in rubric.criteria_for(family):
+        used |= set(rubric.spec(family, cid).items)
+    scoped = set(items) & used
+    return scoped or set(items)
 
 
 def _cleared(ev: Evidence, p: Pitfall, hit: Hit | None) -> bool:

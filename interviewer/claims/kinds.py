@@ -199,6 +199,8 @@ def percentile_of(text: str, m: Mention, block: int, v: Vocab) -> str | None:
     for label, pats in v.percentiles.items():
         for p in pats:
             for pm in p.finditer(left):
+                if start == block and block and not left[:pm.start()].strip():
+                    continue  # "2,048 × 45 ms p99 ≈ 92 s": the p99 said right after the figure before is its own
                 if pm.end() > best_pos:
                     best, best_pos = label, pm.end()
     if best is not None:
