@@ -84,8 +84,9 @@ def _cleared(ev: Evidence, p: Pitfall, hit: Hit | None) -> bool:
     deferral, _menu, names = _unions(p)
     return any(not negated_at(t, m.start()) and not _CONDITIONAL.search(t, max(0, m.start() - 40), m.start())
                and not _NO_CHOICE.match(t, m.end())
-               # "I'd start with quotas plus priority classes ... and let the data decide": no commitment
-               and not (deferral and deferral.search(t, m.end(), _sentence_end(t, m.end())))
+               # "I'd start with quotas plus priority classes ... and let the data decide", "I'd want to talk to
+               # the teams first before committing, and I'd probably start with quotas": no commitment
+               and not (deferral and deferral.search(t, _sentence_start(t, m.start()), _sentence_end(t, m.end())))
                and (not must_name or (names is not None and names.search(t, m.start(), _sentence_end(t, m.end()))))
                for pat in p.cleared_by for t, must_name, after in near for m in pat.finditer(t, after)) \
         or _answered_pick(ev, p, hit)
@@ -93,6 +94,16 @@ def _cleared(ev: Evidence, p: Pitfall, hit: Hit | None) -> bool:
 
 # a first sentence that still does not choose: "Default... depends.", "whatever the load test favours"
 _UNDECIDED = re.compile(r"\bor\b|\?|\b(?:depend\w*|whatever|whichever|varies|not\s+sure|hard\s+to\s+say)\b", re.I)
+
+
+def deferral_in(p: Pitfall, sentence: str) -> bool:
+    deferral = _unions(p)[0]
+    return bool(deferral and deferral.search(sentence))
+
+
+def _sentence_start(text: str, pos: int) -> int:
+    """Where the sentence holding `pos` starts."""
+    return max(text.rfind(ch, 0, pos) for ch in ".!?\n") + 1
 
 
 def _sentence_end(text: str, pos: int) -> int:
@@ -301,6 +312,15 @@ def _policy_list(ev: Evidence, p: Pitfall, since: int = 0) -> bool:
                 and any(q.search(ev.context[asked]) for q in p.pick_prompt):
             s0, e0 = starts[0], starts[-1]
             ev.pitfalls[p.id] = Hit(p.id, turn, s0, e0, quote_around(text, s0, e0))
+            ev.pitfall_kinds[p.id] = "names"
+            return True
+        # names said one sentence at a time and left to "it depends" in the same answer: "Round-robin is
+        # ... Least-connections ... Power of two choices ... Prefix-hash affinity ... Each has trade-offs,
+        # it really depends on the traffic pattern"
+        if deferred and len(starts) >= p.min_names and len(_names_in(text, p)) >= p.min_names:
+            s0 = starts[0]
+            e0 = max(m.end() for m in _SENTENCE.finditer(text) if deferral_in(p, m.group(0)))
+            ev.pitfalls[p.id] = Hit(p.id, turn, s0, e0, quote_around(text, s0, min(e0, s0 + 200)))
             ev.pitfall_kinds[p.id] = "names"
             return True
         # a menu spread over sentences: "There are a few approaches. FIFO ... Strict priority ...",
