@@ -161,7 +161,7 @@ def _planned(c: Claim) -> bool:
 _MODEL_FREE = frozenset({"arithmetic", "fleet_share", "write_rate", "fsync_rate", "request_rate_rps"})
 _SHAPE_KINDS = frozenset({"layers", "kv_heads", "hidden_size", "attention_heads"})
 _PER_TOKEN_KINDS = frozenset({"tpot_ms", "tpot_p50_ms", "tpot_p95_ms", "tpot_p99_ms", "tpot_mean_ms", "decode_step_ms",
-                              "tokens_per_s"})
+                              "tokens_per_s", "fsync_latency_ms"})
 
 
 def _uses_shape(c: Claim) -> bool:
@@ -218,8 +218,8 @@ def _claim_cap(cid: str, family: str, ev: Evidence, rubric: Rubric) -> tuple[int
             return False  # a sum said wrong is "the arithmetic is off" (2), however far off
         r = c.check.ratio
         if c.kind in _PER_TOKEN_KINDS:
-            # a per-token time under the bare weight read is an input that is off (2): the derivation
-            # built on it still stands
+            # a per-token time under the bare weight read, or an fsync faster than a drive, is an input
+            # that is off (2): the derivation built on it still stands
             return r is not None and r > 0 and abs(math.log(r)) >= math.log(rule.badly_wrong_ratio)
         return c.check.status == "impossible" or (r is not None and r > 0 and abs(math.log(r)) >= math.log(rule.badly_wrong_ratio))
 

@@ -1102,6 +1102,25 @@ _GROUPED = re.compile(r"\bbatch\w*|\bgroup(?:ed|\s+commit)|\bcoalesc\w*", re.I)
 _RESULT_WORDS = re.compile(r"\b(?:that.s|that\s+is|so|gives?|giving|means|which\s+is|i\.e\.)\b|=|→|->", re.I)
 
 
+_FAST_MEDIA = re.compile(r"\b(?:pmem|optane|persistent\s+memory|nvram|nvdimm|battery|capacitor|power[- ]loss\s+protect\w*|plp)\b",
+                         re.I)
+FSYNC_FLOOR_MS = 0.015  # a durable flush is a round trip to the drive: tens of microseconds at the very best
+
+
+def check_fsync_latency(c: Claim, ctx: Ctx, i: int) -> Check | None:
+    """An fsync time below what a drive can do ("10 microseconds per fsync") unless the candidate names
+    media that acknowledge from protected memory (PMEM, power-loss-protected NVMe)."""
+    if not c.value or _FAST_MEDIA.search(c.sentence):
+        return None
+    trace = [f"a durable fsync on NVMe: about 0.1-2 ms, rarely under {FSYNC_FLOOR_MS * 1000:g} µs"]
+    if c.value < FSYNC_FLOOR_MS:
+        return _check("impossible", "fsync_floor", FSYNC_FLOOR_MS, "ms", c,
+                      f"An fsync has to reach the drive and come back: on NVMe that is about 0.1 to 2 ms, not "
+                      f"{c.value * 1000:g} microseconds.", trace)
+    return _check("ok", "fsync_floor", FSYNC_FLOOR_MS, "ms", c,
+                  "Plausible: a durable fsync on NVMe takes about 0.1 to 2 ms.", trace)
+
+
 def check_fsync_rate(c: Claim, ctx: Ctx, i: int) -> Check | None:
     """A write rate said as the result of one fsync at a time ("at ~2 ms an fsync, that's 500 a second"):
     one synchronous fsync per write allows 1 / fsync time writes a second."""
@@ -1157,6 +1176,7 @@ CHECKS = {
     "arithmetic": check_calculation,
     "fleet_share": check_fleet_share,
     "kv_bytes_batch": check_batch_kv,
+    "fsync_latency_ms": check_fsync_latency,
     "write_rate": check_fsync_rate,
     "fsync_rate": check_fsync_rate,
     "request_rate_rps": check_fsync_rate,
