@@ -868,3 +868,17 @@ def test_and_a_half_per_chip_and_a_later_clauses_model():
 def test_more_figures_that_are_not_what_they_look_like(text, kind):
     led = ledger(text)
     assert not [c for c in led.candidate_claims() if c.kind == kind], [c.brief() for c in led.candidate_claims()]
+
+
+def test_an_fsync_faster_than_a_drive_is_flagged_unless_protected_media_are_named():
+    led = ledger("Local NVMe, fsync ~10 µs, so 1 / 10 µs = 100,000 fsyncs/s.", opening="Design a WAL-backed KV store.")
+    assert one(led, "fsync_latency_ms").check.status == "impossible"
+    ok = ledger("An NVMe fsync is about 1 ms at p50.", opening="Design a WAL-backed KV store.")
+    assert one(ok, "fsync_latency_ms").check.status == "ok"
+    pmem = ledger("On Optane persistent memory a flush is about 10 µs.", opening="Design a WAL-backed KV store.")
+    assert all(c.check is None for c in pmem.candidate_claims() if c.kind == "fsync_latency_ms")
+
+
+def test_a_percentile_after_an_operand_is_the_operands():
+    led = ledger("Decode: max_tokens 2,048 × 45 ms p99 ≈ 92 s.")
+    assert not [c for c in led.candidate_claims() if c.kind.startswith("latency_p99")]
