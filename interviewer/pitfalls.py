@@ -96,7 +96,7 @@ def _cleared(ev: Evidence, p: Pitfall, hit: Hit | None) -> bool:
 _UNDECIDED = re.compile(r"\bor\b|\?|\b(?:depend\w*|whatever|whichever|varies|not\s+sure|hard\s+to\s+say)\b", re.I)
 
 
-def deferral_in(p: Pitfall, sentence: str) -> bool:
+def _deferral_in(p: Pitfall, sentence: str) -> bool:
     deferral = _unions(p)[0]
     return bool(deferral and deferral.search(sentence))
 
@@ -319,7 +319,7 @@ def _policy_list(ev: Evidence, p: Pitfall, since: int = 0) -> bool:
         # it really depends on the traffic pattern"
         if deferred and len(starts) >= p.min_names and len(_names_in(text, p)) >= p.min_names:
             s0 = starts[0]
-            e0 = max(m.end() for m in _SENTENCE.finditer(text) if deferral_in(p, m.group(0)))
+            e0 = max((m.end() for m in _SENTENCE.finditer(text) if _deferral_in(p, m.group(0))), default=len(text))
             ev.pitfalls[p.id] = Hit(p.id, turn, s0, e0, quote_around(text, s0, min(e0, s0 + 200)))
             ev.pitfall_kinds[p.id] = "names"
             return True
