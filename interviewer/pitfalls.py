@@ -320,6 +320,7 @@ def _policy_list(ev: Evidence, p: Pitfall, since: int = 0) -> bool:
         if deferred and len(starts) >= p.min_names and len(_names_in(text, p)) >= p.min_names:
             s0 = starts[0]
             e0 = max((m.end() for m in _SENTENCE.finditer(text) if _deferral_in(p, m.group(0))), default=len(text))
+            e0 = max(e0, starts[-1] + 1)
             ev.pitfalls[p.id] = Hit(p.id, turn, s0, e0, quote_around(text, s0, min(e0, s0 + 200)))
             ev.pitfall_kinds[p.id] = "names"
             return True
