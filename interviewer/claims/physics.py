@@ -941,8 +941,14 @@ def check_params(c: Claim, ctx: Ctx, i: int) -> Check | None:
     m = _model(c.subject)
     if not m:
         return None
-    ok, _ = _best(c, [m.params], ctx.v.physics["tolerance"])
-    trace = [f"{m.id}: {m.params_b:g}B parameters"]
+    # a mixture of experts has two sizes: all experts (what sits in memory) and the active ones per token
+    active = m.active_params_b * 1e9 if getattr(m, "active_params_b", None) else None
+    ok, _ = _best(c, [m.params] + ([active] if active else []), ctx.v.physics["tolerance"])
+    trace = [f"{m.id}: {m.params_b:g}B parameters" + (f", {m.active_params_b:g}B active per token" if active else "")]
+    if ok and active and _best(c, [active], ctx.v.physics["tolerance"])[0]:
+        return _check("ok", "params", active, "params", c,
+                      f"{m.name} uses about {m.active_params_b:g} billion parameters per token, of "
+                      f"{m.params_b:g} billion in all.", trace)
     return _check("ok" if ok else "wrong", "params", m.params, "params", c,
                   f"{m.name} has about {m.params_b:g} billion parameters" + ("." if ok else f", not {say.params(c.value)}."),
                   trace)

@@ -146,7 +146,11 @@ class Tracker:
             cur.params_b = presets.models[model].params_b
         elif said["sizes"] and (sized := _nearest_size(said, pos)) is not None:
             size = sized
-            if not (cur.params_b and abs(cur.params_b - size) <= _SIZE_MATCH * cur.params_b):
+            named = presets.models.get(cur.model) if cur.model and not cur.model_inferred else None
+            active = named.active_params_b if named is not None else None
+            # "people call Mixtral a 13B model": its active parameters, not another model
+            if not (cur.params_b and abs(cur.params_b - size) <= _SIZE_MATCH * cur.params_b) \
+                    and not (active and abs(active - size) <= _SIZE_MATCH * active):
                 if cur.model is not None or cur.params_b:
                     cur.weights_dtype = cur.kv_dtype = None
                 cur.model, cur.params_b, cur.tp = _shape_for_size(size), size, None
