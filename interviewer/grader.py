@@ -186,8 +186,11 @@ def _claim_cap(cid: str, family: str, ev: Evidence, rubric: Rubric) -> tuple[int
               and c.check is not None]
 
     def key(c: Claim) -> tuple:
-        # a calculation is its own figure: another sum done right does not excuse it
-        return (c.kind, tuple(c.formula)) if c.kind == "arithmetic" else (c.kind, c.subject.model)
+        # a calculation is its own figure: another sum done right does not excuse it; "it fits on a single
+        # H100" is answered by a later "TP4" for the same model (the replica's size, said right)
+        if c.kind == "arithmetic":
+            return c.kind, tuple(c.formula)
+        return ("fits_on_gpus" if c.kind == "tensor_parallel" else c.kind), c.subject.model
 
     right = {key(c) for c in claims if c.check.status == "ok"}
     # a calculation whose result physics checks as right ("40 x 40 x 128 x 2 B = 819,200 B", the K-and-V
