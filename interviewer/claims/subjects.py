@@ -52,6 +52,9 @@ def _nearest_size(said: dict, pos: int) -> float | None:
     return size
 
 
+# "eight A100s, each holding its own copy of Qwen2.5-7B": a copy per GPU, not one replica across them
+_OWN_COPY = re.compile(r"\beach\s+(?:holding|with|running|serving|has|holds|keeps|keeping)\s+(?:its|their)\s+own\s+"
+                       r"(?:copy|replica|instance)|\bone\s+(?:copy|replica)\s+(?:per|on\s+each)\s+(?:gpu|card)", re.I)
 _LATER_CLAUSE = re.compile(r",\s*(?:and|but)\b|;", re.I)
 _THATS_THE = re.compile(r",\s*but\s+that.s\s+(?:for\s+)?(?:the|a)\s+$", re.I)
 
@@ -184,7 +187,8 @@ class Tracker:
             return
         end = 10**9
         new = self.resolve(said, end)
-        if said["models"] and said["gpu_counts"] and not said["tp"] and new.gpus_in_sentence:
+        if said["models"] and said["gpu_counts"] and not said["tp"] and new.gpus_in_sentence \
+                and not _OWN_COPY.search(said.get("text") or ""):
             new.tp = new.gpus_in_sentence  # "Llama-2-70B on 4 x H100": the model's replica is those GPUs
         new.gpus_in_sentence = None
         self.carried = new
