@@ -882,3 +882,19 @@ def test_an_fsync_faster_than_a_drive_is_flagged_unless_protected_media_are_name
 def test_a_percentile_after_an_operand_is_the_operands():
     led = ledger("Decode: max_tokens 2,048 × 45 ms p99 ≈ 92 s.")
     assert not [c for c in led.candidate_claims() if c.kind.startswith("latency_p99")]
+
+
+def test_a_mixture_of_experts_active_size_keeps_the_named_model():
+    led = ledger("Mixtral is 46.7B parameters in total. People call it a 13B model because only about 12.9B are "
+                 "active per token. KV per token: 2 × 32 × 8 × 128 × 2 = 131,072 bytes.",
+                 opening="The model is Mixtral-8x7B in BF16 on H100 80GB GPUs.")
+    assert {c.subject.model for c in led.candidate_claims()} == {"mixtral-8x7b"}
+    assert all(c.check.status == "ok" for c in led.candidate_claims() if c.kind in ("params", "kv_bytes_per_token"))
+
+
+def test_each_gpu_holding_its_own_copy_is_not_one_replica():
+    led = ledger("80 GiB card at 0.9 is 72 GiB, minus 14.2 GiB of weights leaves ~57.8 GiB free, about 1.08M tokens.",
+                 opening="One host with eight A100 80GB GPUs, each holding its own copy of Qwen2.5-7B in BF16.")
+    assert one(led, "kv_cache_tokens").check.status == "ok"
+    full = ledger("A full 32k sequence is 1.75 GiB.", opening="Qwen2.5-7B on an A100 80GB.")
+    assert not [c for c in full.candidate_claims() if c.kind == "concurrent_sequences"]
