@@ -160,17 +160,20 @@ def _planned(c: Claim) -> bool:
 # checks that do not depend on which model stands in for one named only by size ("a 70B model")
 _MODEL_FREE = frozenset({"arithmetic", "fleet_share", "write_rate", "fsync_rate", "request_rate_rps"})
 _SHAPE_KINDS = frozenset({"layers", "kv_heads", "hidden_size", "attention_heads"})
-_PER_TOKEN_KINDS = frozenset({"tpot_ms", "tpot_p50_ms", "tpot_p95_ms", "tpot_p99_ms", "tpot_mean_ms", "decode_step_ms",
-                              "tokens_per_s", "fsync_latency_ms"})
+# inputs a derivation is built on (a per-token time, a token rate, an fsync time): one that is off,
+# even impossibly, caps capacity at "the arithmetic is off" unless it is off by the badly-wrong ratio
+_INPUT_KINDS = frozenset({"tpot_ms", "tpot_p50_ms", "tpot_p95_ms", "tpot_p99_ms", "tpot_mean_ms", "decode_step_ms",
+                          "tokens_per_s", "fsync_latency_ms"})
 
 
 def _uses_shape(c: Claim) -> bool:
     """A product whose factors are the stand-in's layers, KV (or attention) heads and head size ("40 x 40
     x 128 x 2" for a 13B): the candidate assumes that shape, unlabelled."""
     from interviewer import capacity
+    from interviewer.claims.arithmetic import MUL
 
     m = capacity.load_presets().models.get(c.subject.model) if c.subject.model else None
-    if m is None or not {"x", "×", "*", "·"} & set(c.formula):
+    if m is None or not MUL & set(c.formula):
         return False
     factors = [f.replace(",", "") for f in c.formula]
     return all(str(n) in factors for n in (m.layers, m.head_dim)) and (
@@ -220,7 +223,7 @@ def _claim_cap(cid: str, family: str, ev: Evidence, rubric: Rubric) -> tuple[int
         if c.kind == "arithmetic" and c.check.status != "impossible":
             return False  # a sum said wrong is "the arithmetic is off" (2), however far off
         r = c.check.ratio
-        if c.kind in _PER_TOKEN_KINDS:
+        if c.kind in _INPUT_KINDS:
             # a per-token time under the bare weight read, or an fsync faster than a drive, is an input
             # that is off (2): the derivation built on it still stands
             return r is not None and r > 0 and abs(math.log(r)) >= math.log(rule.badly_wrong_ratio)

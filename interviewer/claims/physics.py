@@ -942,13 +942,14 @@ def check_params(c: Claim, ctx: Ctx, i: int) -> Check | None:
     if not m:
         return None
     # a mixture of experts has two sizes: all experts (what sits in memory) and the active ones per token
-    active = m.active_params_b * 1e9 if getattr(m, "active_params_b", None) else None
-    ok, _ = _best(c, [m.params] + ([active] if active else []), ctx.v.physics["tolerance"])
-    trace = [f"{m.id}: {m.params_b:g}B parameters" + (f", {m.active_params_b:g}B active per token" if active else "")]
-    if ok and active and _best(c, [active], ctx.v.physics["tolerance"])[0]:
-        return _check("ok", "params", active, "params", c,
+    tol = ctx.v.physics["tolerance"]
+    moe = m.active_params_b is not None and m.active_params != m.params
+    trace = [f"{m.id}: {m.params_b:g}B parameters" + (f", {m.active_params_b:g}B active per token" if moe else "")]
+    if moe and _best(c, [m.active_params], tol)[0]:
+        return _check("ok", "params", m.active_params, "params", c,
                       f"{m.name} uses about {m.active_params_b:g} billion parameters per token, of "
                       f"{m.params_b:g} billion in all.", trace)
+    ok, _ = _best(c, [m.params], tol)
     return _check("ok" if ok else "wrong", "params", m.params, "params", c,
                   f"{m.name} has about {m.params_b:g} billion parameters" + ("." if ok else f", not {say.params(c.value)}."),
                   trace)
