@@ -88,12 +88,23 @@ def _cleared(ev: Evidence, p: Pitfall, hit: Hit | None) -> bool:
                # the teams first before committing, and I'd probably start with quotas": no commitment
                and not (deferral and deferral.search(t, _sentence_start(t, m.start()), _sentence_end(t, m.end())))
                and (not must_name or (names is not None and names.search(t, m.start(), _sentence_end(t, m.end()))))
+               # "I'd start with priority classes plus fair share, or plain quotas": still two options
+               and not _or_another(t, m.end(), names)
                for pat in p.cleared_by for t, must_name, after in near for m in pat.finditer(t, after)) \
         or _answered_pick(ev, p, hit)
 
 
 # a first sentence that still does not choose: "Default... depends.", "whatever the load test favours"
 _UNDECIDED = re.compile(r"\bor\b|\?|\b(?:depend\w*|whatever|whichever|varies|not\s+sure|hard\s+to\s+say)\b", re.I)
+
+
+def _or_another(text: str, pos: int, names: re.Pattern | None) -> bool:
+    """After a choice's verb, an "or" followed by another policy name in the same sentence."""
+    if names is None:
+        return False
+    end = _sentence_end(text, pos)
+    o = _OR.search(text, pos, end)
+    return bool(o and names.search(text, o.end(), end))
 
 
 def _deferral_in(p: Pitfall, sentence: str) -> bool:

@@ -325,11 +325,20 @@ def find_claims(seg: Segment, v: Vocab) -> list[Found]:
             f.scope, f.scope_after = _scope(text, m.start, m.end, v, ms[i + 1].start if i + 1 < len(ms) else None)
         if m.dim == "time":
             prev_time = f
+        if kind == "output_tokens" and _is_total(found, value):
+            f.kind = "seq_len"  # "1,500 prompt plus 300 reply, so about 1,800 tokens": the whole sequence
         found.append(f)
     found.extend(_calculations(text, ms, chains, v, hyp_m, comp))
     found.extend(_settings(seg, found, v, hyp_m is not None, comp))
     found.sort(key=lambda x: x.start)
     return found
+
+
+def _is_total(found: list[Found], value: float | None) -> bool:
+    """Is `value` the prompt plus the reply said before it in the segment?"""
+    p = next((f.value for f in reversed(found) if f.kind == "prompt_tokens" and f.value), None)
+    o = next((f.value for f in reversed(found) if f.kind == "output_tokens" and f.value), None)
+    return bool(p and o and value and abs(value - (p + o)) <= 0.02 * value)
 
 
 def _calculations(text: str, ms: list[Mention], chains: list[_Chain], v: Vocab, hyp_m, comp: bool) -> list[Found]:

@@ -177,6 +177,10 @@ def _unit_at(text: str, pos: int, v: Vocab) -> tuple[str, str, float, int] | Non
     return best
 
 
+# a number right after a multiplication sign ("x 2B", "×2B", "* 2B"), the last factor of a product
+_AFTER_TIMES = re.compile(r"(?:\d\s*[x×*·⋅]|\s[x×*·⋅])\s*$")
+
+
 def _parse_after(text: str, atom: _Atom, v: Vocab) -> Mention:
     """Read the suffix, unit or noun and rate after one number."""
     pos = atom.end
@@ -190,6 +194,9 @@ def _parse_after(text: str, atom: _Atom, v: Vocab) -> Mention:
     ch = text[pos:pos + 1]
     nxt = text[pos + 1:pos + 2]
     if not atom.spelled and ch and ch in "bB" and not nxt.isalpha():
+        if value in (1, 2, 4, 8) and _AFTER_TIMES.search(text, 0, atom.start):
+            # "40×40×128×2B": a factor of a product is its bytes per element, not a 2B model
+            return Mention(atom.start, pos + 1, value, "bytes", unit="B", raw=atom.value, approx=atom.approx)
         value *= 1e9
         pos += 1
         dim, unit = "params", "B"

@@ -1041,6 +1041,8 @@ def check_calculation(c: Claim, ctx: Ctx, i: int) -> Check | None:
     trace = [f"{said} = {expected:,.6g}"]
     if arithmetic.consistent(c.value, expected, ctx.v.physics["tolerance"], dims):
         return _check("ok", "arithmetic", expected, c.unit, c, f"{said} checks out.", trace)
+    if result and result[-1].dim == "bytes" and len(values) == 2 and all(m is not None and m.dim == "count" for m in parts):
+        return None  # "28 x 4k, that's ~56 GiB of KV": two counts to bytes leave the bytes per token unsaid
     r = arithmetic.nearest_ratio(c.value, expected, dims)
     off = f" - about {max(r, 1 / r):.3g} times too {'high' if r > 1 else 'low'}" if r and (r >= 2 or r <= 0.5) else ""
     check = _check("wrong", "arithmetic", expected, c.unit, c,
@@ -1111,7 +1113,7 @@ _RESULT_WORDS = re.compile(r"\b(?:that.s|that\s+is|so|gives?|giving|means|which\
 
 _FAST_MEDIA = re.compile(r"\b(?:pmem|optane|persistent\s+memory|nvram|nvdimm|battery|capacitor|power[- ]loss\s+protect\w*|plp)\b",
                          re.I)
-FSYNC_FLOOR_MS = 0.015  # a durable flush is a round trip to the drive: tens of microseconds at the very best
+FSYNC_FLOOR_MS = 0.05  # a durable flush is a round trip to the drive: ~0.1-2 ms on NVMe, tens of µs only with PLP
 
 
 def check_fsync_latency(c: Claim, ctx: Ctx, i: int) -> Check | None:
