@@ -163,6 +163,11 @@ def _unchosen(ev: Evidence, hit: Hit, items) -> None:
             break
     else:
         return
+    # "There are a few ways. Dynamic batching, or fixed-size batches, or ... We could also shed load, or
+    # ...": the menu runs from its opener, not only the sentence the list was found in
+    opener = next((m for m in _SENTENCE.finditer(text) if m.start() < s and _MENU_OPENER.search(m.group(0))), None)
+    if opener is not None:
+        s = opener.start()
     for item in items:
         hits = ev.hits.get(item)
         if not hits:
