@@ -335,7 +335,10 @@ _SENTENCE_OR_LINE = re.compile(r"[^.!?\n]+")
 # "unlike the attention KV cache, ..." sets a pitfall's words apart instead of saying them
 _CONTRAST = re.compile(r"\b(?:unlike|as\s+opposed\s+to|different\s+(?:from|than)|not\s+to\s+be\s+confused|"
                        r"nothing\s+to\s+do\s+with|no\s+relation\s+to|isn.t\s+the|is\s+not\s+the|not\s+the|"
-                       r"no\s+(?:tokens|attention|gpus?|kv|model|layers))\b", re.I)  # "No tokens or GPU memory in it"
+                       r"no\s+(?:tokens|attention|gpus?|kv|model|layers)|"
+                       # someone else's idea, set out to be rejected: "People sometimes want to put the KV cache in Redis"
+                       r"(?:people|folks|some\s+teams|others)\s+(?:sometimes\s+|often\s+|usually\s+)?(?:want|try|like|suggest|propose)\s+to|"
+                       r"a\s+common\s+(?:mistake|trap|misconception|anti-?pattern))\b", re.I)  # "No tokens or GPU memory in it"
 
 
 def _digit_sentences(low: str) -> str:
