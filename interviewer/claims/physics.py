@@ -1105,7 +1105,7 @@ def check_fleet_share(c: Claim, ctx: Ctx, i: int) -> Check | None:
 _ONE_FSYNC_EACH = re.compile(r"\b(?:every|each|per|one|an)\s+(?:put|write|fsync|request|record)s?\b|\bfsync\s+(?:on\s+)?(?:every|each)\b", re.I)
 # group commit said in the sentence, with its size when given ("~50 records per fsync", "each fsync carries 50")
 _GROUP_SIZE = re.compile(r"~?(\d[\d,]*)\s+(?:records|puts|writes|requests|entries)\s+(?:per|each|in\s+(?:one|each|a))\s+"
-                         r"(?:fsync|flush|batch)|(?:fsync|flush)\w*\s+(?:carries|covers|holds|takes|batches|groups)\s+~?"
+                         r"(?:fsync|flush|batch)|(?:fsync|flush)\w*\s+(?:carries|covers|holds|takes|batches|groups)\s+(?:about\s+|roughly\s+|around\s+)?~?"
                          r"(\d[\d,]*)", re.I)
 _GROUPED = re.compile(r"\bbatch\w*|\bgroup(?:ed|\s+commit)|\bcoalesc\w*", re.I)
 _RESULT_WORDS = re.compile(r"\b(?:that.s|that\s+is|so|gives?|giving|means|which\s+is|i\.e\.)\b|=|→|->", re.I)
@@ -1181,8 +1181,50 @@ _FACT_KINDS = frozenset({"layers", "kv_heads", "attention_heads", "head_dim", "h
 _OTHER_MODEL = re.compile(r"\b(?:a|an|another|any|other)\s+(?:[\w-]+\s+){0,3}?with\s+(?:only\s+|just\s+)?~?$", re.I)
 
 
+# between a share and the count drawn from it: "10 to 15 percent of the fleet, so like 200 to 300 hosts"
+_SHARE_TO_COUNT = re.compile(r"[^.;\d]{0,40}?(?:\bso\b|that.s|which\s+is|=|→|->|≈|\bmeans\b|\bgives\b),?\s*"
+                             r"(?:(?:like|about|roughly|around|maybe|only|just|some|um|uh)\s+|~)*", re.I)
+
+
+def check_share_count(c: Claim, ctx: Ctx, i: int) -> Check | None:
+    """GPUs or hosts worked out from a share of the fleet just said: the share times the fleet's
+    size in the same unit (hosts from hosts, GPUs from GPUs) that the question set."""
+    if c.value is None or c.negated or c.hypothetical or c.speaker != "candidate":
+        return None
+    shares = [ctx.claims[j] for j in ctx.in_sentence(i) if j < i and ctx.claims[j].kind == "fleet_share"
+              and ctx.claims[j].value and not ctx.claims[j].negated]
+    if not shares or shares[-1].span not in c.sentence or c.span not in c.sentence:
+        return None
+    share = shares[-1]
+    a, b = c.sentence.find(share.span) + len(share.span), c.sentence.find(c.span)
+    if b < a or not _SHARE_TO_COUNT.fullmatch(c.sentence[a:b]):
+        return None
+    # any fleet said before it, by either speaker (the question's, or "at my last company ... 600 A100s")
+    fleet = [ctx.claims[j].value for j in ctx.by_kind.get(c.kind, []) if j < i and ctx.claims[j].value
+             and ctx.claims[j].value > c.value and not ctx.claims[j].hypothetical and not ctx.claims[j].negated]
+    given = [ctx.claims[j].value for j in ctx.by_kind.get(c.kind, []) if j < i and ctx.claims[j].value
+             and ctx.claims[j].speaker == "interviewer"]
+    if not fleet and not given:
+        return None
+    n = max(given) if given else max(fleet)
+    readings = [x * f for f in {*fleet, *given} for x in (share.value, share.low, share.high) if x]
+    tol = ctx.v.physics["tolerance"]
+    ok, best = _best(c, readings, tol)
+    what = "hosts" if c.kind == "host_count" else "GPUs"
+    trace = [f"{share.span} of {say.count(n)} {what} = {say.count(share.value * n)} {what}"]
+    if ok:
+        return _check("ok", "fleet_share", best, c.unit, c, f"Right: {share.span} of {say.count(n)} {what}.", trace)
+    check = _check("wrong", "fleet_share", share.value * n, c.unit, c,
+                   f"{share.span} of {say.count(n)} {what} is about {say.count(share.value * n)} {what}, "
+                   f"not {say.count(c.value)}.", trace)
+    check.ratio = round(c.value / (share.value * n), 3)
+    return check
+
+
 CHECKS = {
     "arithmetic": check_calculation,
+    "host_count": check_share_count,
+    "gpu_count": check_share_count,
     "fleet_share": check_fleet_share,
     "kv_bytes_batch": check_batch_kv,
     "fsync_latency_ms": check_fsync_latency,
