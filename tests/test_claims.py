@@ -898,3 +898,39 @@ def test_each_gpu_holding_its_own_copy_is_not_one_replica():
     assert one(led, "kv_cache_tokens").check.status == "ok"
     full = ledger("A full 32k sequence is 1.75 GiB.", opening="Qwen2.5-7B on an A100 80GB.")
     assert not [c for c in full.candidate_claims() if c.kind == "concurrent_sequences"]
+
+
+def test_a_bytes_factor_glued_as_2b_is_no_2b_model():
+    led = ledger("Assume Llama-2-13B shape: 40 L, 40 heads (no GQA), hd 128.\nKV/tok = 40×40×128×2B = 409,600 B ≈ 400 KB.",
+                 opening="Eight A100 80GB GPUs, each holding its own copy of a 13B model in FP16.")
+    assert not [c for c in led.candidate_claims() if c.kind == "params" and c.value == 2e9]
+    kv = one(led, "kv_bytes_per_token")
+    assert kv.value == 409600 and kv.check.status == "wrong"  # the K-and-V factor 2 is missing
+
+
+def test_prompt_plus_reply_said_as_one_total_is_the_sequence_length():
+    led = ledger("A request here is 1,500 prompt plus 300 reply, so about 1,800 tokens at the end.")
+    assert [c.value for c in led.candidate_claims() if c.kind == "seq_len"] == [1800]
+    assert [c.value for c in led.candidate_claims() if c.kind == "output_tokens"] == [300]
+
+
+@pytest.mark.parametrize("text", ["A flush on a decent NVMe drive is somewhere around 5 to 10 microseconds.",
+                                  "Each put does its own fsync, about 20 microseconds on NVMe."])
+def test_an_fsync_of_tens_of_microseconds_without_protected_media_is_flagged(text):
+    led = ledger(text, opening="Design a WAL-backed KV store.")
+    assert one(led, "fsync_latency_ms").check.status == "impossible"
+
+
+def test_a_count_drawn_from_a_share_of_the_fleet_is_checked():
+    opening = "We run about 2,000 H100s, 250 hosts with eight GPUs each. Design the scheduler."
+    wrong = ledger("Maybe 10 to 15 percent of the fleet, so like 200 to 300 hosts held back.", opening=opening)
+    assert one(wrong, "host_count").check.status == "wrong"
+    right = ledger("Maybe 10 to 15 percent of the fleet, so like 25 to 37 hosts held back.", opening=opening)
+    assert one(right, "host_count").check.status == "ok"
+
+
+def test_an_fsync_rate_said_by_its_name_is_not_a_request_rate():
+    led = ledger("At 50,000 a second and a 2 ms fsync, each fsync covers about 100 writes, and the fsync rate "
+                 "stays at 500 a second.", opening="Design a WAL-backed KV store.")
+    assert one(led, "fsync_rate").value == 500
+    assert all(c.check is None or c.check.status == "ok" for c in led.candidate_claims())
