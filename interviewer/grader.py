@@ -219,9 +219,14 @@ def _claim_cap(cid: str, family: str, ev: Evidence, rubric: Rubric) -> tuple[int
     if not wrong:
         return 3, []
 
+    kv_right = any(c.kind == "kv_bytes_per_token" and c.check is not None and c.check.status == "ok"
+                   for c in ev.ledger.claims if _planned(c) and c.turn in ev.texts)
+
     def badly(c: Claim) -> bool:
         if c.kind == "arithmetic" and c.check.status != "impossible":
             return False  # a sum said wrong is "the arithmetic is off" (2), however far off
+        if c.kind in ("fits_on_gpus", "tensor_parallel") and kv_right:
+            return False  # "fits on one H100" beside KV bytes per token done right: a budget derived on a wrong fit (2)
         r = c.check.ratio
         if c.kind in _INPUT_KINDS:
             # a per-token time under the bare weight read, or an fsync faster than a drive, is an input
