@@ -27,16 +27,9 @@ EXACT, WITHIN_ONE, PITFALL_RECALL, FALSE_PITFALL = 0.85, 0.97, 0.85, 0.02
 # batch is never tuned on to pass: one that is tuned on moves to tests/training/). See README
 # "The bar". G and H (0.72, 0.84 exact), I and J (0.71, 0.84), K (0.88), L (0.87), M (0.83), N (0.87),
 # O and P (0.83, 0.83), Q and R (0.88, 0.82), S and T (0.76, 0.81), U and V (0.82, 0.84), W and X (0.88, 0.83)
-# Y and Z (0.89, 0.88), ZA and ZB (0.81, 0.88), ZC and ZD (0.78, 0.87), ZE and ZF (0.82, 0.79) missed it
-# too and were then tuned on.
-BELOW_THE_BAR: dict[str, str] = {
-    "batch_zg": ("measured once at bc25ad3 (cycle 17): exact 0.77 (69/90), within one 0.96 (86/90), pitfall recall "
-                 "0.85 (23/27), false average_only 4% (1/25), kv_cache_confusion 4% (1/27), strong >= 8: 6/6, "
-                 "weak <= 2: 5/9, stuffed <= 2: 2/3"),
-    "batch_zh": ("measured once at bc25ad3 (cycle 17): exact 0.83 (75/90), within one 0.99 (89/90), pitfall recall "
-                 "0.88 (29/33), false no_limits 8% (2/26), policy_list 4% (1/24), strong >= 8: 5/6, weak <= 2: 7/9, "
-                 "stuffed <= 2: 3/3"),
-}
+# Y and Z (0.89, 0.88), ZA and ZB (0.81, 0.88), ZC and ZD (0.78, 0.87), ZE and ZF (0.82, 0.79), ZG and ZH
+# (0.77, 0.83) missed it too and were then tuned on.
+BELOW_THE_BAR: dict[str, str] = {}
 
 BATCHES = sealed_batches()
 
