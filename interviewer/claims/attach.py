@@ -360,6 +360,9 @@ def _calculations(text: str, ms: list[Mention], chains: list[_Chain], v: Vocab, 
             continue  # "a + b x c ≈ a + d = e": the "result" is a rewritten expression, checked in its turn
         if any(ms[i].weak for i in [*ch.operands, ch.result]):
             continue  # "192 decode tokens plus one ~500-token prefill": a bare "one" is a word, not a figure
+        first = ch.operands[0]
+        if first and _OP.fullmatch(text[ms[first - 1].end:ms[first].start]):
+            continue  # "~32 s x 50k x 4 KB is ~6.5 GB": a factor the chain left out; the product cannot be judged
         if any(_UNKNOWN_UNIT.match(text, ms[i].end) for i in [*ch.operands, ch.result] if ms[i].dim == "count"):
             continue  # "8 x 312 TFLOPS ≈ 2.5 PF": a unit the ledger does not read; the sum cannot be judged
         formula: list[str] = []

@@ -20,6 +20,9 @@ _DIGITS = re.compile(
     r"\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?![\d,.]?\d)"   # "2 048", "50 000": thousands set apart by spaces
     r"|[1-9]\d{0,2}(?:,\d{3})+(?:\.\d+)?"               # "1,024"
     r"|(?P<dc>0,\d+|\d+,\d{1,2})(?!\d|,\d)"              # "0,035", "72,5": a decimal comma
+    # "50.000", "409.600 Byte", "2.250 Token": a dot between thousands (three digits ending in 0 - a
+    # decimal said to three places with a trailing zero is rare; "1.125" stays a decimal)
+    r"|(?P<dt>[1-9]\d{0,2}(?:\.\d{3})*\.\d{2}0)(?![\d.,]?\d)"
     r"|\d+(?:\.\d+)?|\.\d+)(?![\d,]\d)"
 )
 _SCI = re.compile(r"e[-+]?\d+", re.I)
@@ -90,6 +93,9 @@ class _Atom:
     fraction: bool = False
 
 
+_POW = re.compile(r"\s*(?:\^|\*\*)\s*(\d{1,2})(?![\d.,])")  # a power of two or ten: "2^19", "2**17"
+
+
 def _atoms(text: str, v: Vocab, skip: list[tuple[int, int]]) -> list[_Atom]:
     atoms: list[_Atom] = []
 
@@ -141,13 +147,17 @@ def _atoms(text: str, v: Vocab, skip: list[tuple[int, int]]) -> list[_Atom]:
         if not free(s, m.end()):
             continue
         n = m.group("n")
-        value = float(n.replace(",", ".") if m.group("dc") else re.sub(r"[,\s]", "", n))
+        value = float(n.replace(",", ".") if m.group("dc") else n.replace(".", "") if m.group("dt")
+                      else re.sub(r"[,\s]", "", n))
         end = m.end()
         sci = _SCI.match(text, end)
         if sci and not text[sci.end():sci.end() + 1].isalpha():
             value *= 10 ** int(sci.group(0)[1:])
             end = sci.end()
-        half = _AND_A_HALF.match(text, end) if not sci and "." not in n else None
+        pw = _POW.match(text, end) if not sci and value in (2, 10) else None
+        if pw and int(pw.group(1)) <= 64:
+            value, end = value ** int(pw.group(1)), pw.end()  # "2^19 B", "2**17 bytes", "10^9"
+        half = _AND_A_HALF.match(text, end) if not sci and not pw and "." not in n else None
         if half:
             value, end = value + 0.5, half.end()  # "33 and a half gigabytes"
         atoms.append(_Atom(m.start(), end, value, approx=bool(m.group("approx"))))

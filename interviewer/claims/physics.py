@@ -901,11 +901,20 @@ _ONE_STREAM = re.compile(r"\bbatch(?:\s+size)?\s*(?:of\s+|=\s*)?(?:1|one)\b|\b(?
                          r"\bfor\s+one\s+(?:sequence|stream|user|request)\b", re.I)
 
 
+# a batch larger than one said after "batch 1": "at 32", "batch of 64", "32 tokens a step", "48 sequences"
+_MANY_STREAMS = re.compile(r"\b(?:at|batch(?:\s+size)?(?:\s+of)?|bs\s*=?)\s*(?:[2-9]|\d\d+)\b|"
+                           r"\b(?:[2-9]|\d\d+)\s+(?:tokens\s+(?:a|per)\s+step|sequences|concurrent|streams|users)\b", re.I)
+
+
 def check_single_stream_rate(c: Claim, ctx: Ctx, i: int) -> Check | None:
     """Tokens a second for one sequence ("~240 tokens/s at batch 1"): each token reads every weight,
     so bandwidth over the weights is the ceiling."""
-    if not _ONE_STREAM.search(c.sentence):
+    ones = list(_ONE_STREAM.finditer(c.sentence))
+    at = c.sentence.find(c.span)
+    if not ones:
         return None
+    if at > ones[-1].end() and _MANY_STREAMS.search(c.sentence, ones[-1].end(), at):
+        return None  # "at batch 1 it's ~4 ms; at 32 ... 32 tokens a step: ~2,200 tokens/s": the batch's rate
     fl = _floor_ms(c, ctx, i, 0)
     if not fl or not fl[2]:
         return None
