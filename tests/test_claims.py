@@ -934,3 +934,34 @@ def test_an_fsync_rate_said_by_its_name_is_not_a_request_rate():
                  "stays at 500 a second.", opening="Design a WAL-backed KV store.")
     assert one(led, "fsync_rate").value == 500
     assert all(c.check is None or c.check.status == "ok" for c in led.candidate_claims())
+
+
+def test_powers_of_two_and_a_dot_between_thousands_are_read():
+    led = ledger("Llama-2-7B: 2 x 32 x 32 x 128 x 2 B = 2^19 B = 512 KiB per token; 2^12 x 2^19 = 2^31 B per 4k sequence.",
+                 opening=OPEN_8B)
+    assert [c.check.status for c in led.candidate_claims() if c.kind == "arithmetic"] == ["ok", "ok"]
+    euro = ledger("40 × 40 × 128 × 2 = 409.600 Byte per token. The prompt is 2.000 tokens.",
+                  opening="Eight A100 80GB GPUs, each holding its own copy of Llama-2-13B in FP16.")
+    assert [c.value for c in euro.candidate_claims() if c.kind == "prompt_tokens"] == [2000]
+    assert one(euro, "kv_bytes_per_token").value == 409600
+
+
+def test_gpus_worked_out_from_hosts_are_checked():
+    opening = "We run about 2,000 H100s, 250 hosts with eight GPUs each. Design the scheduler."
+    wrong = ledger("Keep ten percent of hosts empty, that's twenty-five hosts, so we're leaving a hundred GPUs idle.",
+                   opening=opening)
+    assert [c.check.status for c in wrong.candidate_claims() if c.kind == "gpu_count" and c.check] == ["wrong"]
+    shape = ledger("If 25 hosts each end up with a small job or two and ~6 idle GPUs, a gang can't land.", opening=opening)
+    assert not [c for c in shape.candidate_claims() if c.kind == "gpu_count" and c.check]
+
+
+def test_a_log_size_over_a_write_rate_said_rate_first_is_checked():
+    led = ledger("55 MB/s means a 20 GB log is about 40 seconds of writes.", opening="Design a WAL-backed KV store.")
+    calc = one(led, "arithmetic")
+    assert calc.check.status == "wrong" and round(calc.check.expected) == 364  # 20 GB / 55 MB/s, about 6 minutes
+
+
+def test_a_batchs_token_rate_after_batch_one_is_no_single_stream_rate():
+    led = ledger("At batch 1 it's ~4.3 ms a token; at 32 each step reads ~34 GB of KV, so ~14 ms a token, but 32 "
+                 "tokens a step: ~2,200 tokens/s instead of ~230.", opening=OPEN_8B)
+    assert all(c.check is None or c.check.status == "ok" for c in led.candidate_claims() if c.kind == "tokens_per_s")

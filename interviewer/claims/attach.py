@@ -388,6 +388,13 @@ def _calculations(text: str, ms: list[Mention], chains: list[_Chain], v: Vocab, 
         else:
             continue
         calc(min(a.start, b.start), t, [text[q.start:q.end], op, text[r.start:r.end]])
+    # "55 MB/s means a 20 GB log is about 40 seconds of writes": the rate said first
+    for k in range(len(ms) - 2):
+        a, b, t = ms[k], ms[k + 1], ms[k + 2]
+        if a.dim == "bytes_rate" and b.dim == "bytes" and t.dim == "time" and _RATE_THEN.fullmatch(text, a.end, b.start) \
+                and (arithmetic.result_gap(text, b, t) or _NOUN_IS.fullmatch(text, b.end, t.start)) \
+                and not any(f.mention is t for f in out):  # "at 500 MB/s, 20 GB is ...": read above
+            calc(a.start, t, [text[b.start:b.end], "/", text[a.start:a.end]])
     # "~55 MB/s of log; per hour that's roughly 20 GB": the period said first
     for k, b in enumerate(ms):
         pb = _PERIOD_FIRST.search(text, max(0, b.start - 40), b.start) if b.dim == "bytes" else None
@@ -407,6 +414,8 @@ def _calculations(text: str, ms: list[Mention], chains: list[_Chain], v: Vocab, 
     return out
 
 
+_NOUN_IS = re.compile(r"\s+(?:of\s+)?(?:log|wal|data|writes)?\s*(?:is|takes|=|≈)\s*(?:about|roughly|around|only|~)?\s*", re.I)
+_RATE_THEN = re.compile(r"[^\d.;:!?]{0,6}?\s*(?:means|so|gives|,)?\s*(?:an?|the|our|that)?\s*", re.I)
 _PERIOD_FIRST = re.compile(r"\b((?:per|an?|each|every)\s+(?:day|hour|minute|week))\s*,?\s*(?:that.s|that\s+is|it.s|is|gives|"
                            r"comes\s+to|you\s+get)\s*(?:about|roughly|around|~|≈)?\s*$", re.I)
 # "a day", "per hour", "each week": the period a rate is carried over

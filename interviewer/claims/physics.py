@@ -1230,10 +1230,54 @@ def check_share_count(c: Claim, ctx: Ctx, i: int) -> Check | None:
     return check
 
 
+# "twenty-five hosts, so we're leaving a hundred GPUs idle", "8 hosts = 64 GPUs"
+_HOSTS_TO_GPUS = re.compile(r"[^.;\d]{0,30}?(?:\bso\b|that.s|which\s+is|=|→|->|≈|\bmeans\b|\bgives\b),?"
+                            r"(?:\s+(?!of\b|per\b)[\w'’]+){0,3}?\s*(?:(?:like|about|roughly|around|maybe|only|just|some)\s+|~)*",
+                            re.I)
+
+
+def check_host_gpus(c: Claim, ctx: Ctx, i: int) -> Check | None:
+    """GPUs worked out from hosts just said ("twenty-five hosts, so a hundred GPUs idle"): hosts times
+    the GPUs per host the round set (its fleet's GPUs over its hosts)."""
+    if c.value is None or c.negated or c.hypothetical or c.speaker != "candidate":
+        return None
+    hosts = [ctx.claims[j] for j in ctx.in_sentence(i) if j < i and ctx.claims[j].kind == "host_count"
+             and ctx.claims[j].value and not ctx.claims[j].negated]
+    if not hosts or hosts[-1].span not in c.sentence or c.span not in c.sentence:
+        return None
+    h = hosts[-1]
+    if c.value < h.value:
+        return None  # "25 hosts ... ~6 idle GPUs", "250 hosts, g = 8 GPUs/host": not the hosts' GPUs
+    a, b = c.sentence.find(h.span) + len(h.span), c.sentence.find(c.span)
+    if b < a or not _HOSTS_TO_GPUS.fullmatch(c.sentence[a:b]):
+        return None
+    fleet = lambda kind: [ctx.claims[j].value for j in ctx.by_kind.get(kind, []) if j < i and  # noqa: E731
+                          ctx.claims[j].speaker == "interviewer" and ctx.claims[j].value and ctx.claims[j].value >= 10]
+    gpus, nodes = fleet("gpu_count"), fleet("host_count")
+    if not gpus or not nodes:
+        return None
+    per = round(max(gpus) / max(nodes))
+    if per not in (2, 4, 8, 16):
+        return None
+    expected = h.value * per
+    trace = [f"{say.count(h.value)} hosts x {per} GPUs a host = {say.count(expected)} GPUs"]
+    ok, best = _best(c, [expected], ctx.v.physics["tolerance"])
+    if ok:
+        return _check("ok", "host_gpus", expected, c.unit, c, f"Right: {say.count(h.value)} hosts of {per} GPUs.", trace)
+    check = _check("wrong", "host_gpus", expected, c.unit, c, f"{say.count(h.value)} hosts of {per} GPUs is "
+                   f"{say.count(expected)} GPUs, not {say.count(c.value)}.", trace)
+    check.ratio = round(c.value / expected, 3)
+    return check
+
+
+def check_fleet_count(c: Claim, ctx: Ctx, i: int) -> Check | None:
+    return check_share_count(c, ctx, i) or check_host_gpus(c, ctx, i)
+
+
 CHECKS = {
     "arithmetic": check_calculation,
     "host_count": check_share_count,
-    "gpu_count": check_share_count,
+    "gpu_count": check_fleet_count,
     "fleet_share": check_fleet_share,
     "kv_bytes_batch": check_batch_kv,
     "fsync_latency_ms": check_fsync_latency,
