@@ -28,13 +28,8 @@ EXACT, WITHIN_ONE, PITFALL_RECALL, FALSE_PITFALL = 0.85, 0.97, 0.85, 0.02
 # "The bar". G and H (0.72, 0.84 exact), I and J (0.71, 0.84), K (0.88), L (0.87), M (0.83), N (0.87),
 # O and P (0.83, 0.83), Q and R (0.88, 0.82), S and T (0.76, 0.81), U and V (0.82, 0.84), W and X (0.88, 0.83)
 # Y and Z (0.89, 0.88), ZA and ZB (0.81, 0.88), ZC and ZD (0.78, 0.87), ZE and ZF (0.82, 0.79), ZG and ZH
-# (0.77, 0.83) missed it too and were then tuned on.
-BELOW_THE_BAR: dict[str, str] = {
-    "batch_zi": ("measured once at 2884c6e (cycle 18): exact 0.88 (79/90), within one 1.00 (90/90), pitfall recall "
-                 "0.97 (28/29), no false pitfall, strong >= 8: 6/6, weak <= 2: 8/9, stuffed <= 2: 3/3"),
-    "batch_zj": ("measured once at 2884c6e (cycle 18): exact 0.80 (72/90), within one 1.00 (90/90), pitfall recall "
-                 "0.96 (26/27), no false pitfall, strong >= 8: 5/6, weak <= 2: 7/9, stuffed <= 2: 3/3"),
-}
+# (0.77, 0.83), ZI and ZJ (0.88, 0.80) missed it too and were then tuned on.
+BELOW_THE_BAR: dict[str, str] = {}
 
 BATCHES = sealed_batches()
 
