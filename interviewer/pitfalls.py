@@ -372,7 +372,7 @@ _MENU_OPENER = re.compile(
     # "It's genuinely hard to pick one without knowing the org"
     r"|\b(?:hard|difficult|tough|impossible)\s+to\s+(?:pick|choose)\s+(?:just\s+)?(?:one|a\s+single\s+\w+)\b"
     # a heading over the options: "Options: resume, recompute, ...", "restart options:" above bullets
-    r"|^\W*(?:[\w-]+\s+)?(?:options|choices|alternatives|fallbacks)\s*:"
+    r"|^\W*(?:[\w-]+\s+)?(?:options|choices|alternatives|fallbacks)(?:\s+(?:when|if|for|on)\b[^:.\n]{0,40})?\s*:"
     # "We'd use the standard toolkit there: preemption, swapping, recompute, ..."
     r"|\b(?:the\s+)?(?:standard|usual|whole|common)\s+(?:toolkit|toolbox)\b", re.I)
 _OR_LEAD = re.compile(r"\s*or\b", re.I)

@@ -1210,7 +1210,7 @@ def check_share_count(c: Claim, ctx: Ctx, i: int) -> Check | None:
         return None
     # any fleet said before it, by either speaker (the question's, or "at my last company ... 600 A100s")
     fleet = [ctx.claims[j].value for j in ctx.by_kind.get(c.kind, []) if j < i and ctx.claims[j].value
-             and ctx.claims[j].value > c.value and not ctx.claims[j].hypothetical and not ctx.claims[j].negated]
+             and ctx.claims[j].value > c.value and not ctx.claims[j].negated]  # a war story's fleet too
     given = [ctx.claims[j].value for j in ctx.by_kind.get(c.kind, []) if j < i and ctx.claims[j].value
              and ctx.claims[j].speaker == "interviewer"]
     if not fleet and not given:
