@@ -965,3 +965,10 @@ def test_a_batchs_token_rate_after_batch_one_is_no_single_stream_rate():
     led = ledger("At batch 1 it's ~4.3 ms a token; at 32 each step reads ~34 GB of KV, so ~14 ms a token, but 32 "
                  "tokens a step: ~2,200 tokens/s instead of ~230.", opening=OPEN_8B)
     assert all(c.check is None or c.check.status == "ok" for c in led.candidate_claims() if c.kind == "tokens_per_s")
+
+
+def test_the_parallel_degree_said_last_carries_to_the_next_sentence():
+    led = ledger("TP=2 would leave roughly 13 GB for cache, which is starved, so TP=4: 320 GB, keep 10% back, 288, minus "
+                 "141 is about 147 GB of KV. A full sequence is 1,800 tokens, so ~249 sequences per replica.")
+    seqs = one(led, "concurrent_sequences")
+    assert seqs.subject.tp == 4 and seqs.check.status == "ok"

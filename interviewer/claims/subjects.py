@@ -127,8 +127,9 @@ class Tracker:
         out["mems"] = mems
         w, kv = _dtypes(seg, v)
         out["weights_dtype"], out["kv_dtype"] = w, kv
-        tps = [int(f.value) for f in found if f.kind == "tensor_parallel" and f.value and not f.negated]
-        out["tp"] = tps[0] if tps else None
+        tps = [(int(f.value), f.start) for f in found if f.kind == "tensor_parallel" and f.value and not f.negated]
+        out["tp"] = tps[0][0] if tps else None
+        out["tps"] = tps
         gpus = [int(f.value) for f in found
                 if f.kind in ("tensor_parallel", "gpu_count", "fits_on_gpus") and f.value and not f.negated
                 and f.value <= 64]
@@ -177,7 +178,10 @@ class Tracker:
         if said["kv_dtype"]:
             cur.kv_dtype = said["kv_dtype"]
         if said["tp"]:
-            cur.tp = said["tp"]
+            # "TP=2 would leave 13 GB, so TP=4: ...": the degree said last before the figure (the first when
+            # the figure comes before them all)
+            before = [t for t, at in said.get("tps", ()) if at <= pos]
+            cur.tp = before[-1] if before else said["tp"]
         cur.gpus_in_sentence = said["gpu_counts"][0] if said["gpu_counts"] else None
         return cur
 
