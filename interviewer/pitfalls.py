@@ -373,6 +373,8 @@ _MENU_OPENER = re.compile(
     r"|\b(?:hard|difficult|tough|impossible)\s+to\s+(?:pick|choose)\s+(?:just\s+)?(?:one|a\s+single\s+\w+)\b"
     # a heading over the options: "Options: resume, recompute, ...", "restart options:" above bullets
     r"|^\W*(?:[\w-]+\s+)?(?:options|choices|alternatives|fallbacks)(?:\s+(?:when|if|for|on)\b[^:.\n]{0,40})?\s*:"
+    # a heading over a table of options, alone on its line: "## 3. Restart options"
+    r"|^[\s#]*(?:\d+[.)]\s*)?(?:[\w-]+\s+)?(?:options|choices|alternatives|fallbacks)\s*$"
     # "We'd use the standard toolkit there: preemption, swapping, recompute, ..."
     r"|\b(?:the\s+)?(?:standard|usual|whole|common)\s+(?:toolkit|toolbox)\b", re.I)
 _OR_LEAD = re.compile(r"\s*or\b", re.I)
