@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from interviewer.quickre import guarded
 from interviewer.rubric import Rubric
 
 if TYPE_CHECKING:
@@ -33,7 +34,7 @@ MIN_CLAUSE = 40
 _CLAUSE_END = re.compile(r"[;:]\s+|\s+[-–—]\s+")
 
 # Sentences aimed at the grader rather than the interviewer; masked before scoring.
-GRADER_DIRECTED = re.compile(
+GRADER_DIRECTED = guarded(re.compile(
     r"(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+|the\s+|your\s+|previous\s+|prior\s+)*"
     r"(?:rubric|instructions?|grader|grading|scoring|criteria|rules|prompt)"
     r"|(?:give|award|assign|grant)\s+(?:me|this(?:\s+answer)?|the\s+candidate)?\s*(?:full|maximum|max|perfect|top|all\s+the)\s+(?:marks|points|score|credit)"
@@ -43,7 +44,7 @@ GRADER_DIRECTED = re.compile(
     r"|\[\s*(?:system|grader|instructions?)\s*\]"
     r"|\bsystem\s+(?:prompt|message)\s*:\s*(?:you|ignore|give|award|score|grade|rate|mark)\b",
     re.IGNORECASE,
-)
+))
 _NUMBER = re.compile(r"(?<![\w.])(\d[\d,]*(?:\.\d+)?)\s*([kKmM](?![a-zA-Z]))?")
 _WORDY_NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
                   "nine": 9, "ten": 10}
@@ -237,9 +238,9 @@ def numbers_in(text: str) -> set[float]:
 
 # ----------------------------------------------------------------------------- extraction
 
-_PERCENT_WORD = re.compile(r"\s?(?:percent|per\s+cent)\b", re.I)
+_PERCENT_WORD = guarded(re.compile(r"\s?(?:percent|per\s+cent)\b", re.I))
 # percentiles said as ordinals: "the ninety-ninth percentile" reads as "the 99th percentile"
-_ORDINAL_PCT = re.compile(r"\b(ninety[- ]ninth|ninety[- ]fifth|ninetieth|fiftieth)(?=\s+percentile)", re.I)
+_ORDINAL_PCT = guarded(re.compile(r"\b(ninety[- ]ninth|ninety[- ]fifth|ninetieth|fiftieth)(?=\s+percentile)", re.I))
 _ORDINALS = {"ninety ninth": "99th", "ninety fifth": "95th", "ninetieth": "90th", "fiftieth": "50th"}
 _DECIMAL = re.compile(r"(?<=\d)\.(?=\d)")
 
@@ -287,9 +288,9 @@ class _Builder:
 
 
 # "under a minute", "less than an hour": one of the unit, as a cue reads a number
-_ONE_UNIT = re.compile(r"\b(?:under|below|than|<)\s+(an?)\s+(?:second|minute|hour|day|millisecond)\b", re.I)
+_ONE_UNIT = guarded(re.compile(r"\b(?:under|below|than|<)\s+(an?)\s+(?:second|minute|hour|day|millisecond)\b", re.I))
 # spoken and terse spellings of the millisecond the cues read as "ms" ("eight hundred millis")
-_MS_WORD = re.compile(r"\b(?:millis|milli|msecs?)\b", re.I)
+_MS_WORD = guarded(re.compile(r"\b(?:millis|milli|msecs?)\b", re.I))
 
 
 def digitized(text: str) -> tuple[str, list[int], list[int]]:
@@ -333,9 +334,9 @@ def digitized(text: str) -> tuple[str, list[int], list[int]]:
 
 _SENTENCE_OR_LINE = re.compile(r"[^.!?\n]+")
 # "unlike the attention KV cache, ..." sets a pitfall's words apart instead of saying them
-_CONTRAST = re.compile(r"\b(?:unlike|as\s+opposed\s+to|different\s+(?:from|than)|not\s+to\s+be\s+confused|"
+_CONTRAST = guarded(re.compile(r"\b(?:unlike|as\s+opposed\s+to|different\s+(?:from|than)|not\s+to\s+be\s+confused|"
                        r"nothing\s+to\s+do\s+with|no\s+relation\s+to|isn.t\s+the|is\s+not\s+the|not\s+the|"
-                       r"no\s+(?:tokens|attention|gpus?|kv|model|layers))\b", re.I)  # "No tokens or GPU memory in it"
+                       r"no\s+(?:tokens|attention|gpus?|kv|model|layers))\b", re.I))  # "No tokens or GPU memory in it"
 
 
 def _digit_sentences(low: str) -> str:
@@ -389,7 +390,7 @@ def scan_turn(text: str, rubric: Rubric, family: str) -> tuple[tuple[Span, ...],
                 elif places is not None and id(pat) in item.led_by:
                     found = _tried_at(pat, target, places.of(item.led_by[id(pat)]))
                 else:
-                    found = pat.finditer(target)
+                    found = item.scans.get(id(pat), pat).finditer(target)
                 for m in found:
                     s, e = ostart[m.start()], oend[max(m.end() - 1, m.start())]
                     counts = not (item.negatable and (negated_at(masked, s) or hypothetical_at(masked, s)))
