@@ -373,7 +373,7 @@ def scan_turn(text: str, rubric: Rubric, family: str) -> tuple[tuple[Span, ...],
     low = lowered(norm)
     digits_only = _digit_sentences(low)
     starts = [m.start() for m in _NUMBER_START.finditer(low)]
-    places = _Places(low) if len(norm.lower()) == len(norm) else None  # else a letter changed size: scan all
+    places = _Places(low, _lead_words(rubric, family)) if len(norm.lower()) == len(norm) else None  # else a letter changed size: scan all
     hits = []
     for item in items_for(rubric, family):
         best = None
@@ -438,21 +438,65 @@ class _Places:
     """Where words occur in a lower-cased text, for the patterns every match of which starts with
     one of them (rubric.leading_literals): found once per word and text."""
 
-    def __init__(self, low: str):
+    def __init__(self, low: str, lead: tuple[re.Pattern, dict[str, tuple[str, ...]]] | None = None):
         self.low = low
         self._at: dict[tuple[str, ...], list[int]] = {}
+        self._lead = lead
+        self._word: dict[str, list[int]] | None = None
 
     def of(self, words: tuple[str, ...]) -> list[int]:
         hit = self._at.get(words)
         if hit is None:
+            if self._word is None:
+                self._word = self._index()
             found, low = set(), self.low
             for w in words:
+                at = self._word.get(w)
+                if at is not None:
+                    found.update(at)
+                    continue
                 i = low.find(w)
                 while i >= 0:
                     found.add(i)
                     i = low.find(w, i + 1)
             hit = self._at[words] = sorted(found)
         return hit
+
+    def _index(self) -> dict[str, list[int]]:
+        """Every place each of the rubric's leading words starts, in one pass: at each place the
+        longest word found there, and the words it begins with ("token" where "tokens" is)."""
+        if self._lead is None:
+            return {}
+        pattern, prefixes = self._lead
+        out: dict[str, list[int]] = {w: [] for w in prefixes}
+        for m in pattern.finditer(self.low):
+            for w in prefixes[m.group(1)]:
+                out[w].append(m.start())
+        return out
+
+
+@functools.lru_cache(maxsize=64)
+def _lead_words(rubric: Rubric, family: str) -> tuple[re.Pattern, dict[str, tuple[str, ...]]]:
+    """The words a family's led patterns start with, as one regex that finds the longest of them at
+    each place (a trie: greedy optional tails), and for each word the words that are prefixes of it."""
+    words = {w for item in items_for(rubric, family) for lead in item.led_by.values() for w in lead}
+    words |= {w for p in rubric.pitfalls.values() for lead in p.led_by.values() for w in lead}
+    trie: dict = {}
+    for w in words:
+        node = trie
+        for ch in w:
+            node = node.setdefault(ch, {})
+        node[""] = {}
+
+    def body(node: dict) -> str:
+        alts = [re.escape(ch) + body(child) for ch, child in sorted(node.items()) if ch]
+        if not alts:
+            return ""
+        alt = alts[0] if len(alts) == 1 else "(?:" + "|".join(alts) + ")"
+        return f"(?:{alt})?" if "" in node else alt
+
+    prefixes = {w: tuple(x for x in words if w.startswith(x)) for w in words}
+    return re.compile(f"(?=({body(trie)}))"), prefixes
 
 
 def _tried_at(pat: re.Pattern, text: str, starts: list[int]):
