@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from interviewer.quickre import guarded
 from interviewer.rubric import Rubric
 
 if TYPE_CHECKING:
@@ -33,7 +34,7 @@ MIN_CLAUSE = 40
 _CLAUSE_END = re.compile(r"[;:]\s+|\s+[-–—]\s+")
 
 # Sentences aimed at the grader rather than the interviewer; masked before scoring.
-GRADER_DIRECTED = re.compile(
+GRADER_DIRECTED = guarded(re.compile(
     r"(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+|the\s+|your\s+|previous\s+|prior\s+)*"
     r"(?:rubric|instructions?|grader|grading|scoring|criteria|rules|prompt)"
     r"|(?:give|award|assign|grant)\s+(?:me|this(?:\s+answer)?|the\s+candidate)?\s*(?:full|maximum|max|perfect|top|all\s+the)\s+(?:marks|points|score|credit)"
@@ -43,7 +44,7 @@ GRADER_DIRECTED = re.compile(
     r"|\[\s*(?:system|grader|instructions?)\s*\]"
     r"|\bsystem\s+(?:prompt|message)\s*:\s*(?:you|ignore|give|award|score|grade|rate|mark)\b",
     re.IGNORECASE,
-)
+))
 _NUMBER = re.compile(r"(?<![\w.])(\d[\d,]*(?:\.\d+)?)\s*([kKmM](?![a-zA-Z]))?")
 _WORDY_NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
                   "nine": 9, "ten": 10}
@@ -237,9 +238,9 @@ def numbers_in(text: str) -> set[float]:
 
 # ----------------------------------------------------------------------------- extraction
 
-_PERCENT_WORD = re.compile(r"\s?(?:percent|per\s+cent)\b", re.I)
+_PERCENT_WORD = guarded(re.compile(r"\s?(?:percent|per\s+cent)\b", re.I))
 # percentiles said as ordinals: "the ninety-ninth percentile" reads as "the 99th percentile"
-_ORDINAL_PCT = re.compile(r"\b(ninety[- ]ninth|ninety[- ]fifth|ninetieth|fiftieth)(?=\s+percentile)", re.I)
+_ORDINAL_PCT = guarded(re.compile(r"\b(ninety[- ]ninth|ninety[- ]fifth|ninetieth|fiftieth)(?=\s+percentile)", re.I))
 _ORDINALS = {"ninety ninth": "99th", "ninety fifth": "95th", "ninetieth": "90th", "fiftieth": "50th"}
 _DECIMAL = re.compile(r"(?<=\d)\.(?=\d)")
 
@@ -287,9 +288,9 @@ class _Builder:
 
 
 # "under a minute", "less than an hour": one of the unit, as a cue reads a number
-_ONE_UNIT = re.compile(r"\b(?:under|below|than|<)\s+(an?)\s+(?:second|minute|hour|day|millisecond)\b", re.I)
+_ONE_UNIT = guarded(re.compile(r"\b(?:under|below|than|<)\s+(an?)\s+(?:second|minute|hour|day|millisecond)\b", re.I))
 # spoken and terse spellings of the millisecond the cues read as "ms" ("eight hundred millis")
-_MS_WORD = re.compile(r"\b(?:millis|milli|msecs?)\b", re.I)
+_MS_WORD = guarded(re.compile(r"\b(?:millis|milli|msecs?)\b", re.I))
 
 
 def digitized(text: str) -> tuple[str, list[int], list[int]]:
@@ -333,12 +334,12 @@ def digitized(text: str) -> tuple[str, list[int], list[int]]:
 
 _SENTENCE_OR_LINE = re.compile(r"[^.!?\n]+")
 # "unlike the attention KV cache, ..." sets a pitfall's words apart instead of saying them
-_CONTRAST = re.compile(r"\b(?:unlike|as\s+opposed\s+to|different\s+(?:from|than)|not\s+to\s+be\s+confused|"
+_CONTRAST = guarded(re.compile(r"\b(?:unlike|as\s+opposed\s+to|different\s+(?:from|than)|not\s+to\s+be\s+confused|"
                        r"nothing\s+to\s+do\s+with|no\s+relation\s+to|isn.t\s+the|is\s+not\s+the|not\s+the|"
                        r"no\s+(?:tokens|attention|gpus?|kv|model|layers)|"
                        # someone else's idea, set out to be rejected: "People sometimes want to put the KV cache in Redis"
                        r"(?:people|folks|some\s+teams|others)\s+(?:sometimes\s+|often\s+|usually\s+)?(?:want|try|like|suggest|propose)\s+to|"
-                       r"a\s+common\s+(?:mistake|trap|misconception|anti-?pattern))\b", re.I)  # "No tokens or GPU memory in it"
+                       r"a\s+common\s+(?:mistake|trap|misconception|anti-?pattern))\b", re.I))  # "No tokens or GPU memory in it"
 
 
 def _digit_sentences(low: str) -> str:
@@ -375,7 +376,7 @@ def scan_turn(text: str, rubric: Rubric, family: str) -> tuple[tuple[Span, ...],
     low = lowered(norm)
     digits_only = _digit_sentences(low)
     starts = [m.start() for m in _NUMBER_START.finditer(low)]
-    places = _Places(low) if len(norm.lower()) == len(norm) else None  # else a letter changed size: scan all
+    places = _Places(low, _lead_words(rubric, family)) if len(norm.lower()) == len(norm) else None  # else a letter changed size: scan all
     hits = []
     for item in items_for(rubric, family):
         best = None
@@ -392,7 +393,7 @@ def scan_turn(text: str, rubric: Rubric, family: str) -> tuple[tuple[Span, ...],
                 elif places is not None and id(pat) in item.led_by:
                     found = _tried_at(pat, target, places.of(item.led_by[id(pat)]))
                 else:
-                    found = pat.finditer(target)
+                    found = item.scans.get(id(pat), pat).finditer(target)
                 for m in found:
                     s, e = ostart[m.start()], oend[max(m.end() - 1, m.start())]
                     counts = not (item.negatable and (negated_at(masked, s) or hypothetical_at(masked, s)))
@@ -440,21 +441,65 @@ class _Places:
     """Where words occur in a lower-cased text, for the patterns every match of which starts with
     one of them (rubric.leading_literals): found once per word and text."""
 
-    def __init__(self, low: str):
+    def __init__(self, low: str, lead: tuple[re.Pattern, dict[str, tuple[str, ...]]] | None = None):
         self.low = low
         self._at: dict[tuple[str, ...], list[int]] = {}
+        self._lead = lead
+        self._word: dict[str, list[int]] | None = None
 
     def of(self, words: tuple[str, ...]) -> list[int]:
         hit = self._at.get(words)
         if hit is None:
+            if self._word is None:
+                self._word = self._index()
             found, low = set(), self.low
             for w in words:
+                at = self._word.get(w)
+                if at is not None:
+                    found.update(at)
+                    continue
                 i = low.find(w)
                 while i >= 0:
                     found.add(i)
                     i = low.find(w, i + 1)
             hit = self._at[words] = sorted(found)
         return hit
+
+    def _index(self) -> dict[str, list[int]]:
+        """Every place each of the rubric's leading words starts, in one pass: at each place the
+        longest word found there, and the words it begins with ("token" where "tokens" is)."""
+        if self._lead is None:
+            return {}
+        pattern, prefixes = self._lead
+        out: dict[str, list[int]] = {w: [] for w in prefixes}
+        for m in pattern.finditer(self.low):
+            for w in prefixes[m.group(1)]:
+                out[w].append(m.start())
+        return out
+
+
+@functools.lru_cache(maxsize=64)
+def _lead_words(rubric: Rubric, family: str) -> tuple[re.Pattern, dict[str, tuple[str, ...]]]:
+    """The words a family's led patterns start with, as one regex that finds the longest of them at
+    each place (a trie: greedy optional tails), and for each word the words that are prefixes of it."""
+    words = {w for item in items_for(rubric, family) for lead in item.led_by.values() for w in lead}
+    words |= {w for p in rubric.pitfalls.values() for lead in p.led_by.values() for w in lead}
+    trie: dict = {}
+    for w in words:
+        node = trie
+        for ch in w:
+            node = node.setdefault(ch, {})
+        node[""] = {}
+
+    def body(node: dict) -> str:
+        alts = [re.escape(ch) + body(child) for ch, child in sorted(node.items()) if ch]
+        if not alts:
+            return ""
+        alt = alts[0] if len(alts) == 1 else "(?:" + "|".join(alts) + ")"
+        return f"(?:{alt})?" if "" in node else alt
+
+    prefixes = {w: tuple(x for x in words if w.startswith(x)) for w in words}
+    return re.compile(f"(?=({body(trie)}))"), prefixes
 
 
 def _tried_at(pat: re.Pattern, text: str, starts: list[int]):

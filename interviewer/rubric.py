@@ -9,6 +9,7 @@ from pydantic import BaseModel, Field, ValidationError
 
 from interviewer.bank import ROOT, load_yaml
 from interviewer.errors import UserError
+from interviewer.quickre import guarded
 
 RUBRIC_DIR = ROOT / "rubrics"
 
@@ -87,6 +88,7 @@ class Item(BaseModel):
     literals: dict[int, str] = Field(default_factory=dict)  # pattern id -> a substring every match holds
     number_led: frozenset[int] = frozenset()  # ids of the patterns whose every match starts at a number ("{NUM} GB ...")
     led_by: dict[int, tuple[str, ...]] = Field(default_factory=dict)  # pattern id -> the words every match starts with
+    scans: dict[int, re.Pattern] = Field(default_factory=dict)  # pattern id -> the same, faster over a whole text
     ledger: LedgerSpec | None = None
     after: list[re.Pattern] = Field(default_factory=list)  # only in answers to interviewer turns matching these
     not_after: list[re.Pattern] = Field(default_factory=list)  # not when the sentence says one of these before it
@@ -411,7 +413,7 @@ def lower_pattern(pattern: str) -> str:
 def _compile_plain(where: str, patterns: list[str], path: Path) -> list[re.Pattern]:
     """Patterns matched case-insensitively in the text as written (pitfalls)."""
     try:
-        return [re.compile(p, re.IGNORECASE) for p in patterns]
+        return [guarded(re.compile(p, re.IGNORECASE)) for p in patterns]
     except re.error as exc:
         raise UserError(f"{path}: {where}: bad pattern: {exc}") from None
 
@@ -512,6 +514,7 @@ def _load_rubric(rubric_dir: Path) -> Rubric:
         item.literals = {id(p): lit for p in [*item.patterns, *item.name_patterns] if (lit := required_literal(p))}
         item.number_led = frozenset(id(p) for p in [*item.patterns, *item.name_patterns] if number_led(p))
         item.led_by = {id(p): lead for p in [*item.patterns, *item.name_patterns] if (lead := leading_literals(p))}
+        item.scans = {id(p): guarded(p) for p in [*item.patterns, *item.name_patterns]}
     for pitfall in rubric.pitfalls.values():
         every = [*pitfall.patterns, *(p for ps in pitfall.by_family.values() for p in ps)]
         pitfall.led_by = {id(p): lead for p in every if (lead := leading_literals(p))}

@@ -51,10 +51,6 @@ _LEFT_WINDOW = 140
 _FURTHEST = max(_REACH, _CROSS_REACH, _LEFT_WINDOW)
 
 
-def _anchored(p: re.Pattern) -> bool:
-    return p.pattern.endswith("$")
-
-
 def _allowed(rule: Rule, text: str, m: Mention, value: float) -> bool:
     if rule.min_value is not None and value < rule.min_value:
         return False
@@ -101,7 +97,7 @@ def _left_score(rule: Rule, text: str, m: Mention, block: int, next_start: int) 
     if rule.left_any is not None and not rule.left_any.search(text, max(0, m.start - _FURTHEST), m.start):
         lefts = []  # no left cue anywhere a left cue could start
     for cue in lefts:
-        if _anchored(cue.pattern):
+        if cue.anchored:
             # an anchored cue ends at the number: search only as far back as it can reach
             lm = cue.pattern.search(text, max(0, m.start - (_CROSS_REACH if cue.cross else _REACH)), m.start)
             if lm:

@@ -96,7 +96,9 @@ class _Atom:
 _POW = re.compile(r"\s*(?:\^|\*\*)\s*(\d{1,2})(?![\d.,])")  # a power of two or ten: "2^19", "2**17"
 
 
-def _atoms(text: str, v: Vocab, skip: list[tuple[int, int]]) -> list[_Atom]:
+def _atoms(text: str, v: Vocab, skip: list[tuple[int, int]], digits: bool = True) -> list[_Atom]:
+    """The numbers in `text`: spelled ones first, then (with `digits`) the ones in digits, where no
+    spelled one already is."""
     atoms: list[_Atom] = []
 
     def free(s: int, e: int) -> bool:
@@ -142,7 +144,7 @@ def _atoms(text: str, v: Vocab, skip: list[tuple[int, int]]) -> list[_Atom]:
             value, end = value + 0.5, half.end()
         if free(m.start(), end):
             atoms.append(_Atom(m.start(), end, value, spelled=True, weak=body == "one" and not half))
-    for m in _DIGITS.finditer(text):
+    for m in _DIGITS.finditer(text) if digits else ():
         s = m.start("n")
         if not free(s, m.end()):
             continue
@@ -364,4 +366,6 @@ def spelled_numbers(text: str, vocab: Vocab | None = None) -> list[tuple[int, in
     low = text.lower()
     if not any(w in low for w in _WORD_HINTS):
         return []
-    return [(a.start, a.end, a.value) for a in _atoms(text, v, []) if a.spelled and not a.weak and not a.fraction]
+    # the figures in digits come after the spelled ones and cannot change them: not read here
+    return [(a.start, a.end, a.value) for a in _atoms(text, v, [], digits=False)
+            if a.spelled and not a.weak and not a.fraction]

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import yaml
 
+from interviewer.quickre import guarded
+
 HERE = Path(__file__).resolve().parent
 UNITS_FILE = HERE / "units.yaml"
 KINDS_FILE = HERE / "kinds.yaml"
@@ -24,6 +26,7 @@ class Cue:
     pattern: re.Pattern
     cross: bool = False  # may reach past the previous number of the same dimension
     bonus: float = 0.0   # counts as this many characters nearer (on top of the rule's bonus)
+    anchored: bool = False  # ends with "$": the cue must end where the number starts
 
 
 @dataclass
@@ -140,16 +143,14 @@ def _alternation(words) -> str:
 def _cues(raw, macros) -> list[Cue]:
     out = []
     for item in raw or []:
-        if isinstance(item, dict):
-            out.append(Cue(re.compile(_expand(item["re"], macros), FLAGS), bool(item.get("cross")),
-                           float(item.get("bonus", 0))))
-        else:
-            out.append(Cue(re.compile(_expand(item, macros), FLAGS)))
+        text = _expand(item["re"] if isinstance(item, dict) else item, macros)
+        extra = (bool(item.get("cross")), float(item.get("bonus", 0))) if isinstance(item, dict) else ()
+        out.append(Cue(guarded(re.compile(text, FLAGS)), *extra, anchored=text.endswith("$")))
     return out
 
 
 def _pats(raw, macros) -> list[re.Pattern]:
-    return [re.compile(_expand(p, macros), FLAGS) for p in raw or []]
+    return [guarded(re.compile(_expand(p, macros), FLAGS)) for p in raw or []]
 
 
 def any_of(patterns, flags: int = FLAGS) -> re.Pattern | None:
@@ -158,13 +159,13 @@ def any_of(patterns, flags: int = FLAGS) -> re.Pattern | None:
     if not patterns:
         return None
     try:
-        return re.compile("|".join(f"(?:{p.pattern})" for p in patterns), flags)
+        return guarded(re.compile("|".join(f"(?:{p.pattern})" for p in patterns), flags))
     except re.error:
         return None
 
 
 def _any(raw, macros) -> re.Pattern:
-    return re.compile("|".join(f"(?:{_expand(p, macros)})" for p in raw), FLAGS)
+    return guarded(re.compile("|".join(f"(?:{_expand(p, macros)})" for p in raw), FLAGS))
 
 
 @lru_cache(maxsize=1)
@@ -192,11 +193,11 @@ def load() -> Vocab:
     rate_suffix_re = re.compile(rf"\s*(?:{_alternation(rate_suffix)})(?![a-z])", FLAGS)
     words = u["number_words"]
     w_alt = "|".join(sorted(words, key=len, reverse=True))
-    number_word_re = re.compile(
+    number_word_re = guarded(re.compile(
         # "four-way tensor parallel", "TP-four", "a two-GPU replica": joined by a hyphen, still a number
-        rf"(?:(?<![\w-])|(?<=tp-))(?:a\s+)?(?:{w_alt})(?:(?:[\s-]+|\s+and\s+)(?:{w_alt}))*(?:(?![\w-])|(?=-(?:way|gpus?)\b))", FLAGS)
+        rf"(?:(?<![\w-])|(?<=tp-))(?:a\s+)?(?:{w_alt})(?:(?:[\s-]+|\s+and\s+)(?:{w_alt}))*(?:(?![\w-])|(?=-(?:way|gpus?)\b))", FLAGS))
     fractions = {key.lower(): float(v) for key, v in u["fractions"].items()}
-    fraction_re = re.compile(rf"(?<![\w-])(?:{_alternation(fractions)})(?![\w-])", FLAGS)
+    fraction_re = guarded(re.compile(rf"(?<![\w-])(?:{_alternation(fractions)})(?![\w-])", FLAGS))
 
     rules: list[Rule] = []
     for i, raw in enumerate(k["rules"]):
@@ -211,7 +212,7 @@ def load() -> Vocab:
             near=_cues(raw.get("near"), macros),
             not_left=_pats(raw.get("not_left"), macros),
             not_right=_pats(raw.get("not_right"), macros),
-            near_requires=re.compile(_expand(raw["near_requires"], macros), FLAGS) if raw.get("near_requires") else None,
+            near_requires=guarded(re.compile(_expand(raw["near_requires"], macros), FLAGS)) if raw.get("near_requires") else None,
             qualifiers=frozenset(q.lower() for q in raw.get("qualifiers") or ()),
             default=bool(raw.get("default")),
             percentile_default=bool(raw.get("percentile_default")),
@@ -247,8 +248,9 @@ def load() -> Vocab:
         scopes={s: _any(v, macros) for s, v in k["scopes"].items()},
         scoped_kinds=frozenset(k["scoped_kinds"]),
         dtype_names=dtype_names,
-        dtype_re=re.compile(_expand("{DT}", macros), FLAGS),
+        dtype_re=guarded(re.compile(_expand("{DT}", macros), FLAGS)),
         kv_dtype_res=_pats(dt["kv"], macros), weights_dtype_res=_pats(dt["weights"], macros),
-        model_size_re=re.compile(k["model_size"]), gpu_by_memory_re=re.compile(k["gpu_by_memory"], FLAGS),
+        model_size_re=guarded(re.compile(k["model_size"])),
+        gpu_by_memory_re=guarded(re.compile(k["gpu_by_memory"], FLAGS)),
         physics=k["physics"], macros=macros,
     )

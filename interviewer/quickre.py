@@ -1,0 +1,88 @@
+"""Faster scans with the same matches: a regex guarded by the characters its matches can start with.
+
+Python's regex engine skips ahead cheaply only when a pattern starts with a literal character or a
+plain character class; a case-insensitive pattern, or one that opens with ``\\b`` or a lookbehind,
+is tried in full at every position of the text - every branch of an alternation of cue phrases, at
+every character. `guarded` prefixes the pattern with a lookahead for the set of characters any of
+its matches must start with (read from its parse tree), so most positions fail on one character
+test. The matches, groups and spans are unchanged: a match consumes at least one character, and
+that first character is in the set.
+"""
+from __future__ import annotations
+
+import re
+from re import _constants as _C
+from re import _parser
+
+_CATEGORIES = {_C.CATEGORY_DIGIT: r"\d", _C.CATEGORY_SPACE: r"\s"}
+_REPEATS = (_C.MAX_REPEAT, _C.MIN_REPEAT, getattr(_C, "POSSESSIVE_REPEAT", None))
+
+
+class _Open(Exception):
+    """The pattern may start with almost anything (or with something this reading does not know)."""
+
+
+def _first(items) -> tuple[list[str], bool]:
+    """The class members a match of the sequence `items` may start with, and whether it may be empty."""
+    out: list[str] = []
+    for op, av in items:
+        if op is _C.LITERAL:
+            return out + [re.escape(chr(av))], False
+        if op is _C.IN:
+            for o, a in av:
+                if o is _C.LITERAL:
+                    out.append(re.escape(chr(a)))
+                elif o is _C.RANGE:
+                    out.append(f"{re.escape(chr(a[0]))}-{re.escape(chr(a[1]))}")
+                elif o is _C.CATEGORY and a in _CATEGORIES:
+                    out.append(_CATEGORIES[a])
+                else:
+                    raise _Open
+            return out, False
+        if op in (_C.AT, _C.ASSERT, _C.ASSERT_NOT):
+            continue  # zero-width: the first character consumed comes after
+        if op is _C.BRANCH:
+            empty = False
+            for branch in av[1]:
+                got, e = _first(branch)
+                out += got
+                empty = empty or e
+        elif op is _C.SUBPATTERN:
+            if av[1] or av[2]:
+                raise _Open  # scoped flags: "(?i:...)"
+            got, empty = _first(av[-1])
+            out += got
+        elif op in _REPEATS:
+            got, empty = _first(av[2])
+            out += got
+            empty = empty or av[0] == 0
+        elif op is getattr(_C, "ATOMIC_GROUP", None):
+            got, empty = _first(av)
+            out += got
+        else:
+            raise _Open
+        if not empty:
+            return out, False
+    return out, True
+
+
+def guarded(pattern: re.Pattern) -> re.Pattern:
+    """`pattern`, or where its matches can start with only some characters, the same pattern behind a
+    lookahead for them (same matches, groups and flags)."""
+    if pattern.flags & re.VERBOSE:
+        return pattern
+    try:
+        chars, empty = _first(_parser.parse(pattern.pattern, pattern.flags))
+    except (_Open, re.error, RecursionError):
+        return pattern
+    if empty or not chars:
+        return pattern  # a match may consume nothing: no character to test
+    try:
+        return re.compile(f"(?=[{''.join(sorted(set(chars)))}])(?:{pattern.pattern})", pattern.flags)
+    except re.error:  # e.g. global inline flags, which must open the pattern
+        return pattern
+
+
+def compile(pattern: str, flags: int = 0) -> re.Pattern:  # noqa: A001 - re.compile's drop-in
+    """re.compile, guarded."""
+    return guarded(re.compile(pattern, flags))
