@@ -1195,24 +1195,36 @@ _SHARE_TO_COUNT = re.compile(r"[^.;\d]{0,40}?(?:\bso\b|that.s|which\s+is|=|→|-
                              r"(?:(?:like|about|roughly|around|maybe|only|just|some|um|uh)\s+|~)*", re.I)
 
 
+def _drawn_from(c: Claim, ctx: Ctx, i: int, kind: str, gap: re.Pattern) -> Claim | None:
+    """The figure of `kind` said just before claim i in its sentence when claim i is worked out from it
+    ("10 percent of the fleet, so 200 hosts", "25 hosts, so a hundred GPUs"): the words between them
+    match `gap`."""
+    if c.value is None or c.negated or c.hypothetical or c.speaker != "candidate":
+        return None
+    said = [ctx.claims[j] for j in ctx.in_sentence(i) if j < i and ctx.claims[j].kind == kind
+            and ctx.claims[j].value and not ctx.claims[j].negated]
+    if not said or said[-1].span not in c.sentence or c.span not in c.sentence:
+        return None
+    a, b = c.sentence.find(said[-1].span) + len(said[-1].span), c.sentence.find(c.span)
+    return said[-1] if a <= b and gap.fullmatch(c.sentence[a:b]) else None
+
+
+def _given(ctx: Ctx, i: int, kind: str) -> list[float]:
+    """The fleet figures of `kind` the interviewer set before claim i."""
+    return [ctx.claims[j].value for j in ctx.by_kind.get(kind, []) if j < i and ctx.claims[j].value
+            and ctx.claims[j].speaker == "interviewer"]
+
+
 def check_share_count(c: Claim, ctx: Ctx, i: int) -> Check | None:
     """GPUs or hosts worked out from a share of the fleet just said: the share times the fleet's
     size in the same unit (hosts from hosts, GPUs from GPUs) that the question set."""
-    if c.value is None or c.negated or c.hypothetical or c.speaker != "candidate":
-        return None
-    shares = [ctx.claims[j] for j in ctx.in_sentence(i) if j < i and ctx.claims[j].kind == "fleet_share"
-              and ctx.claims[j].value and not ctx.claims[j].negated]
-    if not shares or shares[-1].span not in c.sentence or c.span not in c.sentence:
-        return None
-    share = shares[-1]
-    a, b = c.sentence.find(share.span) + len(share.span), c.sentence.find(c.span)
-    if b < a or not _SHARE_TO_COUNT.fullmatch(c.sentence[a:b]):
+    share = _drawn_from(c, ctx, i, "fleet_share", _SHARE_TO_COUNT)
+    if share is None:
         return None
     # any fleet said before it, by either speaker (the question's, or "at my last company ... 600 A100s")
     fleet = [ctx.claims[j].value for j in ctx.by_kind.get(c.kind, []) if j < i and ctx.claims[j].value
              and ctx.claims[j].value > c.value and not ctx.claims[j].negated]  # a war story's fleet too
-    given = [ctx.claims[j].value for j in ctx.by_kind.get(c.kind, []) if j < i and ctx.claims[j].value
-             and ctx.claims[j].speaker == "interviewer"]
+    given = _given(ctx, i, c.kind)
     if not fleet and not given:
         return None
     n = max(given) if given else max(fleet)
@@ -1239,21 +1251,10 @@ _HOSTS_TO_GPUS = re.compile(r"[^.;\d]{0,30}?(?:\bso\b|that.s|which\s+is|=|→|->
 def check_host_gpus(c: Claim, ctx: Ctx, i: int) -> Check | None:
     """GPUs worked out from hosts just said ("twenty-five hosts, so a hundred GPUs idle"): hosts times
     the GPUs per host the round set (its fleet's GPUs over its hosts)."""
-    if c.value is None or c.negated or c.hypothetical or c.speaker != "candidate":
-        return None
-    hosts = [ctx.claims[j] for j in ctx.in_sentence(i) if j < i and ctx.claims[j].kind == "host_count"
-             and ctx.claims[j].value and not ctx.claims[j].negated]
-    if not hosts or hosts[-1].span not in c.sentence or c.span not in c.sentence:
-        return None
-    h = hosts[-1]
-    if c.value < h.value:
+    h = _drawn_from(c, ctx, i, "host_count", _HOSTS_TO_GPUS)
+    if h is None or c.value < h.value:
         return None  # "25 hosts ... ~6 idle GPUs", "250 hosts, g = 8 GPUs/host": not the hosts' GPUs
-    a, b = c.sentence.find(h.span) + len(h.span), c.sentence.find(c.span)
-    if b < a or not _HOSTS_TO_GPUS.fullmatch(c.sentence[a:b]):
-        return None
-    fleet = lambda kind: [ctx.claims[j].value for j in ctx.by_kind.get(kind, []) if j < i and  # noqa: E731
-                          ctx.claims[j].speaker == "interviewer" and ctx.claims[j].value and ctx.claims[j].value >= 10]
-    gpus, nodes = fleet("gpu_count"), fleet("host_count")
+    gpus, nodes = [x for x in _given(ctx, i, "gpu_count") if x >= 10], [x for x in _given(ctx, i, "host_count") if x >= 10]
     if not gpus or not nodes:
         return None
     per = round(max(gpus) / max(nodes))
