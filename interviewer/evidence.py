@@ -441,10 +441,10 @@ class _Places:
     """Where words occur in a lower-cased text, for the patterns every match of which starts with
     one of them (rubric.leading_literals): found once per word and text."""
 
-    def __init__(self, low: str, lead: tuple[re.Pattern, dict[str, tuple[str, ...]]] | None = None):
+    def __init__(self, low: str, lead: tuple[re.Pattern, dict[str, tuple[str, ...]]]):
         self.low = low
         self._at: dict[tuple[str, ...], list[int]] = {}
-        self._lead = lead
+        self._lead = lead  # every leading word of the family's patterns (_lead_words)
         self._word: dict[str, list[int]] | None = None
 
     def of(self, words: tuple[str, ...]) -> list[int]:
@@ -452,24 +452,15 @@ class _Places:
         if hit is None:
             if self._word is None:
                 self._word = self._index()
-            found, low = set(), self.low
+            found: set[int] = set()
             for w in words:
-                at = self._word.get(w)
-                if at is not None:
-                    found.update(at)
-                    continue
-                i = low.find(w)
-                while i >= 0:
-                    found.add(i)
-                    i = low.find(w, i + 1)
+                found.update(self._word[w])
             hit = self._at[words] = sorted(found)
         return hit
 
     def _index(self) -> dict[str, list[int]]:
         """Every place each of the rubric's leading words starts, in one pass: at each place the
         longest word found there, and the words it begins with ("token" where "tokens" is)."""
-        if self._lead is None:
-            return {}
         pattern, prefixes = self._lead
         out: dict[str, list[int]] = {w: [] for w in prefixes}
         for m in pattern.finditer(self.low):

@@ -81,8 +81,3 @@ def guarded(pattern: re.Pattern) -> re.Pattern:
         return re.compile(f"(?=[{''.join(sorted(set(chars)))}])(?:{pattern.pattern})", pattern.flags)
     except re.error:  # e.g. global inline flags, which must open the pattern
         return pattern
-
-
-def compile(pattern: str, flags: int = 0) -> re.Pattern:  # noqa: A001 - re.compile's drop-in
-    """re.compile, guarded."""
-    return guarded(re.compile(pattern, flags))
