@@ -423,8 +423,9 @@ def scan_turn(text: str, rubric: Rubric, family: str) -> tuple[tuple[Span, ...],
             at = pat.groupindex.get("at", 0)  # a pattern may say where its hit starts: (?P<at>...)
             for m in (_tried_at(pat, norm, places.of(lead)) if lead else pat.finditer(norm)):
                 s, e = ostart[m.start(at)], oend[max(m.end() - 1, m.start(at))]
-                if not (negated_at(masked, s) or hypothetical_at(masked, s)
-                        or _CONTRAST.search(masked, _sentence_bounds(masked, s, s)[0], s)):
+                sb, se = _sentence_bounds(masked, s, s)
+                if not (negated_at(masked, s) or hypothetical_at(masked, s) or _CONTRAST.search(masked, sb, s)
+                        or any(u.search(masked, max(0, sb - 120), se) for u in pitfall.unless_near)):
                     found = (s, e)
                     break
             if found:

@@ -38,6 +38,7 @@ class Pitfall(BaseModel):
     unless_tied: str | None = None                # ... in a turn that names this item (see interviewer.pitfalls)
     families: list[str] = Field(default_factory=list)  # raised only in these families (empty: every one)
     cleared_by: list[re.Pattern] = Field(default_factory=list)
+    unless_near: list[re.Pattern] = Field(default_factory=list)  # a match with one of these in its sentence or just before it is no hit
     names: list[re.Pattern] = Field(default_factory=list)     # policy names (a list of them, no choice)
     min_names: int = 3
     menu: list[re.Pattern] = Field(default_factory=list)      # "we could X, or Y, or Z"
@@ -426,6 +427,7 @@ def _pitfall(entry: dict, cues: dict, path: Path) -> Pitfall:
                    when=spec.get("when"), unless_any=spec.get("unless_any", []),
                    unless_tied=spec.get("unless_tied"), families=list(spec.get("families", [])),
                    cleared_by=_compile_plain(pid, spec.get("cleared_by", []), path),
+                   unless_near=_compile_plain(f"{pid}.unless_near", spec.get("unless_near", []), path),
                    names=_compile_plain(f"{pid}.names", spec.get("names", []), path),
                    min_names=int(spec.get("min_names", 3)),
                    menu=_compile_plain(f"{pid}.menu", spec.get("menu", []), path),
