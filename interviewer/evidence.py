@@ -622,12 +622,14 @@ def _ledger_items(ev: Evidence, rubric: Rubric) -> None:
 
 
 def _answers_only(ev: Evidence, rubric: Rubric) -> None:
-    """Items with `after` count only in an answer to an interviewer turn that matches it."""
+    """Items with `after` count only in an answer to an interviewer turn that matches it - not to the
+    opening, which states the whole question (its "p99 TTFT under 800 ms" asks nothing of the first answer)."""
+    opening = min(ev.context, default=None)
     for item in [i for i in rubric.items.values() if i.after]:
         keep = []
         for h in ev.hits.get(item.id, []):
             before = max((i for i in ev.context if i < h.turn), default=None)
-            if before is not None and any(p.search(ev.context[before]) for p in item.after):
+            if before is not None and before != opening and any(p.search(ev.context[before]) for p in item.after):
                 keep.append(h)
         ev.hits[item.id] = keep
 

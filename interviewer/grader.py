@@ -193,6 +193,8 @@ def _claim_cap(cid: str, family: str, ev: Evidence, rubric: Rubric) -> tuple[int
         # H100" is answered by a later "TP4" for the same model (the replica's size, said right)
         if c.kind == "arithmetic":
             return c.kind, tuple(c.formula)
+        if c.kind == "fleet_share":
+            return c.kind, c.turn, c.start  # each share is of its own count: one said right excuses no other
         return ("fits_on_gpus" if c.kind == "tensor_parallel" else c.kind), c.subject.model
 
     right = {key(c) for c in claims if c.check.status == "ok"}

@@ -1061,6 +1061,8 @@ def check_calculation(c: Claim, ctx: Ctx, i: int) -> Check | None:
 
 
 _THAT_IS = re.compile(r"\s*(?:that.s|that\s+is|this\s+is|it.s|which\s+is)\b", re.I)
+_SAID_AS_SHARE = re.compile(r"\s*(?:\w+\s*)?[,;:]?\s*(?:that.s|that\s+is|which\s+is|i\.e\.|=|≈|~)\s*(?:about\s+|roughly\s+|~)?", re.I)
+_SHARE_OF_A_COST = re.compile(r"\b(?:churn|cost|waste|overhead|idle\s+time|loss|losses)\s+(?:on|of|across|in|from)\s+(?:those|these|the|its|their|our)\s+$", re.I)
 _NOT_A_SHARE_OF = re.compile(r"\d|%|\b(?:plus|together|total|combined|altogether|handful|and\s+the)\b", re.I)
 _GPU_HOURS = re.compile(r"^[^.;,]{0,12}?\b(?:gpu[- ]?)?(?:hours?|hrs?|h)\b|gpu[- ]?hours?", re.I)
 
@@ -1071,14 +1073,21 @@ def check_fleet_share(c: Claim, ctx: Ctx, i: int) -> Check | None:
     if c.value is None:
         return None
 
-    def gpus(j: int) -> bool:  # GPUs, not GPU-hours
+    def gpus(j: int, linked: bool = False) -> bool:  # GPUs, not GPU-hours
         g = ctx.claims[j]
         after = ctx.texts[g.turn][g.end:g.end + 12] if ctx.texts is not None else ""
-        return bool(g.kind == "gpu_count" and g.value and not g.negated and g.scope not in ("per_host", "per_gpu")
+        return bool(g.kind == "gpu_count" and g.value and not g.negated
+                    and (linked or g.scope not in ("per_host", "per_gpu"))
                     and not re.search(r"-\s*gpus?$", g.span, re.I)   # "8-GPU jobs" is a job's shape
                     and not _GPU_HOURS.search(g.span + after))
 
-    part = [ctx.claims[j] for j in ctx.in_sentence(i) if j < i and gpus(j)]
+    def linked(j: int) -> bool:
+        # the count the share is said of, whatever the sentence is about: "cordon the whole host: 33 x 8 =
+        # 264 GPUs out, that's 26% of the fleet"
+        g = ctx.claims[j]
+        return ctx.texts is not None and g.turn == c.turn and _SAID_AS_SHARE.fullmatch(ctx.texts[c.turn][g.end:c.start]) is not None
+
+    part = [ctx.claims[j] for j in ctx.in_sentence(i) if j < i and gpus(j, linked(j))]
     if not part and ctx.texts is not None and _THAT_IS.match(c.sentence):
         # "... 84 GPUs out at any moment. That's 8.4% of the fleet": the GPUs of the sentence before
         part = [ctx.claims[j] for j in ctx.by_kind.get("gpu_count", []) if j < i and gpus(j)
@@ -1093,6 +1102,9 @@ def check_fleet_share(c: Claim, ctx: Ctx, i: int) -> Check | None:
     n, fleet = part[-1].value, (max(given) if given else max(earlier))
     if fleet < 100 or n >= fleet:
         return None
+    # a share of something said of the GPUs, not of the GPUs: "the churn on those 140 GPUs, call it 2-3%"
+    if ctx.texts is not None and _SHARE_OF_A_COST.search(ctx.texts[part[-1].turn], 0, part[-1].start):
+        return None
     # only the gap's last sentence: the one that says the share
     gap = ctx.texts[c.turn][part[-1].end:c.start].rsplit(".", 1)[-1] if ctx.texts is not None else ""
     if _NOT_A_SHARE_OF.search(gap):
@@ -1101,7 +1113,8 @@ def check_fleet_share(c: Claim, ctx: Ctx, i: int) -> Check | None:
     tol = ctx.v.physics["tolerance"]
     trace = [f"{say.count(n)} / {say.count(fleet)} GPUs = {expected:.1%}"]
     # "under one percent of the fleet": a bound holds when the share is below it
-    if _within(c.value, expected, tol) or (c.bound == "upper" and expected <= c.value * (1 + tol)):
+    if _within(c.value, expected, tol) or (c.bound == "upper" and expected <= c.value * (1 + tol)) \
+            or (c.bound == "lower" and expected >= c.value * (1 - tol)):  # "just over 1% of the fleet"
         return _check("ok", "fleet_share", expected, "fraction", c, f"Right: {say.count(n)} of {say.count(fleet)} GPUs "
                       f"is about {expected:.1%}.", trace)
     check = _check("wrong", "fleet_share", expected, "fraction", c,
