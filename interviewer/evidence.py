@@ -621,10 +621,16 @@ def _ledger_items(ev: Evidence, rubric: Rubric) -> None:
             ev.add(hit)
 
 
+_DESIGN_BRIEF = re.compile(r"\bdesign\b", re.I)
+
+
 def _answers_only(ev: Evidence, rubric: Rubric) -> None:
-    """Items with `after` count only in an answer to an interviewer turn that matches it - not to the
-    opening, which states the whole question (its "p99 TTFT under 800 ms" asks nothing of the first answer)."""
+    """Items with `after` count only in an answer to an interviewer turn that matches it - not to a
+    design brief opening the round, which states the whole question (its "p99 TTFT under 800 ms" asks
+    nothing of the first answer)."""
     opening = min(ev.context, default=None)
+    if opening is not None and not _DESIGN_BRIEF.search(ev.context[opening]):
+        opening = None  # the round opens on a question of its own ("How often do GPUs fail?")
     for item in [i for i in rubric.items.values() if i.after]:
         keep = []
         for h in ev.hits.get(item.id, []):

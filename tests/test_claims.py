@@ -778,6 +778,49 @@ def test_a_share_of_the_fleet_is_re_done(text, verdict):
     assert c.check is not None and c.check.status == verdict, c.brief()
 
 
+@pytest.mark.parametrize("text, verdict", [
+    # the count the share is said of, though the sentence is about cordoning whole hosts
+    ("Cordon whole hosts instead: 40 x 8 = 320 GPUs out, that's 32% of the fleet.", "wrong"),
+    ("Cordon whole hosts instead: 40 x 8 = 320 GPUs out, that's 3.2% of the fleet.", "ok"),
+    # a floor: "just over"
+    ("Backfill leaves about 150 idle GPUs on average, just over 1% of the fleet.", "ok"),
+    # "eight GPU gang jobs" is the jobs' shape, not the count the share is of
+    ("I hold 60 hosts, 480 GPUs, that only eight GPU gang jobs can use, about 4.8% of the fleet.", "ok"),
+])
+def test_a_share_is_checked_against_the_count_it_is_said_of(text, verdict):
+    led = build_ledger([("interviewer", "We operate around 10,000 GPUs across a few data centres."), ("candidate", text)])
+    (c,) = [c for c in led.claims if c.kind == "fleet_share"]
+    assert c.check is not None and c.check.status == verdict, c.brief()
+
+
+def test_a_share_of_a_cost_said_of_gpus_is_not_checked_as_their_share():
+    led = build_ledger([("interviewer", "We run a shared fleet of about 2,000 H100s."),
+                        ("candidate", "What I give up is the churn on those 140 GPUs, call it 2-3% of the fleet.")])
+    (c,) = [c for c in led.claims if c.kind == "fleet_share"]
+    assert c.check is None, c.brief()
+
+
+def test_one_share_said_right_excuses_no_other_wrong_one():
+    from interviewer.grader import grade
+    from interviewer.transcript import parse_transcript
+
+    t = parse_transcript({"question_id": "gpu-health-repair", "turns": [
+        {"role": "interviewer", "text": "We operate around 10,000 GPUs across a few data centres. Design the health "
+                                        "and repair system."},
+        {"role": "candidate", "text": "10,000 GPUs is 1,250 eight-GPU hosts. About 2% a month fail, 200 a month, "
+                                      "so with a 5-day repair about 33 GPUs are out, 0.33% of the fleet."},
+        {"role": "interviewer", "text": "Cordon the GPU or the host?"},
+        {"role": "candidate", "text": "The GPU. Cordoning hosts would take 33 x 8 = 264 GPUs out, that's 26% of the "
+                                      "fleet, and I keep utilisation near 90%."}]})
+    (cap,) = [c for c in grade(t).criteria if c.id == "capacity_number"]
+    assert cap.score == 2, (cap.score, cap.capped_by)
+
+
+def test_hundreds_said_aloud_before_a_teen():
+    led = ledger("max num batched tokens five twelve with chunked prefill, max num seqs twenty four")
+    assert one(led, "token_budget").value == 512
+
+
 def test_gpu_hours_and_sums_are_no_share_of_the_fleet():
     led = build_ledger([("interviewer", "We run a shared fleet of about 2,000 H100s."), ("candidate",
                         "That's ~300 GPU-hours/day, 300 / 48,000 ≈ 0.6% of the fleet. Those 48 GPUs run at maybe "

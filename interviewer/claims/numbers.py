@@ -342,20 +342,21 @@ def find_mentions(text: str, vocab: Vocab | None = None) -> list[Mention]:
 
 _ONE_CARD = re.compile(r"[\s-]*(?:gigs?|gb|gib|g)\b[\s-]*(?:\w+[\s-]+)?(?:cards?|gpus?|devices?|[ahl]\d+\w*)\b", re.I)
 _TENS = ("twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")
+_TEENS = ("ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen")
 
 
 def _hundreds_elided(body: str) -> float | None:
     """A figure said as people say them aloud, with "hundred" left out: "two fifty" (250), "five
-    ninety", "one twenty-eight" (128). Only a digit word then twenty..ninety-nine: "nineteen
+    twelve" (512), "one twenty-eight" (128). Only a digit word then ten..ninety-nine: "nineteen
     ninety" stays unread."""
     head, _, rest = body.partition(" ")
-    if head not in _DIGIT_WORDS or head == "zero" or not rest.startswith(_TENS):
+    if head not in _DIGIT_WORDS or head == "zero" or not (rest.startswith(_TENS) or rest in _TEENS):
         return None
     try:
         tail = text2num(rest, "en")
     except (ValueError, TypeError):
         return None
-    return float(int(_DIGIT_WORDS[head]) * 100 + tail) if 20 <= tail <= 99 else None
+    return float(int(_DIGIT_WORDS[head]) * 100 + tail) if 10 <= tail <= 99 else None
 
 
 def spelled_numbers(text: str, vocab: Vocab | None = None) -> list[tuple[int, int, float]]:

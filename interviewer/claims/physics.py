@@ -1062,6 +1062,7 @@ def check_calculation(c: Claim, ctx: Ctx, i: int) -> Check | None:
 
 _THAT_IS = re.compile(r"\s*(?:that.s|that\s+is|this\s+is|it.s|which\s+is)\b", re.I)
 _SAID_AS_SHARE = re.compile(r"\s*(?:\w+\s*)?[,;:]?\s*(?:that.s|that\s+is|which\s+is|i\.e\.|=|≈|~)\s*(?:about\s+|roughly\s+|~)?", re.I)
+_SHAPE_OF = re.compile(r"\s*(?:gang\s+|training\s+)?(?:jobs?|gangs?|hosts?|nodes?|boxes|servers?|machines?|slices?|pods?)\b", re.I)
 _SHARE_OF_A_COST = re.compile(r"\b(?:churn|cost|waste|overhead|idle\s+time|loss|losses)\s+(?:on|of|across|in|from)\s+(?:those|these|the|its|their|our)\s+$", re.I)
 _NOT_A_SHARE_OF = re.compile(r"\d|%|\b(?:plus|together|total|combined|altogether|handful|and\s+the)\b", re.I)
 _GPU_HOURS = re.compile(r"^[^.;,]{0,12}?\b(?:gpu[- ]?)?(?:hours?|hrs?|h)\b|gpu[- ]?hours?", re.I)
@@ -1079,6 +1080,7 @@ def check_fleet_share(c: Claim, ctx: Ctx, i: int) -> Check | None:
         return bool(g.kind == "gpu_count" and g.value and not g.negated
                     and (linked or g.scope not in ("per_host", "per_gpu"))
                     and not re.search(r"-\s*gpus?$", g.span, re.I)   # "8-GPU jobs" is a job's shape
+                    and not _SHAPE_OF.match(after)                       # ... and so is "eight GPU gang jobs"
                     and not _GPU_HOURS.search(g.span + after))
 
     def linked(j: int) -> bool:
