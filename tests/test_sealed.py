@@ -28,15 +28,14 @@ EXACT, WITHIN_ONE, PITFALL_RECALL, FALSE_PITFALL = 0.85, 0.97, 0.85, 0.02
 # "The bar". G and H (0.72, 0.84 exact), I and J (0.71, 0.84), K (0.88), L (0.87), M (0.83), N (0.87),
 # O and P (0.83, 0.83), Q and R (0.88, 0.82), S and T (0.76, 0.81), U and V (0.82, 0.84), W and X (0.88, 0.83)
 # Y and Z (0.89, 0.88), ZA and ZB (0.81, 0.88), ZC and ZD (0.78, 0.87), ZE and ZF (0.82, 0.79), ZG and ZH
-# (0.77, 0.83), ZI and ZJ (0.88, 0.80), ZK and ZL (0.70, 0.82), ZM and ZN (0.82, 0.84) missed it too and
-# were then tuned on.
+# (0.77, 0.83), ZI and ZJ (0.88, 0.80), ZK and ZL (0.70, 0.82), ZM and ZN (0.82, 0.84), ZO and ZP (0.90,
+# 0.80) missed it too and were then tuned on.
 BELOW_THE_BAR: dict[str, str] = {
-    "batch_zo": ("measured once at 608c678 (cycle 21): exact 0.90 (81/90), within one 1.00 (90/90), pitfall recall "
-                 "0.81 (21/26), false kv_cache_confusion 8% (2/26), quantizing_on_faith 4% (1/26), strong >= 8: 6/6, "
-                 "weak <= 2: 8/9, stuffed <= 2: 3/3"),
-    "batch_zp": ("measured once at 608c678 (cycle 21): exact 0.80 (72/90), within one 1.00 (90/90), pitfall recall "
-                 "0.92 (22/24), false quantizing_on_faith 8% (2/26), vendor_speedup 4% (1/26), strong >= 8: 5/6, "
-                 "weak <= 2: 7/9, stuffed <= 2: 3/3"),
+    "batch_zq": ("measured once at ffa2e4b (cycle 22): exact 0.82 (74/90), within one 0.99 (89/90), pitfall recall "
+                 "0.84 (21/25), false quantizing_on_faith 8% (2/26), strong >= 8: 5/6, weak <= 2: 7/9, stuffed <= 2: 3/3"),
+    "batch_zr": ("measured once at ffa2e4b (cycle 22): exact 0.86 (77/90), within one 1.00 (90/90), pitfall recall "
+                 "0.89 (25/28), false no_limits 8% (2/26), strong >= 8: 6/6, weak <= 2: 9/9, stuffed <= 2: 3/3 - "
+                 "the bar missed on false pitfalls alone"),
 }
 
 BATCHES = sealed_batches()
