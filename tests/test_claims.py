@@ -816,6 +816,32 @@ def test_one_share_said_right_excuses_no_other_wrong_one():
     assert cap.score == 2, (cap.score, cap.capped_by)
 
 
+def test_hosts_held_back_are_a_share_of_the_fleets_hosts():
+    led = build_ledger([("interviewer", "We run a shared fleet of about 2,000 H100s, 250 hosts with eight GPUs each."),
+                        ("candidate", "Holding 25 hosts back is about 1% of the fleet, a cheap price.")])
+    (c,) = [c for c in led.claims if c.kind == "fleet_share"]
+    assert c.check is not None and c.check.status == "wrong" and "25 of 250 hosts" in c.check.explanation, c.brief()
+
+
+def test_a_status_code_is_no_quantity():
+    led = ledger("If the oldest queued request is older than 2 s, reject new arrivals with 429 and a Retry-After; "
+                 "a dead replica's callers get a 503.")
+    assert not [c for c in led.claims if c.value in (429, 503)], [c.brief() for c in led.claims]
+
+
+def test_one_sequence_of_a_length_and_a_batch_of_them():
+    led = ledger("An 8K sequence holds ~2.6 GB of KV. Capping at 128 × 1,800 tokens is ~70 GiB, about 45% of the cache.")
+    assert one(led, "seq_len").value == 8192
+    assert status(led, "kv_bytes_per_sequence") == "ok"
+    assert not [c for c in led.claims if c.check is not None and c.check.status == "wrong"], \
+        [c.brief() for c in led.claims if c.check is not None]
+
+
+def test_the_prompts_of_a_quality_suite_are_no_concurrency():
+    led = ledger("Before shipping FP8, a quality suite of ~3,000 prompts sampled from production, graded against FP16.")
+    assert "concurrent_sequences" not in kinds(led)
+
+
 def test_hundreds_said_aloud_before_a_teen():
     led = ledger("max num batched tokens five twelve with chunked prefill, max num seqs twenty four")
     assert one(led, "token_budget").value == 512

@@ -148,6 +148,8 @@ def _atoms(text: str, v: Vocab, skip: list[tuple[int, int]], digits: bool = True
         s = m.start("n")
         if not free(s, m.end()):
             continue
+        if m.group("n") in _HTTP_CODES and (_HTTP_BEFORE.search(text, max(0, s - 40), s) or _HTTP_AFTER.match(text, m.end())):
+            continue  # "reject with 429 and a Retry-After", "return a 503": a status code, not a quantity
         n = m.group("n")
         value = float(n.replace(",", ".") if m.group("dc") else n.replace(".", "") if m.group("dt")
                       else re.sub(r"[,\s]", "", n))
@@ -341,6 +343,11 @@ def find_mentions(text: str, vocab: Vocab | None = None) -> list[Mention]:
 
 
 _ONE_CARD = re.compile(r"[\s-]*(?:gigs?|gb|gib|g)\b[\s-]*(?:\w+[\s-]+)?(?:cards?|gpus?|devices?|[ahl]\d+\w*)\b", re.I)
+_HTTP_CODES = frozenset({"400", "404", "408", "413", "429", "500", "502", "503", "504"})
+_HTTP_BEFORE = re.compile(r"\b(?:with|a|an|return\w*|send\w*|repl\w*|respond\w*|answer\w*|gets?|http|status|error|code|"
+                          r"fail\w*|throw\w*|rais\w*)\s+(?:an?\s+)?(?:http\s+)?~?$", re.I)
+_HTTP_AFTER = re.compile(r"\s*(?:(?:status|error|response|code)\b|and\s+a\s+retry|with\s+(?:a\s+)?retry|\(?too\s+many|"
+                         r"\(?service\s+unavailable)", re.I)
 _TENS = ("twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")
 _TEENS = ("ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen")
 

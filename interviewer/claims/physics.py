@@ -1050,8 +1050,9 @@ def check_calculation(c: Claim, ctx: Ctx, i: int) -> Check | None:
     trace = [f"{said} = {expected:,.6g}"]
     if arithmetic.consistent(c.value, expected, ctx.v.physics["tolerance"], dims):
         return _check("ok", "arithmetic", expected, c.unit, c, f"{said} checks out.", trace)
-    if result and result[-1].dim == "bytes" and len(values) == 2 and all(m is not None and m.dim == "count" for m in parts):
-        return None  # "28 x 4k, that's ~56 GiB of KV": two counts to bytes leave the bytes per token unsaid
+    if result and result[-1].dim == "bytes" and len(values) == 2 and all(m is not None and m.dim in ("count", "tokens")
+                                                                         for m in parts):
+        return None  # "28 x 4k, that's ~56 GiB of KV", "128 × 1,800 tokens is ~70 GiB": the bytes per token left unsaid
     r = arithmetic.nearest_ratio(c.value, expected, dims)
     off = f" - about {max(r, 1 / r):.3g} times too {'high' if r > 1 else 'low'}" if r and (r >= 2 or r <= 0.5) else ""
     check = _check("wrong", "arithmetic", expected, c.unit, c,
@@ -1096,13 +1097,25 @@ def check_fleet_share(c: Claim, ctx: Ctx, i: int) -> Check | None:
                 and ctx.claims[j].turn == c.turn and 0 <= c.start - ctx.claims[j].end <= 120]
     earlier = [ctx.claims[j].value for j in ctx.by_kind.get("gpu_count", [])
                if j < i and gpus(j) and not ctx.claims[j].hypothetical]
-    if not part or not earlier:
-        return None
     # the fleet the question set ("We operate around 10,000 GPUs"), not one cited from elsewhere ("Meta's 16K H100s")
     given = [ctx.claims[j].value for j in ctx.by_kind.get("gpu_count", []) if j < i and gpus(j)
              and ctx.claims[j].speaker == "interviewer" and ctx.claims[j].value >= 100]
+    what, least = "GPUs", 100
+    if not part:
+        # hosts said, with the fleet's hosts: "Holding 25 hosts back is about 1% of the fleet" (of 250 hosts)
+        def hosts(j: int) -> bool:
+            h = ctx.claims[j]
+            return h.kind == "host_count" and bool(h.value) and not h.negated and not h.hypothetical
+
+        part = [ctx.claims[j] for j in ctx.in_sentence(i) if j < i and hosts(j)]
+        earlier = [ctx.claims[j].value for j in ctx.by_kind.get("host_count", []) if j < i and hosts(j)]
+        given = [ctx.claims[j].value for j in ctx.by_kind.get("host_count", []) if j < i and hosts(j)
+                 and ctx.claims[j].speaker == "interviewer" and ctx.claims[j].value >= 10]
+        what, least = "hosts", 10
+    if not part or not earlier:
+        return None
     n, fleet = part[-1].value, (max(given) if given else max(earlier))
-    if fleet < 100 or n >= fleet:
+    if fleet < least or n >= fleet:
         return None
     # a share of something said of the GPUs, not of the GPUs: "the churn on those 140 GPUs, call it 2-3%"
     if ctx.texts is not None and _SHARE_OF_A_COST.search(ctx.texts[part[-1].turn], 0, part[-1].start):
@@ -1113,14 +1126,14 @@ def check_fleet_share(c: Claim, ctx: Ctx, i: int) -> Check | None:
         return None  # "48 GPUs at 50% utilisation, ~1.2% of the fleet", "plus the drain, together ~6%": not N / fleet
     expected = n / fleet
     tol = ctx.v.physics["tolerance"]
-    trace = [f"{say.count(n)} / {say.count(fleet)} GPUs = {expected:.1%}"]
+    trace = [f"{say.count(n)} / {say.count(fleet)} {what} = {expected:.1%}"]
     # "under one percent of the fleet": a bound holds when the share is below it
     if _within(c.value, expected, tol) or (c.bound == "upper" and expected <= c.value * (1 + tol)) \
             or (c.bound == "lower" and expected >= c.value * (1 - tol)):  # "just over 1% of the fleet"
-        return _check("ok", "fleet_share", expected, "fraction", c, f"Right: {say.count(n)} of {say.count(fleet)} GPUs "
+        return _check("ok", "fleet_share", expected, "fraction", c, f"Right: {say.count(n)} of {say.count(fleet)} {what} "
                       f"is about {expected:.1%}.", trace)
     check = _check("wrong", "fleet_share", expected, "fraction", c,
-                   f"{say.count(n)} of {say.count(fleet)} GPUs is about {expected:.1%} of the fleet, not {c.value:.1%}.",
+                   f"{say.count(n)} of {say.count(fleet)} {what} is about {expected:.1%} of the fleet, not {c.value:.1%}.",
                    trace)
     check.ratio = round(c.value / expected, 3)
     return check
