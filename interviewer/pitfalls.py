@@ -82,7 +82,9 @@ def _cleared(ev: Evidence, p: Pitfall, hit: Hit | None) -> bool:
         listed = bool(p.names or p.menu)
         near = [(ev.texts[t], named and t > hit.turn, hit.start if t == hit.turn and listed else 0) for t in later]
     deferral, _menu, names = _unions(p)
-    return any(not negated_at(t, m.start()) and not _CONDITIONAL.search(t, max(0, m.start() - 40), m.start())
+    # "if"/"which" just before the choice, in its own sentence ("... which it isn't here. So I choose" chooses)
+    return any(not negated_at(t, m.start())
+               and not _CONDITIONAL.search(t, max(0, m.start() - 40, _sentence_start(t, m.start())), m.start())
                and not _NO_CHOICE.match(t, m.end())
                # "I'd start with quotas plus priority classes ... and let the data decide", "I'd want to talk to
                # the teams first before committing, and I'd probably start with quotas": no commitment
@@ -128,7 +130,8 @@ def _answered_pick(ev: Evidence, p: Pitfall, hit: Hit | None) -> bool:
     if hit is None or not p.pick_prompt:
         return False
     for i, text in ev.context.items():
-        if i > hit.turn and any(q.search(text) for q in p.pick_prompt):
+        asked_before = i < hit.turn and min((t for t in ev.texts if t > i), default=None) == hit.turn
+        if (i > hit.turn or asked_before) and any(q.search(text) for q in p.pick_prompt):
             answer = min((t for t in ev.texts if t > i), default=None)
             if answer is not None:
                 said = ev.texts[answer]
@@ -139,10 +142,22 @@ def _answered_pick(ev: Evidence, p: Pitfall, hit: Hit | None) -> bool:
                 first = _SENTENCE.match(said.lstrip())
                 short = first is not None and 2 <= len(first.group(0).split()) <= 12 and not menu \
                     and not _UNDECIDED.search(first.group(0))
+                if asked_before:
+                    # the list sits in the answer to "pick one" itself: it is the rejected alternatives when the
+                    # answer opens on one choice ("Weighted fair share on decayed GPU-hours, ... I looked at
+                    # strict priority and FIFO with quotas: ..., so neither")
+                    lead = len(said) - len(said.lstrip())
+                    opening = sum(1 for x in names if first is not None and lead <= x < lead + first.end())
+                    if opening == 1 and hit.start >= lead + first.end() and not _UNDECIDED.search(first.group(0)) \
+                            and not _MIXED.search(first.group(0)):
+                        return True
+                    continue
                 if names or short:
                     return True
     return False
 
+
+_MIXED = re.compile(r"\b(?:mix|combination|blend|hybrid)\b", re.I)
 
 # "I'd start with a combination", "we'd support all of them": picking everything is no choice
 # "whatever the load test favours", "per org", "probably a mix of priority and fair share" too

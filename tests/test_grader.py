@@ -561,3 +561,20 @@ def test_the_tail_set_aside_for_the_mean_is_average_only():
                        "I'd watch the average latency of retried requests versus normal ones. Average is what I've "
                        "always alerted on, the p99 is too noisy."))
     assert "average_only" in _pitfall_ids(turns, qid="inference-timeout-restart")
+
+
+@pytest.mark.parametrize("answer, raised", [
+    # asked for one, the answer opens on it; the policies named after it are the alternatives turned down
+    ("Weighted fair share on decayed GPU-hours, with guaranteed and borrowed shares. I looked at strict priority and "
+     "FIFO with quotas: strict priority starves the lower tiers, FIFO with quotas leaves quota idle, so neither.", False),
+    # ... but an answer that opens on "a mix" has chosen nothing
+    ("I think the right answer is a mix. Priority for inference, quotas for teams, and fair share within the quotas.",
+     True),
+])
+def test_an_answer_to_pick_one_that_opens_on_its_choice(answer, raised):
+    report = grade(parse_transcript({"question_id": "gpu-scheduling-platform", "turns": [
+        {"role": "interviewer", "text": "We run a shared fleet of 2,000 H100s for 40 teams. Design the scheduler."},
+        {"role": "candidate", "text": "Gang placement on whole hosts, and a quota per team."},
+        {"role": "interviewer", "text": "Pick one fairness rule. Not a menu, one."},
+        {"role": "candidate", "text": answer}]}))
+    assert ("policy_list" in {p.id for p in report.pitfalls}) is raised
