@@ -425,7 +425,8 @@ def scan_turn(text: str, rubric: Rubric, family: str) -> tuple[tuple[Span, ...],
             for m in (_tried_at(pat, norm, places.of(lead)) if lead else pat.finditer(norm)):
                 s, e = ostart[m.start(at)], oend[max(m.end() - 1, m.start(at))]
                 sb, se = _sentence_bounds(masked, s, s)
-                if not (negated_at(masked, s) or hypothetical_at(masked, s) or _CONTRAST.search(masked, sb, s)
+                # the contrast may hold the match's own first word: "no attention tensors anywhere"
+                if not (negated_at(masked, s) or hypothetical_at(masked, s) or _CONTRAST.search(masked, sb, min(e, se))
                         or any(u.search(masked, max(0, sb - 120), se) for u in pitfall.unless_near)):
                     found = (s, e)
                     break

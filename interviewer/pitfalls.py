@@ -323,7 +323,9 @@ def _policy_list(ev: Evidence, p: Pitfall, since: int = 0) -> bool:
                 menu = any(m.search(sentence) for m in p.menu) and len(names) >= p.min_names
                 if negated_at(text, start) or (hypothetical_at(text, start) and not menu):
                     continue
-                between = sentence[names[0][0]:names[-1][1]]
+                # two names and an "or" that runs on to another option ("priority queues, fair-share, preemption,
+                # or SLO-aware scheduling, depending on the tenant"), beside a deferral
+                between = sentence[names[0][0]:]
                 joined = len(names) >= p.min_names or (_OR.search(between) and deferred)
                 if joined:
                     ev.pitfalls[p.id] = Hit(p.id, turn, start, sm.start() + names[-1][1],
