@@ -1,7 +1,8 @@
 """Pitfalls the grader raises, from the evidence of a whole round (cues.yaml `pitfalls`).
 
 * Patterns: a match in a candidate turn, outside a negated or hypothetical clause ("I'm not quoting
-  the vLLM blog's 24x" is not quoting it).
+  the vLLM blog's 24x" is not quoting it), and with none of `unless_near` in its sentence or just
+  before it ("different thing that happens to share a name" tells the two KV caches apart).
 * `when` / `unless_any`: raised by an item present in the round unless one of the others is
   ("continuous batching" with no limit anywhere). With `unless_tied: ITEM`, the clearing item must
   sit in a turn on the same subject: a turn that names ITEM, or answers an interviewer turn that
@@ -157,6 +158,7 @@ def _answered_pick(ev: Evidence, p: Pitfall, hit: Hit | None) -> bool:
     return False
 
 
+# an answer to "pick one" that opens on "a mix" or "a combination" has picked nothing
 _MIXED = re.compile(r"\b(?:mix|combination|blend|hybrid)\b", re.I)
 
 # "I'd start with a combination", "we'd support all of them": picking everything is no choice
