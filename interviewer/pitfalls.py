@@ -127,7 +127,8 @@ def _sentence_end(text: str, pos: int) -> int:
 
 def _answered_pick(ev: Evidence, p: Pitfall, hit: Hit | None) -> bool:
     """Asked "which one?" after the list, the candidate answered without deferring again: that
-    answer is the choice ("Per-team quotas plus two priority classes. Quotas because...")."""
+    answer is the choice ("Per-team quotas plus two priority classes. Quotas because..."). Asked
+    before it, an answer that opens on one policy chose it, and the list after is what it turned down."""
     if hit is None or not p.pick_prompt:
         return False
     for i, text in ev.context.items():
@@ -139,10 +140,7 @@ def _answered_pick(ev: Evidence, p: Pitfall, hit: Hit | None) -> bool:
                 deferred, names, menu = _scan(p, said)
                 if deferred or _NO_CHOICE.match(said):
                     continue
-                # a policy named, or a short first sentence that is one option ("Prefix affinity with a load bound.")
                 first = _SENTENCE.match(said.lstrip())
-                short = first is not None and 2 <= len(first.group(0).split()) <= 12 and not menu \
-                    and not _UNDECIDED.search(first.group(0))
                 if asked_before:
                     # the list sits in the answer to "pick one" itself: it is the rejected alternatives when the
                     # answer opens on one choice ("Weighted fair share on decayed GPU-hours, ... I looked at
@@ -153,6 +151,9 @@ def _answered_pick(ev: Evidence, p: Pitfall, hit: Hit | None) -> bool:
                             and not _MIXED.search(first.group(0)):
                         return True
                     continue
+                # a policy named, or a short first sentence that is one option ("Prefix affinity with a load bound.")
+                short = first is not None and 2 <= len(first.group(0).split()) <= 12 and not menu \
+                    and not _UNDECIDED.search(first.group(0))
                 if names or short:
                     return True
     return False

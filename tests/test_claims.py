@@ -771,14 +771,6 @@ def test_a_model_described_not_named_is_not_checked_as_the_named_one():
     # of the fleet the question set, not one the candidate cites
     ("Meta's 16K H100s saw a failure every few hours. Little's law gives 15-20 hosts in the pipeline: 140 GPUs, "
      "about 1.4% of the fleet.", "ok"),
-])
-def test_a_share_of_the_fleet_is_re_done(text, verdict):
-    led = build_ledger([("interviewer", "We operate around 10,000 GPUs across a few data centres."), ("candidate", text)])
-    (c,) = [c for c in led.claims if c.kind == "fleet_share"]
-    assert c.check is not None and c.check.status == verdict, c.brief()
-
-
-@pytest.mark.parametrize("text, verdict", [
     # the count the share is said of, though the sentence is about cordoning whole hosts
     ("Cordon whole hosts instead: 40 x 8 = 320 GPUs out, that's 32% of the fleet.", "wrong"),
     ("Cordon whole hosts instead: 40 x 8 = 320 GPUs out, that's 3.2% of the fleet.", "ok"),
@@ -787,7 +779,7 @@ def test_a_share_of_the_fleet_is_re_done(text, verdict):
     # "eight GPU gang jobs" is the jobs' shape, not the count the share is of
     ("I hold 60 hosts, 480 GPUs, that only eight GPU gang jobs can use, about 4.8% of the fleet.", "ok"),
 ])
-def test_a_share_is_checked_against_the_count_it_is_said_of(text, verdict):
+def test_a_share_of_the_fleet_is_re_done(text, verdict):
     led = build_ledger([("interviewer", "We operate around 10,000 GPUs across a few data centres."), ("candidate", text)])
     (c,) = [c for c in led.claims if c.kind == "fleet_share"]
     assert c.check is not None and c.check.status == verdict, c.brief()
