@@ -89,7 +89,7 @@ def _cleared(ev: Evidence, p: Pitfall, hit: Hit | None) -> bool:
                and not _NO_CHOICE.match(t, m.end())
                # "I'd start with quotas plus priority classes ... and let the data decide", "I'd want to talk to
                # the teams first before committing, and I'd probably start with quotas": no commitment
-               and not (deferral and deferral.search(t, _sentence_start(t, m.start()), _sentence_end(t, m.end())))
+               and not (deferral and deferral.search(t, _choice_clause(t, m.start()), _sentence_end(t, m.end())))
                and (not must_name or (names is not None and names.search(t, m.start(), _sentence_end(t, m.end()))))
                # "I'd start with priority classes plus fair share, or plain quotas": still two options
                and not _or_another(t, m.end(), names)
@@ -118,6 +118,17 @@ def _deferral_in(p: Pitfall, sentence: str) -> bool:
 def _sentence_start(text: str, pos: int) -> int:
     """Where the sentence holding `pos` starts."""
     return max(text.rfind(ch, 0, pos) for ch in ".!?\n") + 1
+
+
+_BUT = re.compile(r"\bbut\b", re.I)
+
+
+def _choice_clause(text: str, pos: int) -> int:
+    """Where the clause of a choice at `pos` starts: its sentence, after a "but" that turns from a
+    deferral to the choice ("It depends a bit on traffic, but I'll pick one: least outstanding work")."""
+    start = _sentence_start(text, pos)
+    turns = list(_BUT.finditer(text, start, pos))
+    return turns[-1].end() if turns else start
 
 
 def _sentence_end(text: str, pos: int) -> int:

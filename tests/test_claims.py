@@ -724,6 +724,46 @@ def test_a_rate_over_a_period_tokens_at_a_time_and_a_bracketed_operand_are_re_do
 
 
 @pytest.mark.parametrize("text, verdict", [
+    # the rate ends one sentence, the size over a period opens the next
+    ("Records are about 1 KB at 50k a second: roughly 50 MB/s. So about 180 GB a day.", "wrong"),
+    ("Records are about 1 KB at 50k a second: roughly 50 MB/s. That's about 4.3 TB a day.", "ok"),
+])
+def test_a_rate_carried_into_the_next_sentence_over_a_period_is_re_done(text, verdict):
+    (c,) = _calcs(text)
+    assert c.check.status == verdict and c.span in text, c.check
+
+
+def test_a_sentence_that_does_not_end_on_its_rate_carries_nothing():
+    assert not _calcs("We write 50 MB/s at 20 ms p99. So about 180 GB is what the disk holds a day.")
+
+
+def test_bare_factors_closed_by_which_is_are_a_calculation_that_confirms_the_stand_in():
+    from interviewer.grader import grade
+    from interviewer.transcript import Transcript
+
+    (c,) = _calcs("For a 13B it is 40 times 40 times 128 times 2, which is 409,600 bytes.")
+    assert c.check.status == "ok" and c.formula == ["40", "times", "40", "times", "128", "times", "2"]
+    # the shape confirms the 13B stand-in, so its per-token figure with the K-and-V 2 left out is the
+    # candidate's own, and holds capacity below "derived"
+    t = Transcript(question_id="route-batch-eight-gpus", turns=[
+        {"role": "interviewer", "text": "Eight A100 80GB GPUs, each with its own copy of a 13B model in FP16."},
+        {"role": "candidate", "text": "Weights are 26 GB, so about 50 GB is left for the cache. Per token that's 40 times "
+                                      "40 times 128 times 2, which is 409,600 bytes, about 400 KB. A 2,250-token request "
+                                      "is about 920 MB, so roughly 55 sequences fit per GPU."}])
+    cap = grade(t).criterion("capacity_number")
+    assert cap.score == 2 and any(x.startswith("claim:kv_bytes_per_token") for x in cap.capped_by), cap
+
+
+def test_a_model_from_experience_does_not_become_the_subject():
+    led = ledger("Mistral-7B in FP16 is about 14.5 GB of weights and 128 KiB of KV per token. I've mostly done this "
+                 "for a 70B where the per-token figure is 320 KiB: here it is smaller. On the 24 GB card that leaves "
+                 "about 7 GB, so about 37 sequences at 1,450 tokens.",
+                 opening="Serve Mistral-7B on A10G 24GB cards.")
+    seqs = one(led, "concurrent_sequences")
+    assert seqs.subject.model == "mistral-7b" and seqs.check.status == "ok", seqs.brief()
+
+
+@pytest.mark.parametrize("text, verdict", [
     ("NVMe flush is ~1 ms, so each fsync carries ~50 records at 50,000/s.", "ok"),
     ("fsync is about 1 ms, so batching ~50 puts per fsync gives 50,000 a second.", "ok"),
     ("One fsync per put at 1 ms each, so that's 50,000 puts a second.", "wrong"),

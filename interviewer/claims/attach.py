@@ -97,8 +97,11 @@ def _chains(text: str, ms: list[Mention]) -> list[_Chain]:
             cur.ops.append(op)
             continue
         if cur is not None:
+            dims = {ms[k].dim for k in cur.operands}
+            # ", which is" closes a calculation whose result is in an operand's quantity, or one of bare
+            # factors ("40 times 40 times 128 times 2, which is 409,600 bytes"), not the next item of a list
             if _RESULT.fullmatch(gap) and len(gap) <= 24 and not (
-                    _COMMA_RESULT.match(gap) and ms[i + 1].dim not in {ms[k].dim for k in cur.operands} - {"count"}):
+                    _COMMA_RESULT.match(gap) and dims != {"count"} and ms[i + 1].dim not in dims - {"count"}):
                 cur.result = i + 1
             chains.append(cur)
             cur = None
@@ -198,8 +201,10 @@ def _to_unit(kind: str, mention: Mention, v: Vocab) -> tuple[float, float | None
     return val, low, high
 
 
-def find_claims(seg: Segment, v: Vocab) -> list[Found]:
-    """Every claim in one segment (prose sentence or table cell), in text order."""
+def find_claims(seg: Segment, v: Vocab, carried_rate: str | None = None) -> list[Found]:
+    """Every claim in one segment (prose sentence or table cell), in text order. `carried_rate` is a
+    byte rate the previous sentence ended on ("... about 55 MB/s."): a size over a period that opens
+    this one ("So roughly 180 GB a day.") is that rate carried over the period."""
     text = seg.text
     if not _MAY_HAVE_NUMBER.search(text) and not v.number_word_re.search(text) and not v.fraction_re.search(text):
         return _settings(seg, [], v, bool(v.hypothetical.search(text)), bool(v.comparison.search(text)))
@@ -329,6 +334,12 @@ def find_claims(seg: Segment, v: Vocab) -> list[Found]:
             f.kind = "seq_len"  # "1,500 prompt plus 300 reply, so about 1,800 tokens": the whole sequence
         found.append(f)
     found.extend(_calculations(text, ms, chains, v, hyp_m, comp))
+    if carried_rate and ms and ms[0].dim == "bytes" and _CARRIED_LEAD.fullmatch(text, 0, ms[0].start) \
+            and (pm := _PERIOD.match(text, ms[0].end)) is not None:
+        found.append(Found(kind="arithmetic", value=ms[0].value, mention=ms[0], start=ms[0].start, end=pm.end(),
+                           approx=ms[0].approx, negated=_negated(text, ms[0].start, v),
+                           hypothetical=hyp_m is not None, comparison=comp,
+                           formula=[carried_rate, "x", pm.group(1)], cue="calculation"))
     found.extend(_settings(seg, found, v, hyp_m is not None, comp))
     found.sort(key=lambda x: x.start)
     return found
@@ -414,6 +425,7 @@ def _calculations(text: str, ms: list[Mention], chains: list[_Chain], v: Vocab, 
     return out
 
 
+_CARRIED_LEAD = re.compile(r"\s*(?:so|that.s|that\s+is|which\s+is|i\.e\.|or)\s*,?\s*(?:about|roughly|around|~|≈)?\s*", re.I)
 _NOUN_IS = re.compile(r"\s+(?:of\s+)?(?:log|wal|data|writes)?\s*(?:is|takes|=|≈)\s*(?:about|roughly|around|only|~)?\s*", re.I)
 _RATE_THEN = re.compile(r"[^\d.;:!?]{0,6}?\s*(?:means|so|gives|,)?\s*(?:an?|the|our|that)?\s*", re.I)
 _PERIOD_FIRST = re.compile(r"\b((?:per|an?|each|every)\s+(?:day|hour|minute|week))\s*,?\s*(?:that.s|that\s+is|it.s|is|gives|"

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import functools
+import re
 from typing import Optional, Sequence
 
 from interviewer.claims.attach import find_claims
@@ -11,6 +12,7 @@ from interviewer.claims.segments import segments
 from interviewer.claims.subjects import Tracker
 from interviewer.claims.vocab import load
 
+_MAY_FOLLOW = re.compile(r"\d")  # a rate the sentence does not end on is not carried into the next
 _ROLES = {"interviewer": "interviewer", "candidate": "candidate", "assistant": "interviewer", "user": "candidate"}
 
 
@@ -22,8 +24,12 @@ def _found(text: str) -> tuple:
     v = load()
     tracker = Tracker(v)
     out = []
+    rate = None
     for seg in segments(text):
-        found = tuple(find_claims(seg, v))
+        found = tuple(find_claims(seg, v, rate))
+        last = found[-1].mention if found else None
+        rate = seg.text[last.start:last.end] if last is not None and last.dim == "bytes_rate" \
+            and not _MAY_FOLLOW.search(seg.text, last.end) else None
         hyp = any(f.hypothetical for f in found) or bool(v.hypothetical.search(seg.text))
         comp = bool(v.comparison.search(seg.text))
         out.append((seg, found, tracker.segment_subject(seg, list(found)), hyp, comp))
