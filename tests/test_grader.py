@@ -578,3 +578,25 @@ def test_an_answer_to_pick_one_that_opens_on_its_choice(answer, raised):
         {"role": "interviewer", "text": "Pick one fairness rule. Not a menu, one."},
         {"role": "candidate", "text": answer}]}))
     assert ("policy_list" in {p.id for p in report.pitfalls}) is raised
+
+
+def test_a_full_cache_rule_given_when_asked_completes_level_two():
+    """"Cache full, new request?" - "Queue it.": the rule for a full cache, said in the fewest words."""
+    def sched(reply: str) -> int:
+        return _scores(grade(parse_transcript({"question_id": "gpu-inference-serving", "turns": _dialogue(
+            ("Batching limits?", "max_num_seqs 24, max_num_batched_tokens 4096."),
+            ("The cache is full and a new request arrives. Then what?", reply))})))["scheduling_policy"]
+
+    assert sched("Queue it. It waits its turn.") == 2
+    assert sched("Hard to say, it depends.") == 1
+
+
+def test_a_timeout_given_when_asked_for_it_is_a_figure_named():
+    def cap(question: str) -> int:
+        return _scores(grade(parse_transcript({"question_id": "inference-timeout-restart", "turns": _dialogue(
+            ("Design the timeout and restart strategy.", "Kill it when it hangs and retry."),
+            (question, "Forty-five seconds, for everything. That's what the gateway uses."))})))["capacity_number"]
+
+    assert cap("What is your actual timeout for the whole generation, and where does it come from?") == 1
+    assert cap("Anything else?") == 0
+
