@@ -754,6 +754,36 @@ def test_bare_factors_closed_by_which_is_are_a_calculation_that_confirms_the_sta
     assert cap.score == 2 and any(x.startswith("claim:kv_bytes_per_token") for x in cap.capped_by), cap
 
 
+def test_the_fleet_a_sentence_ends_on_is_not_the_replica_of_its_figures():
+    led = ledger("Quantize to INT4: the 70 GB of weights go to 35, which frees 45 GB for the cache, so ~76 sequences "
+                 "per GPU and the fleet drops to about 30 GPUs.")
+    free = one(led, "free_kv_bytes")
+    assert free.subject.gpus_in_sentence is None and free.check.status == "ok", free.brief()
+
+
+def test_a_shape_noun_before_the_operator_keeps_the_product_whole():
+    led = ledger("KV per token: 2 x 80 layers x 8 KV heads x 128 head dim x 2 bytes = 327,680 bytes.")
+    kv = one(led, "kv_bytes_per_token")
+    assert kv.value == 327680 and kv.check.status == "ok" and "128" in kv.formula, kv.brief()
+
+
+@pytest.mark.parametrize("text, verdict", [
+    # the fsync time assumed one sentence earlier, the group's size said here
+    ("Assume an fsync takes about 2 ms. At 50,000 a second each fsync covers about 25 writes.", "wrong"),
+    ("Assume an fsync takes about 2 ms. At 50,000 a second each fsync covers about 100 writes.", "ok"),
+])
+def test_a_group_size_is_checked_against_the_fsync_time_said_before_it(text, verdict):
+    led = ledger(text, opening="Design a WAL-backed KV store for 50,000 writes a second.")
+    rate = one(led, "request_rate_rps")
+    assert rate.check is not None and rate.check.status == verdict, rate.brief()
+
+
+def test_a_group_said_with_its_own_window_is_not_checked_against_an_earlier_fsync_time():
+    led = ledger("An fsync is 50-100 µs with PLP. A group commit window of 2 ms gives ~100 writes per fsync at 50k/s.",
+                 opening="Design a WAL-backed KV store for 50,000 writes a second.")
+    assert all(c.check is None or c.check.status == "ok" for c in led.candidate_claims()), led.summary()
+
+
 def test_a_model_from_experience_does_not_become_the_subject():
     led = ledger("Mistral-7B in FP16 is about 14.5 GB of weights and 128 KiB of KV per token. I've mostly done this "
                  "for a 70B where the per-token figure is 320 KiB: here it is smaller. On the 24 GB card that leaves "

@@ -19,7 +19,8 @@ from interviewer.claims.vocab import Vocab
 
 # an operand may carry a note in brackets: "2 (K and V) x 40 layers"
 _OF = re.compile(r"\s+of\s+(?:the\s+)?", re.I)
-_OP = re.compile(r"\s*(?:\([^()\d]{1,30}\)\s*)?(x|×|\*|·|⋅|times|multiplied\s+by|/|over|divided\s+by|÷|minus|less|plus|\+|\s-\s)\s*",
+# a shape's own noun may sit before the operator: "128 head dim x 2 bytes"
+_OP = re.compile(r"\s*(?:\([^()\d]{1,30}\)\s*)?(?:(?:head[_ ]?dim(?:ension)?s?|dims)\s*)?(x|×|\*|·|⋅|times|multiplied\s+by|/|over|divided\s+by|÷|minus|less|plus|\+|\s-\s)\s*",
                  re.I)
 # "another 13 GB for KV", "an extra 10k tokens": a difference, not the quantity itself
 _DELTA_BEFORE = re.compile(r"\b(?:another|an?\s+(?:extra|additional))\s*~?\s*$", re.I)

@@ -1018,7 +1018,7 @@ def check_calculation(c: Claim, ctx: Ctx, i: int) -> Check | None:
             continue
         period = _PERIOD_MS.get(part.lower().lstrip("/ ").split()[-1]) if k == len(c.formula) - 1 else None
         if period:
-            values.append(period)  # "... 180 GB a day": the rate times a day
+            values.append(period / 1000.0)  # "... 180 GB a day": the rate (per second) times a day, in seconds
             parts.append(None)
             dims.add("time")
             continue
@@ -1047,7 +1047,11 @@ def check_calculation(c: Claim, ctx: Ctx, i: int) -> Check | None:
     if expected is None or c.value is None:
         return None
     said = " ".join(c.formula)
-    trace = [f"{said} = {expected:,.6g}"]
+    # in bytes where the result is bytes and the operands are in bytes too ("55 MB/s x an hour = 198 GB")
+    said_as = result or [m for m in find_mentions(c.span, ctx.v) if m.value == c.value][-1:]
+    in_bytes = bool(said_as) and said_as[-1].dim == "bytes" and any(m is not None and m.dim in ("bytes", "bytes_rate")
+                                                                  for m in parts)
+    trace = [f"{said} = {say.nbytes(expected) if in_bytes else f'{expected:,.6g}'}"]
     if arithmetic.consistent(c.value, expected, ctx.v.physics["tolerance"], dims):
         return _check("ok", "arithmetic", expected, c.unit, c, f"{said} checks out.", trace)
     if result and result[-1].dim == "bytes" and len(values) == 2 and all(m is not None and m.dim in ("count", "tokens")
@@ -1139,7 +1143,8 @@ def check_fleet_share(c: Claim, ctx: Ctx, i: int) -> Check | None:
     return check
 
 
-_ONE_FSYNC_EACH = re.compile(r"\b(?:every|each|per|one|an)\s+(?:put|write|fsync|request|record)s?\b|\bfsync\s+(?:on\s+)?(?:every|each)\b", re.I)
+# (not a timer: "fsync every 10 ms")
+_ONE_FSYNC_EACH = re.compile(r"\b(?:every|each|per|one|an)\s+(?:put|write|fsync|request|record)s?\b|\bfsync\s+(?:on\s+)?(?:every|each)\b(?!\s+~?\d)", re.I)
 # group commit said in the sentence, with its size when given ("~50 records per fsync", "each fsync carries 50")
 _GROUP_SIZE = re.compile(r"~?(\d[\d,]*)\s+(?:records|puts|writes|requests|entries)\s+(?:per|each|in\s+(?:one|each|a))\s+"
                          r"(?:fsync|flush|batch)|(?:fsync|flush)\w*\s+(?:carries|covers|holds|takes|batches|groups)\s+(?:about\s+|roughly\s+|around\s+)?~?"
@@ -1172,12 +1177,23 @@ def check_fsync_rate(c: Claim, ctx: Ctx, i: int) -> Check | None:
     one synchronous fsync per write allows 1 / fsync time writes a second."""
     lat = [ctx.claims[j] for j in ctx.in_sentence(i) if j < i and ctx.claims[j].kind == "fsync_latency_ms"
            and ctx.claims[j].value and not ctx.claims[j].negated]
+    carried = False
+    here = set(ctx.in_sentence(i))
+    group = _GROUP_SIZE.search(c.sentence) if c.kind != "fsync_rate" else None
+    if not lat and group is not None and not any(
+            ctx.claims[j].unit == "ms" and -1 < c.sentence.find(ctx.claims[j].span) < group.end()
+            for j in here):  # a time said with the group ("with a ~2 ms flush cycle each fsync covers ...")
+        # "Assume an fsync takes about 2 ms. ... at 50,000 a second each fsync covers about 25 writes": the
+        # fsync time assumed earlier in the answer (the last said), the group's size said here
+        lat = [x for j, x in enumerate(ctx.claims[:i]) if j not in here and x.turn == c.turn
+               and x.kind == "fsync_latency_ms" and x.value and not x.negated][-1:]
+        carried = bool(lat)
     if not lat or not _ONE_FSYNC_EACH.search(c.sentence):
         return None
     L = lat[-1]
     between = c.sentence[c.sentence.find(L.span) + len(L.span):c.sentence.find(c.span)] \
         if L.span in c.sentence and c.span in c.sentence else ""
-    if not _RESULT_WORDS.search(between):
+    if not carried and not _RESULT_WORDS.search(between):
         return None
     # "each fsync carries ~50 records, so 50,000/s": a group of G writes per fsync
     sized = _GROUP_SIZE.search(c.sentence) if c.kind != "fsync_rate" else None  # fsyncs a second are not grouped

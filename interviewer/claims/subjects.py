@@ -130,9 +130,10 @@ class Tracker:
         tps = [(int(f.value), f.start) for f in found if f.kind == "tensor_parallel" and f.value and not f.negated]
         out["tp"] = tps[0][0] if tps else None
         out["tps"] = tps
+        # (not the fleet's count: "... ~76 sequences per GPU and the fleet drops to about 30 GPUs")
         gpus = [int(f.value) for f in found
                 if f.kind in ("tensor_parallel", "gpu_count", "fits_on_gpus") and f.value and not f.negated
-                and f.value <= 64]
+                and f.value <= 64 and f.scope != "fleet"]
         out["gpu_counts"] = gpus
         return out
 
