@@ -583,10 +583,16 @@ def _given(context: dict[int, str]) -> tuple[frozenset, frozenset]:
     gives 50 a team): repeating either derives nothing."""
     said: set[float] = set()
     for t in context.values():
-        said |= numbers_in(t)
+        # the counts the items marked given_is_named repeat (GPUs, hosts, teams): not a time, share or
+        # size ("a p99 budget of 150 ms" gives no fleet of 150)
+        said |= numbers_in(_MEASURES.sub(" ", digitized(t)[0] if any(c.isalpha() for c in t) else t))
     big = [n for n in said if n >= 2]
     ratios = {a / b for a in big for b in big if a > b and a / b >= 2}
     return frozenset(said), frozenset(ratios)
+
+
+_MEASURES = re.compile(r"~?\d[\d,]*(?:\.\d+)?\s*(?:ms|milliseconds?|µs|us|s|secs?|seconds?|minutes?|hours?|%|percent|"
+                       r"[kmgt]i?b|bytes?|gigs?)(?![\w/])", re.I)
 
 
 def _is_given(n: float, given: tuple[frozenset, frozenset]) -> bool:

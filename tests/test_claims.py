@@ -784,6 +784,12 @@ def test_a_group_said_with_its_own_window_is_not_checked_against_an_earlier_fsyn
     assert all(c.check is None or c.check.status == "ok" for c in led.candidate_claims()), led.summary()
 
 
+def test_what_a_step_reads_and_a_figure_at_batch_one_are_not_budgets_or_limits():
+    led = ledger("At batch 64 you add ~7 GB of KV reads per step, so a step goes from ~4 ms to ~6 ms.",
+                 "HBM is ~3.35 TB/s, so ~250 tokens/s as the ceiling at batch 1.", opening=OPEN_8B)
+    assert "free_kv_bytes" not in kinds(led) and "max_batch_size" not in kinds(led), led.summary()
+
+
 def test_a_model_from_experience_does_not_become_the_subject():
     led = ledger("Mistral-7B in FP16 is about 14.5 GB of weights and 128 KiB of KV per token. I've mostly done this "
                  "for a 70B where the per-token figure is 320 KiB: here it is smaller. On the 24 GB card that leaves "

@@ -600,3 +600,13 @@ def test_a_timeout_given_when_asked_for_it_is_a_figure_named():
     assert cap("What is your actual timeout for the whole generation, and where does it come from?") == 1
     assert cap("Anything else?") == 0
 
+
+def test_a_count_is_given_only_when_the_interviewer_said_it_as_a_count():
+    """"a p99 budget of 150 ms" gives no fleet of 150; "150 GPUs" does."""
+    timed = _evidence("recommendation-serving", ["Six million a second over 40k per card is 150 L4s at peak."],
+                      opening="Expect 20,000 requests a second and a p99 budget of 150 ms for the call.")
+    counted = _evidence("recommendation-serving", ["That's 150 L4s at peak."],
+                        opening="We have 150 L4s today and a p99 budget of 120 ms.")
+    assert "fleet_size" in timed.present
+    assert "fleet_size" not in counted.present and "fleet_size" in counted.named
+
