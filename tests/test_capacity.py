@@ -223,7 +223,7 @@ def test_find_model_by_id_or_alias(name, expected):
 
 @pytest.mark.parametrize("name, expected", [
     ("H100", "h100-80gb"), ("a100 40gb", "a100-40gb"), ("A100", "a100-40gb"), ("A100-80GB", "a100-80gb"),
-    ("h200", "h200"), ("L4", "l4"), ("A10G", "a10g"),
+    ("h200", "h200"), ("L4", "l4"), ("A10G", "a10g"), ("AMD MI300X", "mi300x"), ("TPU v5e", "tpu-v5e"),
 ])
 def test_find_gpu_by_id_or_alias(name, expected):
     assert capacity.find_gpu(name).id == expected
@@ -414,3 +414,10 @@ def test_cli_capacity_that_does_not_fit_prints_json_and_exits_0():
     assert [a["weights_dtype"] for a in out["alternatives"]] == ["fp8", "int4"]
     table = _cli("capacity", "--model", "llama-2-70b", "--gpu", "l4")
     assert table.returncode == 0 and "fits: no" in table.stdout and "min_tp" in table.stdout
+
+
+def test_a_gemma_2_sequence_on_an_mi300x_uses_their_published_shapes():
+    """Gemma-2-9B: 2 x 42 layers x 8 KV heads x 256 x 2 bytes per token; the MI300X holds 192 GiB."""
+    assert capacity.kv_bytes_per_token("gemma-2-9b") == 2 * 42 * 8 * 256 * 2
+    assert capacity.find_gpu("mi300x").memory_gib == 192 and capacity.find_gpu("tpu-v5e").memory_gib == 16
+

@@ -790,6 +790,16 @@ def test_what_a_step_reads_and_a_figure_at_batch_one_are_not_budgets_or_limits()
     assert "free_kv_bytes" not in kinds(led) and "max_batch_size" not in kinds(led), led.summary()
 
 
+def test_a_product_whose_last_factor_says_each_is_re_done():
+    (c,) = _calcs("20,000 requests a second x 300 candidates each is 600k candidate scores a second.")
+    assert c.check.status == "wrong" and c.check.ratio is not None and c.check.ratio < 0.2, c.check
+
+
+def test_the_prompts_a_step_prefills_are_not_concurrency():
+    led = ledger("max_num_batched_tokens = 8,192, so two or three prompts' prefill can go in one step.")
+    assert "concurrent_sequences" not in kinds(led), led.summary()
+
+
 def test_a_model_from_experience_does_not_become_the_subject():
     led = ledger("Mistral-7B in FP16 is about 14.5 GB of weights and 128 KiB of KV per token. I've mostly done this "
                  "for a 70B where the per-token figure is 320 KiB: here it is smaller. On the 24 GB card that leaves "

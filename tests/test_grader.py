@@ -610,3 +610,11 @@ def test_a_count_is_given_only_when_the_interviewer_said_it_as_a_count():
     assert "fleet_size" in timed.present
     assert "fleet_size" not in counted.present and "fleet_size" in counted.named
 
+
+def test_asked_which_they_would_pick_an_answer_that_opens_on_one_has_chosen():
+    asked = ("There are many ways to share a fleet: strict priority, FIFO with quotas, DRF, weighted fair share. "
+             "Which would you pick?")
+    chosen = ("Weighted fair share, with a preemption budget. Strict priority starves the bottom team; FIFO with quotas "
+              "leaves quota idle; DRF pays off only with several scarce resources. Each team's weight is its funded GPUs.")
+    assert "policy_list" not in _pitfall_ids(_dialogue(("Design the platform.", "Queue per team."), (asked, chosen)))
+

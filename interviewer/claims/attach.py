@@ -24,8 +24,8 @@ _OP = re.compile(r"\s*(?:\([^()\d]{1,30}\)\s*)?(?:(?:head[_ ]?dim(?:ension)?s?|d
                  re.I)
 # "another 13 GB for KV", "an extra 10k tokens": a difference, not the quantity itself
 _DELTA_BEFORE = re.compile(r"\b(?:another|an?\s+(?:extra|additional))\s*~?\s*$", re.I)
-_RESULT = re.compile(
-    r"[\s`*]*(?:,\s*(?:which\s+is|that's|that\s+is)|=|≈|~=|->|→|:|,|is|are|gives|give|comes\s+to|makes|that's|that\s+is|which\s+is|so"
+_RESULT = re.compile(  # ("20,000 requests a second x 300 candidates each is 6M": the operand's "each")
+    r"(?:\s+(?:each|apiece|per\s+request))?[\s`*]*(?:,\s*(?:which\s+is|that's|that\s+is)|=|≈|~=|->|→|:|,|is|are|gives|give|comes\s+to|makes|that's|that\s+is|which\s+is|so"
     r"|per\s+token\s+is)?"
     r"\s*(?:about|roughly|around|approximately|~|so|that's|or|only|just|is)?[\s`*]*", re.I)  # "`20 GB / 1 GB/s ≈` **2 s**"
 # "2,000 x 50 ms, which is 10 seconds" restates the product only in an operand's quantity: "250 hosts x 8,
