@@ -363,8 +363,11 @@ def _policy_list(ev: Evidence, p: Pitfall, since: int = 0) -> bool:
             return True
         # names said one sentence at a time and left to "it depends" in the same answer: "Round-robin is
         # ... Least-connections ... Power of two choices ... Prefix-hash affinity ... Each has trade-offs,
-        # it really depends on the traffic pattern"
-        if deferred and len(starts) >= p.min_names and len(_names_in(text, p)) >= p.min_names:
+        # it really depends on the traffic pattern" - or in the answer to "which one?" that follows a list
+        # of bullets ("- FIFO / - priority classes / - quotas ..." then "Honestly it depends ... a hybrid")
+        between = max((i for i in ev.context if turn < i < (nxt or 0)), default=None)
+        asked_next = deferred_next and between is not None and any(q.search(ev.context[between]) for q in p.pick_prompt)
+        if (deferred or asked_next) and len(starts) >= p.min_names and len(_names_in(text, p)) >= p.min_names:
             s0 = starts[0]
             e0 = max((m.end() for m in _SENTENCE.finditer(text) if _deferral_in(p, m.group(0))), default=len(text))
             e0 = max(e0, starts[-1] + 1)

@@ -800,6 +800,28 @@ def test_the_prompts_a_step_prefills_are_not_concurrency():
     assert "concurrent_sequences" not in kinds(led), led.summary()
 
 
+@pytest.mark.parametrize("text, verdict", [
+    # every unit said, so no change of unit explains a 1,000x gap
+    ("55 MB/s times 86,400 seconds is a bit under 5 GB a day of log.", "wrong"),
+    ("55 MB/s times 86,400 seconds is just under 4.8 TB a day of log.", "ok"),
+])
+def test_a_byte_rate_over_a_time_is_checked_in_the_units_said(text, verdict):
+    (c,) = _calcs(text)
+    assert c.check.status == verdict, c.check
+
+
+def test_a_load_spread_over_the_gpus_is_no_tensor_parallel_replica():
+    led = ledger("40/s over 8 GPUs is 5/s per GPU.", "Each GPU holds ~25 sequences of 2,250 tokens.",
+                 opening="One host with eight A100 80GB GPUs, each with its own copy of Llama-2-13B in FP16.")
+    assert "tensor_parallel" not in kinds(led) and all(c.subject.tp in (None, 1) for c in led.candidate_claims())
+
+
+def test_a_sequence_at_full_length_is_not_free_memory():
+    led = ledger("- per request: 2,000 + 250 = 2,250 tokens -> ~1.84 GB of KV at full length",
+                 opening="One host with eight A100 80GB GPUs, each with its own copy of Llama-2-13B in FP16.")
+    assert "free_kv_bytes" not in kinds(led), led.summary()
+
+
 def test_a_model_from_experience_does_not_become_the_subject():
     led = ledger("Mistral-7B in FP16 is about 14.5 GB of weights and 128 KiB of KV per token. I've mostly done this "
                  "for a 70B where the per-token figure is 320 KiB: here it is smaller. On the 24 GB card that leaves "

@@ -618,3 +618,11 @@ def test_asked_which_they_would_pick_an_answer_that_opens_on_one_has_chosen():
               "leaves quota idle; DRF pays off only with several scarce resources. Each team's weight is its funded GPUs.")
     assert "policy_list" not in _pitfall_ids(_dialogue(("Design the platform.", "Queue per team."), (asked, chosen)))
 
+
+def test_a_bulleted_list_left_to_it_depends_when_asked_for_one_is_a_policy_list():
+    listed = ("Just list the scheduling options.", "- FIFO\n- priority classes\n- per-team quotas\n- weighted fair share\n- DRF")
+    deferred = ("You pick. Which one do you build first?", "Honestly it depends on the workload mix. Probably a hybrid.")
+    chosen = ("You pick. Which one do you build first?", "Weighted fair share, weights from each team's budget.")
+    assert "policy_list" in _pitfall_ids(_dialogue(listed, deferred))
+    assert "policy_list" not in _pitfall_ids(_dialogue(listed, chosen))
+

@@ -27,7 +27,7 @@ _DELTA_BEFORE = re.compile(r"\b(?:another|an?\s+(?:extra|additional))\s*~?\s*$",
 _RESULT = re.compile(  # ("20,000 requests a second x 300 candidates each is 6M": the operand's "each")
     r"(?:\s+(?:each|apiece|per\s+request))?[\s`*]*(?:,\s*(?:which\s+is|that's|that\s+is)|=|≈|~=|->|→|:|,|is|are|gives|give|comes\s+to|makes|that's|that\s+is|which\s+is|so"
     r"|per\s+token\s+is)?"
-    r"\s*(?:about|roughly|around|approximately|~|so|that's|or|only|just|is)?[\s`*]*", re.I)  # "`20 GB / 1 GB/s ≈` **2 s**"
+    r"\s*(?:about|roughly|around|approximately|~|so|that's|or|only|just|is|(?:a\s+bit|just|slightly)\s+(?:under|over))?[\s`*]*", re.I)  # "`20 GB / 1 GB/s ≈` **2 s**"
 # "2,000 x 50 ms, which is 10 seconds" restates the product only in an operand's quantity: "250 hosts x 8,
 # which is 48,000 GPU-hours a day" goes on to another one
 _COMMA_RESULT = re.compile(r"[\s`*]*,")
@@ -85,7 +85,7 @@ def _chains(text: str, ms: list[Mention]) -> list[_Chain]:
     for i in range(len(ms) - 1):
         gap = text[ms[i].end:ms[i + 1].start]
         om = _OP.fullmatch(gap)
-        if ms[i].dim == "percent" and _OF.fullmatch(gap) and not _AT_BEFORE.search(text[max(0, ms[i].start - 8):ms[i].start]):
+        if ms[i].dim == "percent" and _OF.fullmatch(gap) and not _AT_SHARE.search(text[max(0, ms[i].start - 30):ms[i].start]):
             op = "x"  # "50% of 4 x 989 TFLOPS": the share multiplies what follows (not "four H100s at 40% of ...")
         elif om and ms[i].dim not in ("time",) or (om and _norm_op(om.group(1)) in _SUB | _DIV):
             op = _norm_op(om.group(1))
@@ -443,6 +443,8 @@ _PER_TOKEN = re.compile(r"\s*(?:(?:per|a|each|/)\s*(?:output\s+)?tok(?:en)?s?\b|
 _UNKNOWN_UNIT = re.compile(r"\s?(?!(?:x|times|over|minus|plus|less|is|are|gives?|comes|makes|that|which|equals|so|and|or|"
                            r"per|a|an|the|of|for|to|in|on|at|by|with|from|each|more)\b)[A-Za-z]{1,8}\b")
 _AT_BEFORE = re.compile(r"(?:\bat|@)\s*$", re.I)
+# "eight A100s at a generous 50% of 312 TFLOP/s": the share is of each of the cards said before it
+_AT_SHARE = re.compile(r"(?:\bat|@)\s*(?:(?:a|an|the|some|only|roughly|about|maybe)\s+)?(?:[a-z]+\s+)?$", re.I)
 _COMMA = re.compile(r"\s*,?\s*")
 # a rate's dimension -> the quantities it moves
 _RATE_OF = {"bytes_rate": {"bytes"}, "rate_writes": {"writes"}, "rate_tokens": {"tokens"},

@@ -1052,6 +1052,23 @@ def check_calculation(c: Claim, ctx: Ctx, i: int) -> Check | None:
     in_bytes = bool(said_as) and said_as[-1].dim == "bytes" and any(m is not None and m.dim in ("bytes", "bytes_rate")
                                                                   for m in parts)
     trace = [f"{said} = {say.nbytes(expected) if in_bytes else f'{expected:,.6g}'}"]
+    rated = [k for k, m in enumerate(parts) if m is not None and m.dim == "bytes_rate"]
+    if in_bytes and set(ops) <= arithmetic.MUL and len(values) == 2 and len(rated) == 1 \
+            and (parts[1 - rated[0]] is None or parts[1 - rated[0]].dim == "time"):
+        # a byte rate over a time, both with their units, into bytes: every unit is said, so no change of
+        # unit can explain a gap ("55 MB/s times 86,400 seconds is a bit under 5 GB" is 1,000 times low)
+        other = parts[1 - rated[0]]
+        expected = values[rated[0]] * (values[1 - rated[0]] if other is None else other.value / 1000.0)
+        trace = [f"{said} = {say.nbytes(expected)}"]
+        dims = {"bytes"}
+        r = c.value / expected if expected else None
+        if r is not None and abs(math.log(r)) <= math.log(1 + ctx.v.physics["tolerance"]) + math.log(1.0737):
+            return _check("ok", "arithmetic", expected, c.unit, c, f"{said} checks out.", trace)
+        check = _check("wrong", "arithmetic", expected, c.unit, c,
+                       f"{said} is {say.nbytes(expected)}, not {say.nbytes(c.value)}: redo it ({' '.join(c.span.split())}).",
+                       trace)
+        check.ratio = round(r, 4) if r is not None else None
+        return check
     if arithmetic.consistent(c.value, expected, ctx.v.physics["tolerance"], dims):
         return _check("ok", "arithmetic", expected, c.unit, c, f"{said} checks out.", trace)
     if result and result[-1].dim == "bytes" and len(values) == 2 and all(m is not None and m.dim in ("count", "tokens")
