@@ -220,10 +220,15 @@ def hypothetical_at(text: str, start: int) -> bool:
     return k < len(hyp) and hyp[k] < start
 
 
+def _in_digits(text: str) -> str:
+    """`text` with its numbers in words written in digits (text with no letters is left as it is)."""
+    return digitized(text)[0] if any(c.isalpha() for c in text) else text
+
+
 def numbers_in(text: str) -> set[float]:
     """The plain numbers in a piece of text (digits, "4k", "1.5M", numbers in words)."""
     out = set()
-    text = digitized(text)[0] if any(c.isalpha() for c in text) else text
+    text = _in_digits(text)
     for m in _NUMBER.finditer(text):
         try:
             v = float(m.group(1).replace(",", ""))
@@ -585,7 +590,7 @@ def _given(context: dict[int, str]) -> tuple[frozenset, frozenset]:
     for t in context.values():
         # the counts the items marked given_is_named repeat (GPUs, hosts, teams): not a time, share or
         # size ("a p99 budget of 150 ms" gives no fleet of 150)
-        said |= numbers_in(_MEASURES.sub(" ", digitized(t)[0] if any(c.isalpha() for c in t) else t))
+        said |= numbers_in(_MEASURES.sub(" ", _in_digits(t)))
     big = [n for n in said if n >= 2]
     ratios = {a / b for a in big for b in big if a > b and a / b >= 2}
     return frozenset(said), frozenset(ratios)

@@ -120,6 +120,11 @@ def _sentence_start(text: str, pos: int) -> int:
     return max(text.rfind(ch, 0, pos) for ch in ".!?\n") + 1
 
 
+def _asks_for_one(p: Pitfall, text: str) -> bool:
+    """Does an interviewer turn ask for one of the options ("Pick one. Not a menu.")?"""
+    return any(q.search(text) for q in p.pick_prompt)
+
+
 _BUT = re.compile(r"\bbut\b", re.I)
 
 
@@ -144,7 +149,7 @@ def _answered_pick(ev: Evidence, p: Pitfall, hit: Hit | None) -> bool:
         return False
     for i, text in ev.context.items():
         asked_before = i < hit.turn and min((t for t in ev.texts if t > i), default=None) == hit.turn
-        if (i > hit.turn or asked_before) and any(q.search(text) for q in p.pick_prompt):
+        if (i > hit.turn or asked_before) and _asks_for_one(p, text):
             answer = min((t for t in ev.texts if t > i), default=None)
             if answer is not None:
                 said = ev.texts[answer]
@@ -356,7 +361,7 @@ def _policy_list(ev: Evidence, p: Pitfall, since: int = 0) -> bool:
         # combines or defers: "I'd combine them: weighted fair share for ..., priority classes for ..."
         asked = max((i for i in ev.context if i < turn), default=None)
         if deferred and len(starts) >= p.min_names and asked is not None \
-                and any(q.search(ev.context[asked]) for q in p.pick_prompt):
+                and _asks_for_one(p, ev.context[asked]):
             s0, e0 = starts[0], starts[-1]
             ev.pitfalls[p.id] = Hit(p.id, turn, s0, e0, quote_around(text, s0, e0))
             ev.pitfall_kinds[p.id] = "names"
@@ -365,8 +370,8 @@ def _policy_list(ev: Evidence, p: Pitfall, since: int = 0) -> bool:
         # ... Least-connections ... Power of two choices ... Prefix-hash affinity ... Each has trade-offs,
         # it really depends on the traffic pattern" - or in the answer to "which one?" that follows a list
         # of bullets ("- FIFO / - priority classes / - quotas ..." then "Honestly it depends ... a hybrid")
-        between = max((i for i in ev.context if turn < i < (nxt or 0)), default=None)
-        asked_next = deferred_next and between is not None and any(q.search(ev.context[between]) for q in p.pick_prompt)
+        asked_next = deferred_next and _asks_for_one(p, ev.context.get(max(
+            (i for i in ev.context if turn < i < nxt), default=-1), ""))
         if (deferred or asked_next) and len(starts) >= p.min_names and len(_names_in(text, p)) >= p.min_names:
             s0 = starts[0]
             e0 = max((m.end() for m in _SENTENCE.finditer(text) if _deferral_in(p, m.group(0))), default=len(text))

@@ -629,6 +629,16 @@ def test_one_pass_name_matching_agrees_with_capacity():
 # ---- calculations said aloud (claims/arithmetic.py): re-done whatever the quantity
 
 
+def _route_capacity(opening: str, answer: str):
+    """The capacity criterion of a one-answer route-and-batch round."""
+    from interviewer.grader import grade
+    from interviewer.transcript import Transcript
+
+    t = Transcript(question_id="route-batch-eight-gpus", turns=[{"role": "interviewer", "text": opening},
+                                                                {"role": "candidate", "text": answer}])
+    return grade(t).criterion("capacity_number")
+
+
 def _calcs(text: str):
     return [c for c in build_ledger([("candidate", text)]).claims if c.kind == "arithmetic"]
 
@@ -698,15 +708,10 @@ def test_latent_attention_kv_is_checked_with_the_calculators_formula():
 def test_a_word_one_is_no_operand_and_an_unsaid_kv_factor_is_judged_by_the_quantity():
     # "plus one ~500-token prefill": "one" is a word, "~500" no result
     assert not _calcs("Each step is 192 decode tokens plus one ~500-token prefill chunk.")
-    from interviewer.grader import grade
-    from interviewer.transcript import Transcript
-
-    t = Transcript(question_id="route-batch-eight-gpus", turns=[
-        {"role": "interviewer", "text": "Eight A100 80GB GPUs, each with its own copy of Llama-2-13B in FP16."},
-        {"role": "candidate", "text": "KV per token is 40 x 40 x 128 x 2 B = 819,200 B. Weights are 26 GB, so about "
-                                      "46 GB is left for KV after a 10% reserve; at 2,250 tokens a sequence is 1.84 GB, "
-                                      "so about 25 concurrent sequences fit per GPU."}])
-    cap = grade(t).criterion("capacity_number")
+    cap = _route_capacity("Eight A100 80GB GPUs, each with its own copy of Llama-2-13B in FP16.",
+                          "KV per token is 40 x 40 x 128 x 2 B = 819,200 B. Weights are 26 GB, so about 46 GB is left "
+                          "for KV after a 10% reserve; at 2,250 tokens a sequence is 1.84 GB, so about 25 concurrent "
+                          "sequences fit per GPU.")
     assert not any(x.startswith("claim:arithmetic") for x in cap.capped_by), cap.capped_by
 
 
@@ -738,19 +743,14 @@ def test_a_sentence_that_does_not_end_on_its_rate_carries_nothing():
 
 
 def test_bare_factors_closed_by_which_is_are_a_calculation_that_confirms_the_stand_in():
-    from interviewer.grader import grade
-    from interviewer.transcript import Transcript
-
     (c,) = _calcs("For a 13B it is 40 times 40 times 128 times 2, which is 409,600 bytes.")
     assert c.check.status == "ok" and c.formula == ["40", "times", "40", "times", "128", "times", "2"]
     # the shape confirms the 13B stand-in, so its per-token figure with the K-and-V 2 left out is the
     # candidate's own, and holds capacity below "derived"
-    t = Transcript(question_id="route-batch-eight-gpus", turns=[
-        {"role": "interviewer", "text": "Eight A100 80GB GPUs, each with its own copy of a 13B model in FP16."},
-        {"role": "candidate", "text": "Weights are 26 GB, so about 50 GB is left for the cache. Per token that's 40 times "
-                                      "40 times 128 times 2, which is 409,600 bytes, about 400 KB. A 2,250-token request "
-                                      "is about 920 MB, so roughly 55 sequences fit per GPU."}])
-    cap = grade(t).criterion("capacity_number")
+    cap = _route_capacity("Eight A100 80GB GPUs, each with its own copy of a 13B model in FP16.",
+                          "Weights are 26 GB, so about 50 GB is left for the cache. Per token that's 40 times 40 times "
+                          "128 times 2, which is 409,600 bytes, about 400 KB. A 2,250-token request is about 920 MB, "
+                          "so roughly 55 sequences fit per GPU.")
     assert cap.score == 2 and any(x.startswith("claim:kv_bytes_per_token") for x in cap.capped_by), cap
 
 

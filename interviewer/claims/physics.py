@@ -1060,7 +1060,6 @@ def check_calculation(c: Claim, ctx: Ctx, i: int) -> Check | None:
         other = parts[1 - rated[0]]
         expected = values[rated[0]] * (values[1 - rated[0]] if other is None else other.value / 1000.0)
         trace = [f"{said} = {say.nbytes(expected)}"]
-        dims = {"bytes"}
         r = c.value / expected if expected else None
         if r is not None and abs(math.log(r)) <= math.log(1 + ctx.v.physics["tolerance"]) + math.log(1.0737):
             return _check("ok", "arithmetic", expected, c.unit, c, f"{said} checks out.", trace)
@@ -1212,8 +1211,8 @@ def check_fsync_rate(c: Claim, ctx: Ctx, i: int) -> Check | None:
         if L.span in c.sentence and c.span in c.sentence else ""
     if not carried and not _RESULT_WORDS.search(between):
         return None
-    # "each fsync carries ~50 records, so 50,000/s": a group of G writes per fsync
-    sized = _GROUP_SIZE.search(c.sentence) if c.kind != "fsync_rate" else None  # fsyncs a second are not grouped
+    # "each fsync carries ~50 records, so 50,000/s": a group of G writes per fsync (fsyncs a second are not grouped)
+    sized = group
     if sized is None and c.kind != "fsync_rate" and _GROUPED.search(c.sentence):
         return None  # grouped, but the group's size is not said: nothing to re-do
     size = float((sized.group(1) or sized.group(2)).replace(",", "")) if sized else 1.0
