@@ -265,6 +265,7 @@ class _Builder:
 
         chunk = text[s:e]
         edits = [(a, b, f"{v:g}" if v < 1e6 else f"{v:.0f}") for a, b, v in spelled_numbers(chunk)]
+        edits += [(m.start(), m.end(), _TYPOS[m.group(0).lower()]) for m in _TYPO.finditer(chunk)]
         edits += [(m.start(), m.end(), "%") for m in _PERCENT_WORD.finditer(chunk)]
         edits += [(m.start(), m.end(), "ms") for m in _MS_WORD.finditer(chunk)]
         edits += [(m.start(1), m.end(1), "1") for m in _ONE_UNIT.finditer(chunk)]
@@ -297,6 +298,15 @@ class _Builder:
 _ONE_UNIT = guarded(re.compile(r"\b(?:under|below|than|<)\s+(an?)\s+(?:second|minute|hour|day|millisecond)\b", re.I))
 # spoken and terse spellings of the millisecond the cues read as "ms" ("eight hundred millis")
 _MS_WORD = guarded(re.compile(r"\b(?:millis|milli|msecs?)\b", re.I))
+
+
+# hurried typing of the domain's words, read as meant ("the kv cahce lives in redis", "p99 TTTF")
+_TYPOS = {"cahce": "cache", "chache": "cache", "caceh": "cache", "latnecy": "latency", "lantency": "latency",
+          "latecy": "latency", "througput": "throughput", "thoughput": "throughput", "thruput": "throughput",
+          "pirority": "priority", "priortiy": "priority", "priorty": "priority", "seqeunces": "sequences",
+          "sequnces": "sequences", "tokesn": "tokens", "tttf": "ttft", "tfft": "ttft", "memroy": "memory",
+          "wieghts": "weights", "weigths": "weights", "percentlie": "percentile", "concurency": "concurrency"}
+_TYPO = guarded(re.compile(r"\b(?:" + "|".join(_TYPOS) + r")\b", re.I))
 
 
 def digitized(text: str) -> tuple[str, list[int], list[int]]:

@@ -167,12 +167,25 @@ def _answered_pick(ev: Evidence, p: Pitfall, hit: Hit | None) -> bool:
                             and not _MIXED.search(first.group(0)):
                         return True
                     continue
+                # "Probably least-connections, or maybe the prefix hashing if ...": two options still open
+                if first is not None and _or_between(first.group(0), p):
+                    continue
                 # a policy named, or a short first sentence that is one option ("Prefix affinity with a load bound.")
                 short = first is not None and 2 <= len(first.group(0).split()) <= 12 and not menu \
                     and not _UNDECIDED.search(first.group(0))
                 if names or short:
                     return True
     return False
+
+
+def _or_between(sentence: str, p: Pitfall) -> bool:
+    """A policy name followed by an "or" and another option: "least outstanding or p2c",
+    "Least-connections, or maybe the prefix hashing"."""
+    found = _names_in(sentence, p)
+    return bool(found) and _OR_ALT.match(sentence, found[0][1]) is not None
+
+
+_OR_ALT = re.compile(r"[^.,;]{0,30}?[\s,]+or\s+(?!so\b|rather\b|more\b|less\b|fewer\b|two\b|three\b|\d)", re.I)
 
 
 # an answer to "pick one" that opens on "a mix" or "a combination" has picked nothing
@@ -402,11 +415,11 @@ def _policy_list(ev: Evidence, p: Pitfall, since: int = 0) -> bool:
 
 
 # "There are a few well-known approaches", "A few options, each with trade-offs:", "The options are"
-_NOUNS = r"(?:options|approaches|ways|choices|strategies|policies|possibilities|alternatives|answers|fallbacks|patterns|techniques|toolbox|toolkit)\b"
+_NOUNS = r"(?:options|approaches|ways|paths|routes|avenues|choices|strategies|policies|possibilities|alternatives|answers|fallbacks|patterns|techniques|toolbox|toolkit)\b"
 _MENU_OPENER = re.compile(
     r"\bthere(?:\s+are|'s|\s+is)\s+(?:a\s+few|several|many|lots\s+of|a\s+lot\s+of|a\s+number\s+of|multiple|a\s+bunch\s+of|"
     r"a\s+couple\s+of|some|\w+)\s+(?:[\w-]+\s+){0,2}?" + _NOUNS +
-    r"|^\W*(?:a\s+few|several|many|multiple|some|two|three|four|five|\d+)\s+(?:[\w-]+\s+){0,2}?" + _NOUNS +
+    r"|^\W*(?:a\s+few|several|many|multiple|some|(?:a\s+)?couple(?:\s+of)?|two|three|four|five|\d+)\s+(?:[\w-]+\s+){0,2}?" + _NOUNS +
     r"|\b(?:the|my|our)\s+(?:\w+\s+)?(?:options|choices|alternatives)\s+(?:are|include)\b"
     # "It's genuinely hard to pick one without knowing the org"
     r"|\b(?:hard|difficult|tough|impossible)\s+to\s+(?:pick|choose)\s+(?:just\s+)?(?:one|a\s+single\s+\w+)\b"

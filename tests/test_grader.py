@@ -304,6 +304,16 @@ def test_the_answer_to_which_one_is_the_choice_unless_it_defers_again():
     assert "policy_list" in _pitfall_ids(_dialogue(listed, deferred))
 
 
+def test_an_answer_to_which_one_that_names_one_or_another_has_not_chosen():
+    listed = ("Which GPU gets request 401?", "Round robin, least-loaded, or power of two choices; each has trade-offs, "
+                                            "it depends on the traffic.")
+    still_open = ("You ship tomorrow. Which one?", "Probably least-loaded, or maybe prefix hashing if prompts share a "
+                                                   "long system prompt.")
+    chosen = ("You ship tomorrow. Which one?", "Least-loaded, on outstanding tokens. Round robin ignores length.")
+    assert "policy_list" in _pitfall_ids(_dialogue(listed, still_open), qid="route-batch-eight-gpus")
+    assert "policy_list" not in _pitfall_ids(_dialogue(listed, chosen), qid="route-batch-eight-gpus")
+
+
 def test_a_menu_spread_over_sentences_and_left_open_is_a_policy_list():
     assert "policy_list" in _pitfall_ids(_dialogue(("Who goes first?", (
         "There are a few well-known approaches here and they each have a place. Strict priority classes, so "
