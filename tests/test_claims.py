@@ -835,6 +835,12 @@ def test_a_model_from_experience_does_not_become_the_subject():
     ("NVMe flush is ~1 ms, so each fsync carries ~50 records at 50,000/s.", "ok"),
     ("fsync is about 1 ms, so batching ~50 puts per fsync gives 50,000 a second.", "ok"),
     ("One fsync per put at 1 ms each, so that's 50,000 puts a second.", "wrong"),
+    # the group worked out in the sentence: its size is the product's result, not the rate it starts from
+    ("The p50 fsync is 0.4 ms. At 50,000 writes/s each fsync covers 50,000 x 0.4 ms = ~20 records.", "ok"),
+    ("The p50 fsync is 0.4 ms. At 50,000 writes/s each fsync covers 50,000 x 0.4 ms = ~200 records.", "wrong"),
+    # every fsync time said before counts, not only the last: the group here is drawn from the p50
+    ("fsync is 0.4 ms at p50 and 1.8 ms at p99. At 50,000 writes/s each fsync covers 50,000 x 0.4 ms = ~20 records.",
+     "ok"),
 ])
 def test_group_commit_multiplies_the_fsync_rate(text, verdict):
     led = build_ledger([("interviewer", "A KV store takes 50,000 puts a second."), ("candidate", text)])

@@ -1165,6 +1165,8 @@ _ONE_FSYNC_EACH = re.compile(r"\b(?:every|each|per|one|an)\s+(?:put|write|fsync|
 _GROUP_SIZE = re.compile(r"~?(\d[\d,]*)\s+(?:records|puts|writes|requests|entries)\s+(?:per|each|in\s+(?:one|each|a))\s+"
                          r"(?:fsync|flush|batch)|(?:fsync|flush)\w*\s+(?:carries|covers|holds|takes|batches|groups)\s+(?:about\s+|roughly\s+|around\s+)?~?"
                          r"(\d[\d,]*)", re.I)
+_TIMES = re.compile(r"\s*[x×*]\s*~?\d", re.I)
+_PRODUCT_RESULT = re.compile(r"(?:[^.;=]|\.(?=\d)){0,40}?(?:=|≈)\s*~?(\d[\d,]*(?:\.\d+)?)")
 _GROUPED = re.compile(r"\bbatch\w*|\bgroup(?:ed|\s+commit)|\bcoalesc\w*", re.I)
 _RESULT_WORDS = re.compile(r"\b(?:that.s|that\s+is|so|gives?|giving|means|which\s+is|i\.e\.)\b|=|→|->", re.I)
 
@@ -1200,9 +1202,9 @@ def check_fsync_rate(c: Claim, ctx: Ctx, i: int) -> Check | None:
             ctx.claims[j].unit == "ms" and -1 < c.sentence.find(ctx.claims[j].span) < group.end()
             for j in here):  # a time said with the group ("with a ~2 ms flush cycle each fsync covers ...")
         # "Assume an fsync takes about 2 ms. ... at 50,000 a second each fsync covers about 25 writes": the
-        # fsync time assumed earlier in the answer (the last said), the group's size said here
+        # fsync times assumed earlier in the answer ("p50 0.4 ms, p99 1.8 ms"), the group's size said here
         lat = [x for j, x in enumerate(ctx.claims[:i]) if j not in here and x.turn == c.turn
-               and x.kind == "fsync_latency_ms" and x.value and not x.negated][-1:]
+               and x.kind == "fsync_latency_ms" and x.value and not x.negated]
         carried = bool(lat)
     if not lat or not _ONE_FSYNC_EACH.search(c.sentence):
         return None
@@ -1216,6 +1218,12 @@ def check_fsync_rate(c: Claim, ctx: Ctx, i: int) -> Check | None:
     if sized is None and c.kind != "fsync_rate" and _GROUPED.search(c.sentence):
         return None  # grouped, but the group's size is not said: nothing to re-do
     size = float((sized.group(1) or sized.group(2)).replace(",", "")) if sized else 1.0
+    if sized is not None and _TIMES.match(c.sentence, sized.end()):
+        # "each fsync covers 50,000 x 0.4 ms = ~20 records": the group is the product's result, not its first factor
+        result = _PRODUCT_RESULT.match(c.sentence, sized.end())
+        if result is None:
+            return None
+        size = float(result.group(1).replace(",", ""))
     expected = size * 1000.0 / L.value
     # every fsync time said before it ("~0.5 ms median and 1-2 ms at p99"), ranges by their ends
     readings = [size * 1000.0 / x for f in lat for x in (f.value, f.low, f.high) if x]
