@@ -636,3 +636,22 @@ def test_a_bulleted_list_left_to_it_depends_when_asked_for_one_is_a_policy_list(
     assert "policy_list" in _pitfall_ids(_dialogue(listed, deferred))
     assert "policy_list" not in _pitfall_ids(_dialogue(listed, chosen))
 
+
+
+def test_the_briefs_request_rate_said_back_is_no_sizing_of_the_candidates_own():
+    """"ten GPUs would handle twenty thousand a second" repeats the brief's rate next to a guess."""
+    brief = "Expect about 20,000 requests per second at dinner peak and a p99 budget of 150 ms."
+    guessed = _evidence("recommendation-serving", ["I'd guess something like ten GPUs would handle twenty thousand "
+                                                   "requests a second."], opening=brief)
+    own = _evidence("recommendation-serving", ["We size for 25,000 requests a second, with headroom over the peak."],
+                    opening=brief)
+    assert "qps_figure" not in guessed.present and "qps_figure" in guessed.named
+    assert "qps_figure" in own.present
+
+
+def test_a_load_bandwidth_is_no_weights_figure():
+    loaded = _evidence("route-batch-eight-gpus", ["Cold start pulls the model from S3 at about 1 GB/s, so the first "
+                                                  "request after idle waits."])
+    sized = _evidence("route-batch-eight-gpus", ["The model is about 26 GB in FP16."])
+    assert "weights_figure" not in loaded.present
+    assert "weights_figure" in sized.present
