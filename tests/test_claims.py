@@ -722,6 +722,9 @@ def test_a_word_one_is_no_operand_and_an_unsaid_kv_factor_is_judged_by_the_quant
     ("KV/token: 2 (K and V) x 40 x 40 x 128 x 2 B = 819,200 B, ~0.8 MB.", "ok"),
     ("For max_tokens 4,096 at 45 ms that's about 18 seconds of decode.", "wrong"),
     ("A typical reply of 300 tokens at 50 ms is about 15 s.", "ok"),
+    # the time said per token, after a comma: "max_tokens is 4096, at ~25ms/tok that's about 10s"
+    ("max_tokens is 4096, at ~25ms/tok that's about 10s of decode.", "wrong"),
+    ("max_tokens is 4096, at ~25 ms per token that's about 100 s of decode.", "ok"),
 ])
 def test_a_rate_over_a_period_tokens_at_a_time_and_a_bracketed_operand_are_re_done(text, verdict):
     (c,) = _calcs(text)

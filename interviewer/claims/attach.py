@@ -353,6 +353,17 @@ def _is_total(found: list[Found], value: float | None) -> bool:
     return bool(p and o and value and abs(value - (p + o)) <= 0.02 * value)
 
 
+def _per_token_result(text: str, b: Mention, t: Mention) -> bool:
+    """"at ~25 ms/tok that's about 10 s": a time per token, then the result."""
+    if b.dim != "time":
+        return False
+    m = _PER_TOKEN_WORDS.match(text, b.end)
+    return m is not None and len(text[m.end():t.start]) <= 28 and bool(arithmetic.RESULT.fullmatch(text[m.end():t.start]))
+
+
+_PER_TOKEN_WORDS = re.compile(r"\s*(?:per|a|each|/)\s*(?:output\s+)?tok(?:en)?s?\b,?", re.I)
+
+
 def _calculations(text: str, ms: list[Mention], chains: list[_Chain], v: Vocab, hyp_m, comp: bool) -> list[Found]:
     """Each calculation said with an explicit result: one `arithmetic` claim spanning it, whose
     formula is the operands and operators as said (physics re-does it)."""
@@ -386,7 +397,7 @@ def _calculations(text: str, ms: list[Mention], chains: list[_Chain], v: Vocab, 
     # "20 GB at 500 MB/s is about 40 s", "at 500 MB/s, 20 GB is about four seconds": a time from a rate
     for k in range(len(ms) - 2):
         a, b, t = ms[k], ms[k + 1], ms[k + 2]
-        if t.dim != "time" or not arithmetic.result_gap(text, b, t):
+        if t.dim != "time" or not (arithmetic.result_gap(text, b, t) or _per_token_result(text, b, t)):
             continue
         op = "/"
         if _AT.fullmatch(text[a.end:b.start]) and _RATE_OF.get(b.dim, set()) & {a.dim, "count"}:
@@ -436,7 +447,7 @@ _PERIOD = re.compile(r"\s*(?:of\s+\w+\s+)?((?:a|an|per|each|every|/)\s*(?:day|ho
 # "50 MB/s into the log\n- that's ≈ 180 GB/day": a few words, then the result
 _WHICH_IS = re.compile(r"[^\d.;:!?]{0,40}?(?:\bwhich\s+is|\bthat.s|\bthat\s+is|\bso|\bor|\bi\.e\.|≈|~|=|->|→)\s*"
                        r"(?:about|roughly|around|~|≈)?\s*", re.I)
-_AT = re.compile(r"\s*(?:at|@)\s*", re.I)
+_AT = re.compile(r"\s*,?\s*(?:at|@)\s*", re.I)
 # after a time: per token, or nothing more before the result ("at 45 ms that's ...")
 _PER_TOKEN = re.compile(r"\s*(?:(?:per|a|each|/)\s*(?:output\s+)?tok(?:en)?s?\b|(?=\s*(?:,|that|this|which|is|=|≈|->|→|gives)))", re.I)
 # a word glued or next to a bare number that is no operator, result word or plain noun: an unread unit
