@@ -1150,3 +1150,19 @@ def test_the_parallel_degree_said_last_carries_to_the_next_sentence():
                  "141 is about 147 GB of KV. A full sequence is 1,800 tokens, so ~249 sequences per replica.")
     seqs = one(led, "concurrent_sequences")
     assert seqs.subject.tp == 4 and seqs.check.status == "ok"
+
+
+@pytest.mark.parametrize("text, status", [
+    # the writes that arrive while one fsync runs: rate x fsync time
+    ("At 50k writes a second and a 1 ms fsync, that's 50,000 writes per fsync, so throughput is solved.", "wrong"),
+    ("At 50k writes a second and a 1 ms fsync, that's about 50 writes per fsync.", None),
+    # a range read at its ends against each fsync time said in the answer
+    ("A flush is half a millisecond at p50 and 1 to 4 ms at p99, so roughly 25 to 100 writes per fsync.", None),
+    # a cap on the group is a choice, not a sum
+    ("With a 1 ms fsync I'd cap the group at up to 256 writes per fsync.", None),
+])
+def test_a_group_commits_size_is_the_write_rate_times_the_fsync_time(text, status):
+    led = build_ledger([("interviewer", "A KV store takes 50,000 writes a second."), ("candidate", text)])
+    group = [c for c in led.claims if c.kind == "writes_per_fsync"]
+    assert group, led.summary()
+    assert (group[0].check.status if group[0].check else None) == status, led.summary()

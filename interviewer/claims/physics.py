@@ -1244,6 +1244,37 @@ def check_fsync_rate(c: Claim, ctx: Ctx, i: int) -> Check | None:
                   f"not {say.count(c.value)}.", trace)
 
 
+def check_group_size(c: Claim, ctx: Ctx, i: int) -> Check | None:
+    """Group commit's size ("at 50k a second and a 1 ms fsync, that's 50 writes per fsync"): the writes that
+    arrive while one fsync runs (or one commit interval lasts) are the write rate times that time. Read
+    loosely - within 2x either way, against every rate and fsync time said - so only a slip of units or
+    orders of magnitude is called wrong; a cap on the group ("up to 256 per fsync") is a choice, not a sum."""
+    if c.bound or c.hypothetical or c.value < 2:
+        return None
+    if any(ctx.claims[j].kind == "arithmetic" and ctx.claims[j].start <= c.start and ctx.claims[j].end >= c.end
+           for j in ctx.in_sentence(i)):
+        return None  # "50,000 x 2 ms = 100 records per fsync": the sum said is re-done as a calculation
+    rates = [x for j, x in enumerate(ctx.claims[:i] + [ctx.claims[j] for j in ctx.in_sentence(i) if j > i])
+             if x.kind in ("write_rate", "request_rate_rps") and x.value and not x.negated and not x.hypothetical]
+    # the fsync times of this answer, before or after the group ("25 to 100 writes ... at 1 to 4 ms"), and earlier ones
+    times = [x for x in ctx.claims if x.kind in ("fsync_latency_ms", "max_wait_ms") and x.speaker == "candidate"
+             and x.value and not x.negated and not x.hypothetical and x.turn <= c.turn]
+    if not rates or not times:
+        return None
+    readings = [r * t / 1000.0 for rc in rates for r in (rc.value, rc.low, rc.high) if r
+                for tc in times for t in (tc.value, tc.low, tc.high) if t]
+    if any(0.5 <= said / x <= 2.0 for x in readings if x >= 1 for said in (c.value, c.low, c.high) if said):
+        return None
+    if not any(x >= 1 for x in readings):
+        return None
+    R, T = rates[-1], times[-1]
+    expected = R.value * T.value / 1000.0
+    trace = [f"{R.value:,.0f} writes a second x {T.value:g} ms = {expected:,.0f} writes arrive per fsync"]
+    return _check("wrong", "group_size", expected, "writes", c,
+                  f"At {say.count(R.value)} writes a second and {T.value:g} ms per fsync, one fsync covers about "
+                  f"{say.count(expected)} writes, not {say.count(c.value)}.", trace)
+
+
 def check_batch_kv(c: Claim, ctx: Ctx, i: int) -> Check | None:
     """A batch's KV ("28 x 2,048 x 512 KiB = 30 GB"): the product of the factors said."""
     return _arith_check(c, ctx)
@@ -1352,6 +1383,7 @@ CHECKS = {
     "fsync_latency_ms": check_fsync_latency,
     "write_rate": check_fsync_rate,
     "fsync_rate": check_fsync_rate,
+    "writes_per_fsync": check_group_size,
     "request_rate_rps": check_fsync_rate,
     "weights_bytes": check_weights,
     "fits_on_gpus": check_fit,
