@@ -1166,3 +1166,18 @@ def test_a_group_commits_size_is_the_write_rate_times_the_fsync_time(text, statu
     group = [c for c in led.claims if c.kind == "writes_per_fsync"]
     assert group, led.summary()
     assert (group[0].check.status if group[0].check else None) == status, led.summary()
+
+
+@pytest.mark.parametrize("text, verdict", [
+    # a factor's own noun before the operator, and "in fp16" before the result
+    ("User embeddings: 50M active users x 128 dims x 2 bytes in fp16 is about 1.28 GB.", "wrong"),
+    ("User embeddings: 50M active users x 128 dims x 2 bytes in fp16 is about 12.8 GB.", "ok"),
+])
+def test_an_embedding_tables_size_is_re_done(text, verdict):
+    (c,) = _calcs(text)
+    assert c.check.status == verdict, c.check
+
+
+def test_a_product_whose_first_factor_is_cut_off_by_words_is_not_judged():
+    # "2 million stores and dishes x 64 dims x 4 bytes": 64 x 4 is not the product said
+    assert not _calcs("Item embeddings, ~2 million stores and dishes × 64 dims × 4 bytes ≈ 512 MB, fit on the card.")

@@ -20,12 +20,13 @@ from interviewer.claims.vocab import Vocab
 # an operand may carry a note in brackets: "2 (K and V) x 40 layers"
 _OF = re.compile(r"\s+of\s+(?:the\s+)?", re.I)
 # a shape's own noun may sit before the operator: "128 head dim x 2 bytes"
-_OP = re.compile(r"\s*(?:\([^()\d]{1,30}\)\s*)?(?:(?:head[_ ]?dim(?:ension)?s?|dims)\s*)?(x|×|\*|·|⋅|times|multiplied\s+by|/|over|divided\s+by|÷|minus|less|plus|\+|\s-\s)\s*",
+# the factor's noun may sit between it and the operator: "50M active users x 128 dims x 2 bytes"
+_OP = re.compile(r"\s*(?:\([^()\d]{1,30}\)\s*)?(?:(?:head[_ ]?dim(?:ension)?s?|dims|dimensions|(?:(?:active|unique|daily|monthly|distinct|total)\s+)?(?:users|rows|entries|items|ids|embeddings|vectors|features))\s*)?(x|×|\*|·|⋅|times|multiplied\s+by|/|over|divided\s+by|÷|minus|less|plus|\+|\s-\s)\s*",
                  re.I)
 # "another 13 GB for KV", "an extra 10k tokens": a difference, not the quantity itself
 _DELTA_BEFORE = re.compile(r"\b(?:another|an?\s+(?:extra|additional))\s*~?\s*$", re.I)
 _RESULT = re.compile(  # ("20,000 requests a second x 300 candidates each is 6M": the operand's "each")
-    r"(?:\s+(?:each|apiece|per\s+request))?[\s`*]*(?:,\s*(?:which\s+is|that's|that\s+is)|=|≈|~=|->|→|:|,|is|are|gives|give|comes\s+to|makes|that's|that\s+is|which\s+is|so"
+    r"(?:\s+(?:each|apiece|per\s+request|in\s+(?:fp|bf|int)\d+))?[\s`*]*(?:,\s*(?:which\s+is|that's|that\s+is)|=|≈|~=|->|→|:|,|is|are|gives|give|comes\s+to|makes|that's|that\s+is|which\s+is|so"
     r"|per\s+token\s+is)?"
     r"\s*(?:about|roughly|around|approximately|~|so|that's|or|only|just|is|(?:a\s+bit|just|slightly)\s+(?:under|over))?[\s`*]*", re.I)  # "`20 GB / 1 GB/s ≈` **2 s**"
 # "2,000 x 50 ms, which is 10 seconds" restates the product only in an operand's quantity: "250 hosts x 8,
@@ -386,6 +387,8 @@ def _calculations(text: str, ms: list[Mention], chains: list[_Chain], v: Vocab, 
         first = ch.operands[0]
         if first and _OP.fullmatch(text[ms[first - 1].end:ms[first].start]):
             continue  # "~32 s x 50k x 4 KB is ~6.5 GB": a factor the chain left out; the product cannot be judged
+        if _TIMES_BEFORE.search(text, ms[first - 1].end if first else 0, ms[first].start):
+            continue  # "2 million stores and dishes × 64 dims × 4 bytes ≈ 512 MB": likewise, its words in between
         if any(_UNKNOWN_UNIT.match(text, ms[i].end) for i in [*ch.operands, ch.result] if ms[i].dim == "count"):
             continue  # "8 x 312 TFLOPS ≈ 2.5 PF": a unit the ledger does not read; the sum cannot be judged
         formula: list[str] = []
@@ -452,7 +455,10 @@ _AT = re.compile(r"\s*,?\s*(?:at|@)\s*", re.I)
 _PER_TOKEN = re.compile(r"\s*(?:(?:per|a|each|/)\s*(?:output\s+)?tok(?:en)?s?\b|(?=\s*(?:,|that|this|which|is|=|≈|->|→|gives)))", re.I)
 # a word glued or next to a bare number that is no operator, result word or plain noun: an unread unit
 _UNKNOWN_UNIT = re.compile(r"\s?(?!(?:x|times|over|minus|plus|less|is|are|gives?|comes|makes|that|which|equals|so|and|or|"
-                           r"per|a|an|the|of|for|to|in|on|at|by|with|from|each|more)\b)[A-Za-z]{1,8}\b")
+                           r"per|a|an|the|of|for|to|in|on|at|by|with|from|each|more|"
+                           # a plain count's own noun ("128 dims x 2 bytes"): still a count
+                           r"dims?|dimensions?|rows|entries|items|ids|users|vectors|features|embeddings)\b)[A-Za-z]{1,8}\b")
+_TIMES_BEFORE = re.compile(r"(?:\s[x×*·]|\btimes)\s*$", re.I)
 _AT_BEFORE = re.compile(r"(?:\bat|@)\s*$", re.I)
 # "eight A100s at a generous 50% of 312 TFLOP/s": the share is of each of the cards said before it
 _AT_SHARE = re.compile(r"(?:\bat|@)\s*(?:(?:a|an|the|some|only|roughly|about|maybe)\s+)?(?:[a-z]+\s+)?$", re.I)
