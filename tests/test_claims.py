@@ -844,6 +844,8 @@ def test_a_model_from_experience_does_not_become_the_subject():
     # every fsync time said before counts, not only the last: the group here is drawn from the p50
     ("fsync is 0.4 ms at p50 and 1.8 ms at p99. At 50,000 writes/s each fsync covers 50,000 x 0.4 ms = ~20 records.",
      "ok"),
+    # "an fsync takes ~2 ms" is the fsync's time, not a group of 2
+    ("If an fsync takes ~2 ms, that's about 500 fsyncs a second and ~100 writes per fsync at 50k/s.", "ok"),
 ])
 def test_group_commit_multiplies_the_fsync_rate(text, verdict):
     led = build_ledger([("interviewer", "A KV store takes 50,000 puts a second."), ("candidate", text)])
