@@ -1183,3 +1183,24 @@ def test_an_embedding_tables_size_is_re_done(text, verdict):
 def test_a_product_whose_first_factor_is_cut_off_by_words_is_not_judged():
     # "2 million stores and dishes x 64 dims x 4 bytes": 64 x 4 is not the product said
     assert not _calcs("Item embeddings, ~2 million stores and dishes × 64 dims × 4 bytes ≈ 512 MB, fit on the card.")
+
+
+@pytest.mark.parametrize("text, value, status", [
+    # "a" as one of a unit, said in words
+    ("I benchmarked a write plus fsync loop: fsync came back in about a microsecond on average.", 0.001, "impossible"),
+    ("An fsync takes about a millisecond on our NVMe.", 1.0, "ok"),
+])
+def test_an_fsync_time_said_as_a_unit_in_words_is_read_and_checked(text, value, status):
+    led = build_ledger([("interviewer", "A KV store takes 50,000 writes a second."), ("candidate", text)])
+    f = one(led, "fsync_latency_ms")
+    assert f.value == pytest.approx(value) and f.check.status == status, led.summary()
+
+
+def test_fsync_time_per_second_is_no_fsyncs_latency():
+    led = build_ledger([("candidate", "So 50,000 fsyncs a second is 50,000 x 1 us = 50 ms of fsync time per second.")])
+    assert not [c for c in led.claims if c.kind == "fsync_latency_ms" and c.value == 50], led.summary()
+
+
+def test_a_log_that_grows_by_a_size_over_a_period_is_re_done():
+    (c,) = _calcs("At 50 MB/s the log grows about 18 GB an hour, so we'd hit 20 GB in about an hour.")
+    assert c.check.status == "wrong", c.check

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from interviewer.claims import arithmetic
 from interviewer.claims.kinds import bound_of, classify, percentile_of
-from interviewer.claims.numbers import Mention, find_mentions
+from interviewer.claims.numbers import A_UNIT, Mention, find_mentions
 from interviewer.claims.segments import Segment
 from interviewer.claims.vocab import Vocab
 
@@ -208,7 +208,8 @@ def find_claims(seg: Segment, v: Vocab, carried_rate: str | None = None) -> list
     byte rate the previous sentence ended on ("... about 55 MB/s."): a size over a period that opens
     this one ("So roughly 180 GB a day.") is that rate carried over the period."""
     text = seg.text
-    if not _MAY_HAVE_NUMBER.search(text) and not v.number_word_re.search(text) and not v.fraction_re.search(text):
+    if not _MAY_HAVE_NUMBER.search(text) and not v.number_word_re.search(text) and not v.fraction_re.search(text) \
+            and not A_UNIT.search(text):
         return _settings(seg, [], v, bool(v.hypothetical.search(text)), bool(v.comparison.search(text)))
     # a table row's label and header are context; the numbers come from the cell only
     ms = [m for m in find_mentions(text, v) if m.start >= seg.map_from]
@@ -448,7 +449,8 @@ _PERIOD_FIRST = re.compile(r"\b((?:per|an?|each|every)\s+(?:day|hour|minute|week
 # "a day", "per hour", "each week": the period a rate is carried over
 _PERIOD = re.compile(r"\s*(?:of\s+\w+\s+)?((?:a|an|per|each|every|/)\s*(?:day|hour|minute|week))\b", re.I)
 # "50 MB/s into the log\n- that's ≈ 180 GB/day": a few words, then the result
-_WHICH_IS = re.compile(r"[^\d.;:!?]{0,40}?(?:\bwhich\s+is|\bthat.s|\bthat\s+is|\bso|\bor|\bi\.e\.|≈|~|=|->|→)\s*"
+# ("At 50 MB/s the log grows about 18 GB an hour": the growth is the result)
+_WHICH_IS = re.compile(r"[^\d.;:!?]{0,40}?(?:\bwhich\s+is|\bthat.s|\bthat\s+is|\bso|\bor|\bi\.e\.|\bgrows?(?:\s+by)?|≈|~|=|->|→)\s*"
                        r"(?:about|roughly|around|~|≈)?\s*", re.I)
 _AT = re.compile(r"\s*,?\s*(?:at|@)\s*", re.I)
 # after a time: per token, or nothing more before the result ("at 45 ms that's ...")

@@ -93,6 +93,8 @@ class _Atom:
     fraction: bool = False
 
 
+A_UNIT = re.compile(r"\b(?:about|around|roughly|approximately|under|below|within|only|just|than|takes?|took|costs?|is|was)\s+"
+                     r"(an?)\s+(?=(?:microsecond|millisecond|second|minute|hour)s?\b)", re.I)
 _POW = re.compile(r"\s*(?:\^|\*\*)\s*(\d{1,2})(?![\d.,])")  # a power of two or ten: "2^19", "2**17"
 
 
@@ -113,6 +115,10 @@ def _atoms(text: str, v: Vocab, skip: list[tuple[int, int]], digits: bool = True
             phrase = " ".join(m.group(0).lower().split())
             atoms.append(_Atom(m.start(), m.end(), v.fractions[phrase], spelled=True, weak=phrase in _WEAK_WORDS,
                                fraction=v.fractions[phrase] < 1))
+    for m in (A_UNIT.finditer(text) if " a" in low else ()):
+        # "fsync came back in about a microsecond", "takes under a millisecond": one of the unit
+        if free(m.start(1), m.end(1)):
+            atoms.append(_Atom(m.start(1), m.end(1), 1.0, spelled=True))
     for m in (_POINT.finditer(text) if words and "point" in low else ()):
         # "seventy point six billion": a decimal said in words
         try:
