@@ -3,15 +3,15 @@
 Labelled transcripts, in three places:
 
 * tests/calibration/ (42): TRAINING; labels in each file's "expected".
-* tests/training/batch_*/ (A-F; 180): TRAINING. Written and labelled by people who never saw the
-  grader's code, then tuned on (A from the start; B to F after each had been measured once as a
-  held-out batch). Labels in each file's "label".
-* tests/sealed/batch_*/ (G, H; 60): HELD OUT. Written by blind writers while the grader was being
+* tests/training/batch_*/ (A-ZZF; 1,740): TRAINING. Written and labelled by people who never saw the
+  grader's code, then tuned on (A from the start; every later batch after it had been measured once
+  as a held-out batch). Labels in each file's "label".
+* tests/sealed/batch_*/ (30 each): HELD OUT. Written by blind writers while the grader was being
   tuned on the training batches, kept outside the repository, and added and measured once after
   tuning ended. Labels as in the training batches: scores per required criterion with reasons,
   the pitfalls present (any not listed is asserted absent), a stuffed flag, hand-checked capacity
   figures.
-* tests/second_rater/batch_*/: a second blind rater's grades of batches D-H (the human ceiling).
+* tests/second_rater/batch_*/: a second blind rater's grades of batches D onwards (the human ceiling).
 """
 from __future__ import annotations
 
