@@ -1204,3 +1204,30 @@ def test_fsync_time_per_second_is_no_fsyncs_latency():
 def test_a_log_that_grows_by_a_size_over_a_period_is_re_done():
     (c,) = _calcs("At 50 MB/s the log grows about 18 GB an hour, so we'd hit 20 GB in about an hour.")
     assert c.check.status == "wrong", c.check
+
+
+def test_another_setups_figure_referred_to_is_not_the_replica_chosen():
+    led = ledger("Tensor parallel across four GPUs. Each GPU holds 160 KiB per token - no, scratch that, 160 is the "
+                 "TP=2 number; with four GPUs it's 80 KiB per GPU.")
+    assert [c.value for c in led.by_kind("tensor_parallel")] == [4], led.summary()
+    assert one(led, "kv_bytes_per_token").check.status == "unchecked", led.summary()  # taken back at once
+
+
+def test_the_models_own_head_count_said_by_the_interviewer_leaves_its_gqa_kv_heads():
+    led = build_ledger([
+        ("interviewer", "Llama-3-70B in FP16 on H100 80GB."),
+        ("candidate", "KV per token: 2 x 80 layers x 8 KV heads x 128 x 2 bytes = 327,680 bytes. On TP4 that leaves "
+                      "about 157 GiB, so ~285 sequences of 1,800 tokens per replica."),
+        ("interviewer", "A 70B model has 64 attention heads. Isn't the KV more like 2.5 MB per token?"),
+        ("candidate", "No: 64 query heads, but 8 KV heads with GQA. With max_num_seqs 256 and 1,800-token sequences "
+                      "we stay under the ~285 that fit per replica."),
+    ])
+    assert one(led, "concurrent_sequences").check.status == "ok", led.summary()
+    assert one(led, "max_num_seqs").check.status == "ok", led.summary()  # not "2.5 MB a token: 36 fit"
+
+
+def test_a_steps_tokens_are_no_sequence_length_and_a_replicas_load_is_no_capacity():
+    led = ledger("max_num_batched_tokens 2,048, so a full 2,048-token step costs about 150 ms.",
+                 "I'd plan 35 replicas, and each one carries only about 60 live sequences at peak, well under the cap.")
+    assert not led.by_kind("seq_len"), led.summary()
+    assert not led.by_kind("concurrent_sequences") and led.by_kind("fleet_in_flight"), led.summary()

@@ -183,7 +183,9 @@ def _arch(c: Claim, ctx: Ctx, i: int) -> Arch | None:
         return None
     layers = int(said.get("layers", m.layers if m else 0))
     heads = int(said.get("attention_heads", m.attention_heads if m else said.get("kv_heads", 0)))
-    kv = int(said.get("kv_heads", m.kv_heads if m and "attention_heads" not in said else heads))
+    # the model's own head count said ("a 70B has 64 attention heads") leaves its GQA KV heads as they are
+    own_heads = m is not None and said.get("attention_heads", m.attention_heads) == m.attention_heads
+    kv = int(said.get("kv_heads", m.kv_heads if own_heads else heads))
     head_dim = int(said.get("head_dim", m.head_dim if m else 0))
     if not (layers and kv and head_dim):
         return None
@@ -1427,8 +1429,8 @@ _CONDITION = re.compile(r"\b(?:if|when|while|whenever|unless|once|alert|alerts|p
 
 
 # "... is two thousand a month... no, sorry, two hundred", "300 L4s... wait, no, that's 30"
-_CORRECTION = re.compile(r"[^.!?\n\d]{0,24}?(?:\.\.\.|…|—|–|,|;|\.)?\s*(?:no|wait|sorry|oops|scratch\s+that|i\s+mean|"
-                         r"correction|make\s+that)\b[\s,.!]*(?:(?:no|wait|sorry|that.s|it.s|i\s+mean|actually|rather|"
+_CORRECTION = re.compile(r"[^.!?\n\d]{0,24}?(?:\.\.\.|…|—|–|\s-|,|;|\.)?\s*(?:no|wait|sorry|oops|scratch\s+that|i\s+mean|"
+                         r"correction|make\s+that)\b[\s,.!]*(?:(?:no|wait|sorry|scratch\s+that|that.s|it.s|i\s+mean|actually|rather|"
                          r"more\s+like|make\s+that)\b[\s,.!]*){0,3}", re.I)
 
 
