@@ -1231,3 +1231,15 @@ def test_a_steps_tokens_are_no_sequence_length_and_a_replicas_load_is_no_capacit
                  "I'd plan 35 replicas, and each one carries only about 60 live sequences at peak, well under the cap.")
     assert not led.by_kind("seq_len"), led.summary()
     assert not led.by_kind("concurrent_sequences") and led.by_kind("fleet_in_flight"), led.summary()
+
+
+def test_numbers_written_the_european_way_are_read_as_meant():
+    led = ledger("KV per token = 2 × 80 × 8 × 128 × 2 byte = 327.680 byte, so 320 KiB. One conversation is 1.800 "
+                 "tokens, about 0,59 GByte. Free per replica: 320 minus 141 weights minus around 20 GByte for "
+                 "activations, so roughly 160 GByte. 160 divided by 0,59 gives about 270 sequences on TP4.")
+    assert one(led, "kv_bytes_per_token").value == 327680, led.summary()
+    assert one(led, "seq_len").value == 1800, led.summary()
+    assert not [c for c in led.claims if c.check is not None and c.check.status == "wrong"], led.summary()
+    # spans stay exact substrings of what was said
+    assert "327.680 byte" in [c.span for c in led.claims]
+

@@ -7,6 +7,7 @@ from typing import Optional, Sequence
 
 from interviewer.claims.attach import find_claims
 from interviewer.claims.models import Claim, Ledger
+from interviewer.claims.numbers import european_to_english, writes_european
 from interviewer.claims.physics import Ctx, check_all
 from interviewer.claims.segments import segments
 from interviewer.claims.subjects import Tracker
@@ -49,6 +50,8 @@ def build_ledger(turns: Sequence[tuple[str, str]], family: Optional[str] = None,
     where: list[tuple[int, int]] = []
     subjects = []
     texts = [text or "" for _role, text in turns]
+    # a candidate who writes "13,5 GB" means "524.288 byte" as 524,288 bytes (same length: spans stay exact)
+    european = writes_european([t for (r, _x), t in zip(turns, texts) if _ROLES.get(str(r).lower(), "candidate") == "candidate"])
     what_if = None  # "What if we had H200s instead?": the next answer is about those
     for t, (role, _text) in enumerate(turns):
         speaker = _ROLES.get(str(role).lower(), "candidate")
@@ -57,7 +60,8 @@ def build_ledger(turns: Sequence[tuple[str, str]], family: Optional[str] = None,
         if speaker == "candidate" and what_if is not None:
             saved, tracker.carried = tracker.carried, what_if
         what_if = None
-        for si, (seg, found, said, hyp, comp) in enumerate(_found(text)):
+        read = european_to_english(text) if european and speaker == "candidate" else text
+        for si, (seg, found, said, hyp, comp) in enumerate(_found(read)):
             if speaker == "interviewer" and hyp and (said["gpus"] or said["models"]):
                 what_if = tracker.resolve(said, 10**9)
                 what_if.gpus_in_sentence = None

@@ -383,3 +383,23 @@ def spelled_numbers(text: str, vocab: Vocab | None = None) -> list[tuple[int, in
     # the figures in digits come after the spelled ones and cannot change them: not read here
     return [(a.start, a.end, a.value) for a in _atoms(text, v, [], digits=False)
             if a.spelled and not a.weak and not a.fraction]
+
+
+# Numbers written the European way: "13,5 GB" (a decimal comma, which the parser reads already) and
+# "524.288 byte", "2.048 tokens" (a dot between thousands, which reads as a decimal point).
+_DECIMAL_COMMA = re.compile(r"(?<![\d,.])\d{1,3},\d{1,2}(?![\d,])")
+_THOUSANDS_COMMA = re.compile(r"(?<![\d,.])\d{1,3}(?:,\d{3})+(?![\d,]|\.\d)")
+_THOUSANDS_DOT = re.compile(r"(?<![\d,.])\d{1,3}(?:\.\d{3})+(?![\d.,])")
+
+
+def writes_european(texts: list[str]) -> bool:
+    """Does a speaker write numbers the European way: a decimal comma somewhere ("13,5 GB") and no
+    comma between thousands anywhere ("1,500")?"""
+    return any(_DECIMAL_COMMA.search(t) for t in texts) and not any(_THOUSANDS_COMMA.search(t) for t in texts)
+
+
+def european_to_english(text: str) -> str:
+    """`text` with each dotted thousands group written with commas ("524.288" -> "524,288"): the same
+    length, so every offset into it is an offset into the original."""
+    return _THOUSANDS_DOT.sub(lambda m: m.group(0).replace(".", ","), text)
+
