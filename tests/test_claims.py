@@ -1243,3 +1243,11 @@ def test_numbers_written_the_european_way_are_read_as_meant():
     # spans stay exact substrings of what was said
     assert "327.680 byte" in [c.span for c in led.claims]
 
+
+
+def test_each_one_covers_is_a_group_commits_size():
+    led = build_ledger([("interviewer", "A KV store takes 50,000 writes a second."),
+                        ("candidate", "If an fsync takes about 1 ms, that's about 1,000 fsyncs a second, so each one "
+                                      "covers about 50 writes at 50,000 a second.")])
+    assert not [c for c in led.claims if c.check is not None and c.check.status == "wrong"], led.summary()
+    assert one(led, "writes_per_fsync").value == 50, led.summary()
