@@ -312,7 +312,7 @@ def _scan(p: Pitfall, text: str) -> tuple[bool, tuple[int, ...], bool]:
 def _turn_scan(pid: str, text: str) -> tuple[bool, tuple[int, ...], bool]:
     deferral, menu, names = _unions(_PITFALLS[pid])
     # the opener needs one of its nouns: without any, no sentence can open a menu
-    opener = _OPENER_NOUN.search(text) is not None and any(_MENU_OPENER.search(sm.group(0))
+    opener = (_OPENER_NOUN.search(text) is not None or "|" in text) and any(_MENU_OPENER.search(sm.group(0))
                                                            for sm in _SENTENCE.finditer(text))
     return (bool(deferral and deferral.search(text)), tuple(m.start() for m in names.finditer(text)) if names else (),
             bool(menu and menu.search(text)) or opener)
@@ -428,6 +428,8 @@ _MENU_OPENER = re.compile(
     # a heading over a table of options, alone on its line: "## 3. Restart options"
     r"|^[\s#]*(?:\d+[.)]\s*)?(?:[\w-]+\s+)?(?:options|choices|alternatives|fallbacks)\s*$"
     # "We'd use the standard toolkit there: preemption, swapping, recompute, ..."
-    r"|\b(?:the\s+)?(?:standard|usual|whole|common)\s+(?:toolkit|toolbox)\b", re.I)
+    r"|\b(?:the\s+)?(?:standard|usual|whole|common)\s+(?:toolkit|toolbox)\b"
+    # a table of options: "| path | cost | catch |" over one row per option
+    r"|^\s*\|\s*(?:path|option|approach|mode|strategy|choice|alternative|fallback|policy)s?\s*\|", re.I | re.M)
 _OR_LEAD = re.compile(r"\s*or\b", re.I)
 _OPENER_NOUN = re.compile(_NOUNS, re.I)  # every branch of the opener ends in one of these

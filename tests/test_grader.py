@@ -314,6 +314,15 @@ def test_an_answer_to_which_one_that_names_one_or_another_has_not_chosen():
     assert "policy_list" not in _pitfall_ids(_dialogue(listed, chosen), qid="route-batch-eight-gpus")
 
 
+def test_declining_to_pick_when_asked_keeps_the_list_open():
+    listed = ("The feature store is slow. What does the user see?", "We could serve stale features, fall back to "
+              "popular stores, shed the request, or skip personalisation. It depends on what product prefers.")
+    declined = ("Pick one.", "I'd rather not pick blind - I'd set up an experiment for each option first.")
+    chosen = ("Pick one.", "I'd pick stale features: the ranking barely moves and nothing errors.")
+    assert "policy_list" in _pitfall_ids(_dialogue(listed, declined), qid="recommendation-serving")
+    assert "policy_list" not in _pitfall_ids(_dialogue(listed, chosen), qid="recommendation-serving")
+
+
 def test_a_menu_spread_over_sentences_and_left_open_is_a_policy_list():
     assert "policy_list" in _pitfall_ids(_dialogue(("Who goes first?", (
         "There are a few well-known approaches here and they each have a place. Strict priority classes, so "
