@@ -76,6 +76,7 @@ class Evidence:
     context: dict[int, str] = field(default_factory=dict)            # the interviewer's turns
     pitfall_kinds: dict[str, str] = field(default_factory=dict)      # how a pitfall was found
     unchosen: set[str] = field(default_factory=set)                  # items named only as options of a menu left open
+    guessed: set[str] = field(default_factory=set)                   # items whose figure was only guessed
 
     @property
     def present(self) -> set[str]:
@@ -572,6 +573,10 @@ def extract(turns: list[tuple[int, str]], rubric: Rubric, family: str, ledger: L
             if is_name and spec.tier != "name":
                 ev.named_hits.setdefault(item, []).append(hit)
                 continue
+            if spec.guess_is_named and _guessed_at(text, s):
+                ev.named_hits.setdefault(item, []).append(hit)  # a guess names the figure; it completes nothing
+                ev.guessed.add(item)
+                continue
             if spec.given_is_named and given:
                 nums = numbers_in(text[s:e])
                 big = {n for n in nums if n >= 10}  # small counts (8 GPUs a host) repeat by chance
@@ -638,10 +643,24 @@ def _ledger_items(ev: Evidence, rubric: Rubric) -> None:
             if any(h.turn == c.turn and h.start <= c.start < h.end for h in ev.hits.get(item, [])):
                 continue
             hit = Hit(item, c.turn, c.start, c.end, quote_around(text, c.start, c.end), "ledger")
+            if rubric.items[item].guess_is_named and _guessed_at(text, c.start):
+                ev.named_hits.setdefault(item, []).append(hit)  # a guess names the figure; it completes nothing
+                ev.guessed.add(item)
+                continue
             if rubric.items[item].given_is_named and c.value is not None and _is_given(c.value, given):
                 ev.named_hits.setdefault(item, []).append(hit)
                 continue
             ev.add(hit)
+
+
+# a figure guessed, not worked out: "I'd guess something like ten GPUs would handle it"
+_GUESSED = re.compile(r"\b(?:i.d\s+guess|i\s+guess|my\s+guess\s+is|rule\s+of\s+thumb|ballpark|gut\s+(?:feel|says))\b"
+                      r"(?:[^.!?\n\d]{0,30})$", re.I)
+
+
+def _guessed_at(text: str, start: int) -> bool:
+    """Is the figure at `start` a guess ("I'd guess something like ten GPUs")?"""
+    return _GUESSED.search(text, max(0, start - 40, _sentence_bounds(text, start, start)[0]), start) is not None
 
 
 _DESIGN_BRIEF = re.compile(r"\bdesign\b", re.I)

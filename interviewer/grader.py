@@ -313,7 +313,7 @@ def score_criterion(cid: str, family: str, ev: Evidence, rubric: Rubric,
     """One criterion's result: the level its evidence reaches, the caps, quotes and feedback."""
     spec = rubric.spec(family, cid)
     present = ev.present
-    reached, alt = spec.best(present, ev.named, ev.unchosen)
+    reached, alt = spec.best(present, ev.named, ev.unchosen | (ev.guessed - present))
     score = reached
     feedback, missing = _feedback(reached, spec, present, rubric, cid)
     capped_by: list[str] = []

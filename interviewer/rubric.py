@@ -74,7 +74,9 @@ class Item(BaseModel):
     A pattern written {re: ..., tier: name} in a substance item is its vocabulary ("a watchdog",
     "weighted fair share"): a match names the item without earning it.
     `negatable`: a match in a negated or hypothetical clause ("I wouldn't cap it at 64") is not
-    evidence. `given_is_named`: a figure that only repeats the interviewer's numbers is a name."""
+    evidence. `given_is_named`: a figure that only repeats the interviewer's numbers is a name;
+    `guess_is_named`: a figure only guessed ("I'd guess something like ten GPUs") is a name that
+    completes nothing."""
 
     id: str
     label: str
@@ -83,6 +85,7 @@ class Item(BaseModel):
     tier: str = "substance"
     negatable: bool = True
     given_is_named: bool = False
+    guess_is_named: bool = False
     patterns: list[re.Pattern] = Field(default_factory=list)
     name_patterns: list[re.Pattern] = Field(default_factory=list)  # vocabulary: a match is a name (level 1)
     digit_patterns: frozenset[int] = frozenset()  # ids of the patterns that can match only with a digit
@@ -485,6 +488,7 @@ def _load_rubric(rubric_dir: Path) -> Rubric:
                 tier=spec.get("tier", "substance"),
                 negatable=spec.get("negatable", True),
                 given_is_named=spec.get("given_is_named", False),
+                guess_is_named=spec.get("guess_is_named", False),
                 patterns=_compile(item_id, spec.get("patterns", []), macros, qpath),
                 name_patterns=_compile(item_id, spec.get("patterns", []), macros, qpath, tier="name"),
                 ledger=LedgerSpec(**spec["ledger"]) if spec.get("ledger") else None,

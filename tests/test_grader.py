@@ -664,3 +664,13 @@ def test_a_load_bandwidth_is_no_weights_figure():
     sized = _evidence("route-batch-eight-gpus", ["The model is about 26 GB in FP16."])
     assert "weights_figure" not in loaded.present
     assert "weights_figure" in sized.present
+
+
+def test_a_guessed_gpu_count_is_named_not_derived():
+    brief = "Expect about 20,000 requests per second at dinner peak and a p99 budget of 150 ms."
+    guessed = _evidence("recommendation-serving", ["L4s are capable, so I'd guess something like ten GPUs would handle "
+                                                   "twenty thousand requests a second."], opening=brief)
+    sized = _evidence("recommendation-serving", ["6M scores a second over 150k per L4 is 40 L4s, 52 with 30% headroom."],
+                      opening=brief)
+    assert "fleet_size" not in guessed.present and "fleet_size" in guessed.guessed
+    assert "fleet_size" in sized.present
