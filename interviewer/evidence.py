@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from interviewer.claims.numbers import european_to_english, writes_european
 from interviewer.quickre import guarded
 from interviewer.rubric import Rubric
 
@@ -560,15 +561,18 @@ def extract(turns: list[tuple[int, str]], rubric: Rubric, family: str, ledger: L
     them count as names for items marked `given_is_named`."""
     ev = Evidence(ledger=ledger, context=dict(context or {}))
     given = _given(ev.context)
-    for idx, text in turns:
-        ev.texts[idx] = text
+    # "2.000 H100" from a candidate who writes "13,5 GB" is two thousand (same length: offsets hold)
+    european = writes_european([text for _idx, text in turns])
+    for idx, original in turns:
+        ev.texts[idx] = original
+        text = european_to_english(original) if european else original
         hits, pitfalls, ignored = scan_turn(text, rubric, family)
         for item, s, e, quote in ignored:
             ev.ignored.append(Hit(item, idx, s, e, quote))
         for item, s, e, quote, counts, is_name in hits:
             if not counts:
                 continue
-            hit = Hit(item, idx, s, e, quote)
+            hit = Hit(item, idx, s, e, quote if text is original else quote_around(original, s, e))
             spec = rubric.items[item]
             if is_name and spec.tier != "name":
                 ev.named_hits.setdefault(item, []).append(hit)
@@ -580,12 +584,12 @@ def extract(turns: list[tuple[int, str]], rubric: Rubric, family: str, ledger: L
             if spec.given_is_named and given:
                 nums = numbers_in(text[s:e])
                 big = {n for n in nums if n >= 10}  # small counts (8 GPUs a host) repeat by chance
-                if nums and all(_is_given(n, given) for n in (big or nums)):
+                if nums and (all(_is_given(n, given) for n in (big or nums)) or _ECHO.search(text, *_sentence_bounds(text, s, e))):
                     ev.named_hits.setdefault(item, []).append(hit)
                     continue
             ev.add(hit)
         for pid, s, e, quote in pitfalls:
-            ev.pitfalls.setdefault(pid, Hit(pid, idx, s, e, quote))
+            ev.pitfalls.setdefault(pid, Hit(pid, idx, s, e, quote if text is original else quote_around(original, s, e)))
     if ledger is not None:
         _ledger_items(ev, rubric)
     _answers_only(ev, rubric)
@@ -647,12 +651,15 @@ def _ledger_items(ev: Evidence, rubric: Rubric) -> None:
                 ev.named_hits.setdefault(item, []).append(hit)  # a guess names the figure; it completes nothing
                 ev.guessed.add(item)
                 continue
-            if rubric.items[item].given_is_named and c.value is not None and _is_given(c.value, given):
+            if rubric.items[item].given_is_named and c.value is not None and (
+                    _is_given(c.value, given) or _ECHO.search(text, *_sentence_bounds(text, c.start, c.end))):
                 ev.named_hits.setdefault(item, []).append(hit)
                 continue
             ev.add(hit)
 
 
+# the interviewer's figure said back in so many words: "Fleet is 2,000 H100 on 250 hosts, like you said."
+_ECHO = re.compile(r"\b(?:like|as)\s+you\s+(?:said|mentioned|put\s+it|stated)\b|\byou\s+(?:said|mentioned|gave)\b", re.I)
 # a figure guessed, not worked out: "I'd guess something like ten GPUs would handle it"
 _GUESSED = re.compile(r"\b(?:i.d\s+guess|i\s+guess|my\s+guess\s+is|rule\s+of\s+thumb|ballpark|gut\s+(?:feel|says))\b"
                       r"(?:[^.!?\n\d]{0,30})$", re.I)

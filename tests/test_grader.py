@@ -674,3 +674,12 @@ def test_a_guessed_gpu_count_is_named_not_derived():
                       opening=brief)
     assert "fleet_size" not in guessed.present and "fleet_size" in guessed.guessed
     assert "fleet_size" in sized.present
+
+
+def test_the_briefs_fleet_said_back_the_european_way_or_like_you_said_is_named():
+    brief = "We run about 2,000 H100s on 250 hosts for 40 teams."
+    european = _evidence("gpu-scheduling-platform", ["Fleet is 2.000 H100 on 250 hosts. Checkpoints are 13,5 GB."],
+                         opening=brief)
+    echoed = _evidence("gpu-scheduling-platform", ["So 2,100 GPUs or so, like you said."], opening=brief)
+    assert "fleet_size" not in european.present and "fleet_size" in european.named
+    assert "fleet_size" not in echoed.present
