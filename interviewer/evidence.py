@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 
 # a sentence may open with a name that starts in lower case: "... the limit. vLLM's paper showed ..."
 # a sentence may open on a figure ("... checkpoint. 70B at 4 bits is ~35 GB"), not after an abbreviation ("approx. 3")
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[^a-z0-9]|[a-z]+[A-Z])|(?<=[a-z]{3}[.!?])(?<!approx\.)(?<!\best\.)\s+(?=\d)|\n+")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[^a-z0-9]|[a-z]+[A-Z]|[a-z]+_[a-z])|(?<=[a-z]{3}[.!?])(?<!approx\.)(?<!\best\.)\s+(?=\d)|\n+")
 MAX_QUOTE = 280
 MIN_CLAUSE = 40
 _CLAUSE_END = re.compile(r"[;:]\s+|\s+[-–—]\s+")

@@ -1251,3 +1251,17 @@ def test_each_one_covers_is_a_group_commits_size():
                                       "covers about 50 writes at 50,000 a second.")])
     assert not [c for c in led.claims if c.check is not None and c.check.status == "wrong"], led.summary()
     assert one(led, "writes_per_fsync").value == 50, led.summary()
+
+
+def test_a_sentence_may_open_on_a_config_key():
+    # the negation of the sentence before does not reach into "max_num_batched_tokens at 2,048"
+    led = ledger("max_num_seqs at 256, so long replies don't force preemptions. max_num_batched_tokens at 2,048 "
+                 "with chunked prefill.")
+    assert not one(led, "token_budget").negated, led.summary()
+
+
+def test_a_replys_time_after_a_per_token_time_is_no_per_token_time():
+    led = ledger("A reply of 2,000 at ~40 ms a token is 8 seconds.")
+    assert [c.value for c in led.by_kind("tpot_ms")] == [40], led.summary()
+    (c,) = [c for c in led.claims if c.kind == "arithmetic"]
+    assert c.check.status == "wrong", led.summary()

@@ -309,8 +309,8 @@ def find_claims(seg: Segment, v: Vocab, carried_rate: str | None = None) -> list
             if pct is None and listed and prev_time.family == family and decision is None:
                 pct = prev_time.percentile
             rule = next((r for r in v.rules if r.family == family), None)
-            if rule is None:
-                continue
+            if rule is None or (rule.max_value is not None and m.value > rule.max_value):
+                continue  # ("~40 ms a token is 8 seconds": the reply's time follows, not another token's)
             if rule.by_percentile:
                 key = {"p999": "p99"}.get(pct or "none", pct or "none")
                 kind = rule.by_percentile.get(key) or rule.by_percentile["none"]

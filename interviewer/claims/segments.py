@@ -17,7 +17,8 @@ from interviewer import capacity
 MODEL_MASK = "¶"
 GPU_MASK = "§"
 # split after . ! ? followed by space and something that starts a sentence, and at line breaks
-_SENT_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[A-Z0-9~\"'(\[*_-])|\n+")
+# (a sentence may open on a lower-case config key: "... straight away. max_num_batched_tokens at 2,048")
+_SENT_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[A-Z0-9~\"'(\[*_-]|[a-z]+_[a-z])|\n+")
 _BULLET = re.compile(r"^\s*(?:[-*+•]|\d+[.)])\s+")
 _TABLE_SEP = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
 # names a preset list does not know: "GPT-4", "Qwen2-72B", "8x7B", "Llama-3.1-70B"
