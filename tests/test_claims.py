@@ -1265,3 +1265,10 @@ def test_a_replys_time_after_a_per_token_time_is_no_per_token_time():
     assert [c.value for c in led.by_kind("tpot_ms")] == [40], led.summary()
     (c,) = [c for c in led.claims if c.kind == "arithmetic"]
     assert c.check.status == "wrong", led.summary()
+
+
+def test_a_figure_the_speaker_calls_wrong_and_replaces_in_the_sentence_is_taken_back():
+    led = ledger("Per token it's 32 x 32 x 128 x 2 bytes = 256 KiB - no, that's only the keys; times two for K and V, "
+                 "so 524,288 bytes, 512 KiB.", opening="Llama-2-7B in FP16 on one H100 80GB.")
+    kv = [c for c in led.by_kind("kv_bytes_per_token") if c.speaker == "candidate"]
+    assert kv and all(c.check is None or c.check.status in ("ok", "unchecked") for c in kv), led.summary()

@@ -1440,7 +1440,14 @@ def _corrected(text: str, end: int, v: Vocab) -> bool:
     if not m:
         return False
     rest = text[m.end():m.end() + 30]
+    if _SELF_CRITIQUE.match(text, m.end()):
+        return True  # "256 KiB - no, that's only the keys; times two for K and V, so 512 KiB"
     return bool(rest[:1].isdigit() or rest.startswith("~") or v.number_word_re.match(rest))
+
+
+# the figure judged wrong by the speaker, with the right one said after it in the same sentence
+_SELF_CRITIQUE = re.compile(r"(?:(?:that.s|that\s+(?:was|is)|it.s)\s+)?(?:only|just|wrong|not\s+right|off|missing)\b[^.!?\n]{0,80}?\d",
+                            re.I)
 
 
 def _threshold(c: Claim) -> bool:
