@@ -52,7 +52,9 @@ def derive_pitfalls(ev: Evidence, rubric: Rubric, family: str) -> None:
             del ev.pitfalls[p.id]
             ev.pitfall_kinds.pop(p.id, None)
         if p.id in ev.pitfalls and (p.names or p.menu) and p.criterion:
-            _unchosen(ev, ev.pitfalls[p.id], rubric.spec(family, p.criterion).items)
+            # (and the items other pitfalls are raised by: a menu's "FCFS with continuous batching" adopts no batching)
+            _unchosen(ev, ev.pitfalls[p.id], [*rubric.spec(family, p.criterion).items,
+                                              *(q.when for q in rubric.pitfalls.values() if q.when)])
     for pid in ev.pitfalls:
         ev.pitfall_kinds.setdefault(pid, "pattern")
 
