@@ -1272,3 +1272,13 @@ def test_a_figure_the_speaker_calls_wrong_and_replaces_in_the_sentence_is_taken_
                  "so 524,288 bytes, 512 KiB.", opening="Llama-2-7B in FP16 on one H100 80GB.")
     kv = [c for c in led.by_kind("kv_bytes_per_token") if c.speaker == "candidate"]
     assert kv and all(c.check is None or c.check.status in ("ok", "unchecked") for c in kv), led.summary()
+
+
+def test_a_ruled_out_card_a_reserve_per_card_a_war_story_and_a_replicas_load_are_read_as_said():
+    led = ledger("141 GB of weights rules out one 80-gig card immediately, so a replica is four H100s with tensor "
+                 "parallelism. I hold back roughly five gigs per card for activations and CUDA graphs. The first static "
+                 "batcher I met was at a previous company and waited for eight requests. At 36 replicas each one "
+                 "only carries something like 45 to 60 live sequences at peak.")
+    assert all(c.negated for c in led.by_kind("fits_on_gpus")), led.summary()
+    assert not led.by_kind("usable_memory_bytes") and not led.by_kind("free_kv_bytes"), led.summary()
+    assert not [c for c in led.by_kind("concurrent_sequences") if not c.hypothetical], led.summary()
