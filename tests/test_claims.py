@@ -1282,3 +1282,9 @@ def test_a_ruled_out_card_a_reserve_per_card_a_war_story_and_a_replicas_load_are
     assert all(c.negated for c in led.by_kind("fits_on_gpus")), led.summary()
     assert not led.by_kind("usable_memory_bytes") and not led.by_kind("free_kv_bytes"), led.summary()
     assert not [c for c in led.by_kind("concurrent_sequences") if not c.hypothetical], led.summary()
+
+
+def test_a_figure_in_a_relative_clause_after_without_is_not_denied():
+    led = ledger("fsync is roughly 100 µs on a datacenter NVMe, and on a consumer SSD without it where it's more "
+                 "like 1-2 ms.", opening="Design a WAL-backed KV store for 50,000 writes a second.")
+    assert [c.negated for c in led.by_kind("fsync_latency_ms")] == [False, False], led.summary()
