@@ -1285,6 +1285,8 @@ def test_a_ruled_out_card_a_reserve_per_card_a_war_story_and_a_replicas_load_are
 
 
 def test_a_figure_in_a_relative_clause_after_without_is_not_denied():
-    led = ledger("fsync is roughly 100 µs on a datacenter NVMe, and on a consumer SSD without it where it's more "
-                 "like 1-2 ms.", opening="Design a WAL-backed KV store for 50,000 writes a second.")
-    assert [c.negated for c in led.by_kind("fsync_latency_ms")] == [False, False], led.summary()
+    led = ledger("Three options, on a datacenter NVMe with power-loss protection where fsync is roughly 100 µs, and on a "
+                 "consumer SSD without it where it's more like 1-2 ms. fsync per put, serialised, gives ~10,000 puts/s "
+                 "on the good drive and ~500-1,000/s on the cheap one.",
+                 opening="Design a WAL-backed KV store for 50,000 writes a second.")
+    assert not [c for c in led.claims if c.check is not None and c.check.status == "wrong"], led.summary()
