@@ -366,7 +366,11 @@ def _policy_list(ev: Evidence, p: Pitfall, since: int = 0) -> bool:
                                             quote_around(text, start, sm.start() + names[-1][1]))
                     ev.pitfall_kinds[p.id] = "names"
                     return True
-            if deferred and any(m.search(sentence) for m in p.menu) and len(_OR.findall(sentence)) >= 1 \
+            # a menu opened in so many words and never closed: "There are several good strategies here: preemption,
+            # swapping to CPU, recomputation, priority queues, or admission control" (a choice later withdraws it)
+            opened = _MENU_OPENER.search(sentence) is not None and len(_OR.findall(sentence)) >= 1 \
+                and sentence.count(",") + len(_OR.findall(sentence)) >= 4
+            if (deferred and any(m.search(sentence) for m in p.menu) or opened) and len(_OR.findall(sentence)) >= 1 \
                     and sentence.count(",") + sentence.count(";") + len(_OR.findall(sentence)) >= 2:
                 start = sm.start() + (len(sentence) - len(sentence.lstrip()))
                 ev.pitfalls[p.id] = Hit(p.id, turn, start, sm.end(), quote_around(text, start, sm.end()))
