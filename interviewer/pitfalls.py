@@ -175,7 +175,10 @@ def _answered_pick(ev: Evidence, p: Pitfall, hit: Hit | None) -> bool:
                 # a policy named, or a short first sentence that is one option ("Prefix affinity with a load bound.")
                 short = first is not None and 2 <= len(first.group(0).split()) <= 12 and not menu \
                     and not _UNDECIDED.search(first.group(0))
-                if names or short:
+                # a menu of actions answered by one of them: "Wait for the next hourly checkpoint, then drain, unless ..."
+                acted = ev.pitfall_kinds.get(p.id) == "menu" and first is not None and not menu \
+                    and not _UNDECIDED.search(first.group(0))
+                if names or short or acted:
                     return True
     return False
 
@@ -344,8 +347,9 @@ def _policy_list(ev: Evidence, p: Pitfall, since: int = 0) -> bool:
         deferred, starts, menu_in_turn = _scan(p, text)
         nxt = min((t for t in ev.texts if t > turn), default=None)
         deferred_next = nxt is not None and _scan(p, ev.texts[nxt])[0]
-        if len(starts) < 2 and not ((deferred or deferred_next) and menu_in_turn):
-            continue  # fewer than two policy names and no menu left open: nothing to find in this answer
+        if len(starts) < 2 and not ((deferred or deferred_next) and menu_in_turn) \
+                and not (menu_in_turn and _MENU_OPENER.search(text)):
+            continue  # fewer than two policy names and no menu left open or opened: nothing to find in this answer
         for sm in _SENTENCE.finditer(text):
             sentence = sm.group(0)
             # most sentences name fewer than two policies: only those that do are read closely

@@ -323,6 +323,15 @@ def test_declining_to_pick_when_asked_keeps_the_list_open():
     assert "policy_list" not in _pitfall_ids(_dialogue(listed, chosen), qid="recommendation-serving")
 
 
+def test_a_menu_of_actions_answered_by_one_of_them_is_withdrawn():
+    listed = ("A GPU in a 256-GPU run is flagged. Drain now or wait?", "A few options: drain immediately, wait for "
+              "the next checkpoint, live-migrate, or let it run degraded.")
+    acted = ("Pick one.", "Wait for the next hourly checkpoint, then drain, unless it's an uncorrectable memory error.")
+    deferred = ("Pick one.", "If I have to pick one, I'd make it a per-job setting that the owning team chooses.")
+    assert "policy_list" not in _pitfall_ids(_dialogue(listed, acted), qid="gpu-health-repair")
+    assert "policy_list" in _pitfall_ids(_dialogue(listed, deferred), qid="gpu-health-repair")
+
+
 def test_a_menu_spread_over_sentences_and_left_open_is_a_policy_list():
     assert "policy_list" in _pitfall_ids(_dialogue(("Who goes first?", (
         "There are a few well-known approaches here and they each have a place. Strict priority classes, so "
