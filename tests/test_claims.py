@@ -1290,3 +1290,13 @@ def test_a_figure_in_a_relative_clause_after_without_is_not_denied():
                  "on the good drive and ~500-1,000/s on the cheap one.",
                  opening="Design a WAL-backed KV store for 50,000 writes a second.")
     assert not [c for c in led.claims if c.check is not None and c.check.status == "wrong"], led.summary()
+
+
+def test_a_prompts_length_a_lanes_cap_a_pools_gpus_and_kv_to_rebuild_are_read_as_said():
+    led = ledger("TP4 replicas. A 20k-token paste gets chunked. Recompute means ~2 GB of KV to allocate "
+                 "(6,000 × 320 KiB).", "RETRY_LANE_SEQS = 24  # retries run in a low-priority lane",
+                 "With 20 GPUs we're at 5 replicas, about 1,350 slots against ~1,900 needed at peak.")
+    assert not led.by_kind("kv_cache_tokens") and not led.by_kind("free_kv_bytes"), led.summary()
+    assert one(led, "kv_bytes_per_sequence").value == pytest.approx(2e9), led.summary()
+    assert [c.check.status for c in led.by_kind("concurrent_sequences") if c.speaker == "candidate"] == ["ok"], \
+        led.summary()

@@ -99,3 +99,25 @@ def test_grading_a_transcript_of_the_fixture_family(batch_family):
         Turn(role="interviewer", text="Go."), Turn(role="candidate", text="We batch as much as memory allows.")])
     report = grade(t)
     assert report.family == "batch_inference" and report.overall < 50
+
+
+def test_rubric_and_claim_data_have_no_duplicate_keys():
+    """A key said twice in one mapping silently keeps only the last (a second `not_right` drops the first)."""
+    from pathlib import Path
+
+    class Strict(yaml.SafeLoader):
+        pass
+
+    found = []
+
+    def mapping(loader, node, deep=False):
+        keys = [loader.construct_object(k) for k, _ in node.value]
+        found.extend((node.start_mark.name, node.start_mark.line + 1, k) for k in set(keys) if keys.count(k) > 1)
+        return yaml.SafeLoader.construct_mapping(loader, node, deep)
+
+    Strict.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, mapping)
+    root = Path(__file__).resolve().parent.parent
+    for path in [*root.glob("rubrics/*.yaml"), *root.glob("interviewer/claims/*.yaml"), root / "interviewer/hardware.yaml"]:
+        with open(path, encoding="utf-8") as fh:
+            yaml.load(fh, Loader=Strict)
+    assert not found, found

@@ -134,6 +134,8 @@ class Tracker:
         gpus = [int(f.value) for f in found
                 if f.kind in ("tensor_parallel", "gpu_count", "fits_on_gpus") and f.value and not f.negated
                 and f.value <= 64 and f.scope != "fleet"]
+        if any(f.kind == "replicas" and f.value and f.value > 1 and not f.negated for f in found):
+            gpus = []  # "With 20 GPUs we're at 5 replicas": the GPUs are the pool's, not one replica's
         out["gpu_counts"] = gpus
         return out
 
