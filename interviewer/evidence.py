@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from interviewer.quickre import guarded
+from interviewer.quickre import _FOLDS_TO_ASCII, guarded, needed_literals
 from interviewer.rubric import Rubric
 
 if TYPE_CHECKING:
@@ -394,49 +394,48 @@ def scan_turn(text: str, rubric: Rubric, family: str) -> tuple[tuple[Span, ...],
     starts = [m.start() for m in _NUMBER_START.finditer(low)]
     places = _Places(low, _lead_words(rubric, family)) if len(norm.lower()) == len(norm) else None  # else a letter changed size: scan all
     hits = []
-    for item in items_for(rubric, family):
+    item_plan, pitfall_plan = _plan(rubric, family)
+    for item_id, every, negatable, not_after, pats in item_plan:
         best = None
-        every = item.given_is_named  # each match may or may not repeat the interviewer: keep them all
-        named = item.tier == "name"
-        for pats, is_name in ((item.patterns, named), (item.name_patterns, True)):
-            for pat in pats:
-                lit = item.literals.get(id(pat))
-                if lit is not None and lit not in low:
-                    continue  # a text without the pattern's literal cannot match it
-                target = digits_only if id(pat) in item.digit_patterns else low
-                if id(pat) in item.number_led:
-                    found = _tried_at(pat, target, starts)
-                elif places is not None and id(pat) in item.led_by:
-                    found = _tried_at(pat, target, places.of(item.led_by[id(pat)]))
-                else:
-                    found = item.scans.get(id(pat), pat).finditer(target)
-                for m in found:
-                    s, e = ostart[m.start()], oend[max(m.end() - 1, m.start())]
-                    counts = not (item.negatable and (negated_at(masked, s) or hypothetical_at(masked, s)))
-                    if counts and item.not_after:
-                        sb = _sentence_bounds(masked, s, s)[0]
-                        counts = not any(p.search(masked, sb, s) for p in item.not_after)
-                    if every:
-                        if counts and len(hits) < 4096:
-                            hits.append((item.id, s, e, quote_around(text, s, e), True, is_name))
-                        continue
-                    if counts or best is None:
-                        best = (item.id, s, e, quote_around(text, s, e), counts, is_name)
-                    if counts:
-                        break
-                if best is not None and best[4]:
+        for pat, is_name, lit, needs, digits, mode, lead, scan in pats:
+            if lit is not None and lit not in low:
+                continue  # a text without the pattern's literal cannot match it
+            target = digits_only if digits else low
+            if needs is not None and not any(w in target for w in needs):
+                continue  # nor one without any of the literals one of which each match holds
+            if mode is _NUMBER_LED:
+                found = _tried_at(pat, target, starts)
+            elif mode is _WORD_LED and places is not None:
+                found = _tried_at(pat, target, places.of(lead))
+            else:
+                found = scan.finditer(target)
+            for m in found:
+                s, e = ostart[m.start()], oend[max(m.end() - 1, m.start())]
+                counts = not (negatable and (negated_at(masked, s) or hypothetical_at(masked, s)))
+                if counts and not_after:
+                    sb = _sentence_bounds(masked, s, s)[0]
+                    counts = not any(p.search(masked, sb, s) for p in not_after)
+                if every:
+                    if counts and len(hits) < 4096:
+                        hits.append((item_id, s, e, quote_around(text, s, e), True, is_name))
+                    continue
+                if counts or best is None:
+                    best = (item_id, s, e, quote_around(text, s, e), counts, is_name)
+                if counts:
                     break
             if best is not None and best[4]:
                 break
         if best is not None:
             hits.append(best)
     pitfalls = []
-    for pitfall in rubric.pitfalls.values():
-        for pat in pitfall.patterns_for(family):
+    folds = not norm.isascii() and not _FOLDS_TO_ASCII.isdisjoint(norm)  # no literal can rule a pattern out
+    for pitfall, pats in pitfall_plan:
+        for pat, needs, lead, at in pats:
+            if needs is not None and not folds and not any(w in low for w in needs):
+                continue  # a turn without any of the literals one of which each match holds
             found = None
             # read as the cues read: "twenty-four times" as "24 times", "3.5-4x" with its decimal kept
-            lead = pitfall.led_by.get(id(pat)) if places is not None else None
-            at = pat.groupindex.get("at", 0)  # a pattern may say where its hit starts: (?P<at>...)
+            lead = lead if places is not None else None
             for m in (_tried_at(pat, norm, places.of(lead)) if lead else pat.finditer(norm)):
                 s, e = ostart[m.start(at)], oend[max(m.end() - 1, m.start(at))]
                 sb, se = _sentence_bounds(masked, s, s)
@@ -523,6 +522,39 @@ def _tried_at(pat: re.Pattern, text: str, starts: list[int]):
         if m:
             yield m
             last = max(m.end(), pos + 1)
+
+
+_NUMBER_LED, _WORD_LED, _SCAN = "number", "word", "scan"  # where a cue pattern is tried in a turn
+
+
+@functools.lru_cache(maxsize=64)
+def _plan(rubric: Rubric, family: str) -> tuple[tuple, tuple]:
+    """How scan_turn tries a family's cue and pitfall patterns, worked out once instead of per turn
+    and pattern: for each item (id, keeps every match, negatable, not_after, patterns) with, for
+    each pattern, whether it names the item, its literal, the literals one of which each match
+    holds (needed_literals), whether it needs a digit, and where it is tried; for each pitfall its
+    patterns with their literals, leading words and the group a hit starts at."""
+    items = []
+    for item in items_for(rubric, family):
+        named = item.tier == "name"
+        pats = []
+        for group, is_name in ((item.patterns, named), (item.name_patterns, True)):
+            for pat in group:
+                lit = item.literals.get(id(pat))
+                # the cues are matched against lower-cased text: a literal test is exact for them, and
+                # is left to `lit` where the loader found one
+                needs = needed_literals(pat) if lit is None and not pat.flags & re.IGNORECASE else None
+                mode = _NUMBER_LED if id(pat) in item.number_led else _WORD_LED if id(pat) in item.led_by else _SCAN
+                # a word-led pattern is scanned in full where a letter changed size when lowered (no places)
+                pats.append((pat, is_name, lit, needs, id(pat) in item.digit_patterns, mode, item.led_by.get(id(pat)),
+                             item.scans.get(id(pat), pat)))
+        items.append((item.id, item.given_is_named, item.negatable, tuple(item.not_after), tuple(pats)))
+    pitfalls = []
+    for pitfall in rubric.pitfalls.values():
+        pats = tuple((pat, needed_literals(pat), pitfall.led_by.get(id(pat)), pat.groupindex.get("at", 0))
+                     for pat in pitfall.patterns_for(family))
+        pitfalls.append((pitfall, pats))
+    return tuple(items), tuple(pitfalls)
 
 
 @functools.lru_cache(maxsize=64)

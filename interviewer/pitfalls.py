@@ -19,6 +19,7 @@ import re
 
 from interviewer.claims.vocab import any_of
 from interviewer.evidence import Evidence, Hit, hypothetical_at, negated_at, quote_around
+from interviewer.quickre import guarded, may_match, needed_literals
 from interviewer.rubric import Pitfall, Rubric
 
 _SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?]+|(?=\n)|$)")  # a bullet line with no full stop is a sentence too
@@ -310,12 +311,30 @@ def _scan(p: Pitfall, text: str) -> tuple[bool, tuple[int, ...], bool]:
 
 @functools.lru_cache(maxsize=4096)
 def _turn_scan(pid: str, text: str) -> tuple[bool, tuple[int, ...], bool]:
-    deferral, menu, names = _unions(_PITFALLS[pid])
+    p = _PITFALLS[pid]
+    _deferral, _menu, names = _unions(p)
+    low = text.lower()
     # the opener needs one of its nouns: without any, no sentence can open a menu
-    opener = _OPENER_NOUN.search(text) is not None and any(_MENU_OPENER.search(sm.group(0))
-                                                           for sm in _SENTENCE.finditer(text))
-    return (bool(deferral and deferral.search(text)), tuple(m.start() for m in names.finditer(text)) if names else (),
-            bool(menu and menu.search(text)) or opener)
+    opener = _OPENER_NOUN.search(text) is not None and any(
+        may_match(_OPENER_NEEDS, sm.group(0).lower(), sm.group(0)) and _MENU_OPENER.search(sm.group(0))
+        for sm in _SENTENCE.finditer(text))
+    # whether any deferral (or menu) pattern matches: one at a time, each skipped on a substring test
+    # where it can, instead of the union tried at every character
+    deferral, menu, names_need = _needs(pid, id(p))
+    return (any(may_match(need, low, text) and pat.search(text) for pat, need in deferral),
+            tuple(m.start() for m in names.finditer(text)) if names and may_match(names_need, low, text) else (),
+            any(may_match(need, low, text) and pat.search(text) for pat, need in menu) or opener)
+
+
+@functools.lru_cache(maxsize=64)
+def _needs(pid: str, ident: int) -> tuple[tuple, tuple, tuple[str, ...] | None]:
+    """A pitfall's deferral and menu patterns, each with its needed literals, and the literals one of
+    which any policy name holds (keyed like _unions_of)."""
+    p = _PITFALLS[pid]
+    names = _unions_of(pid, ident)[2]
+    return (tuple((pat, needed_literals(pat)) for pat in p.deferral),
+            tuple((pat, needed_literals(pat)) for pat in p.menu),
+            needed_literals(names) if names is not None else None)
 
 
 def _unions(p: Pitfall) -> tuple[re.Pattern | None, re.Pattern | None, re.Pattern | None]:
@@ -430,4 +449,5 @@ _MENU_OPENER = re.compile(
     # "We'd use the standard toolkit there: preemption, swapping, recompute, ..."
     r"|\b(?:the\s+)?(?:standard|usual|whole|common)\s+(?:toolkit|toolbox)\b", re.I)
 _OR_LEAD = re.compile(r"\s*or\b", re.I)
-_OPENER_NOUN = re.compile(_NOUNS, re.I)  # every branch of the opener ends in one of these
+_OPENER_NOUN = guarded(re.compile(_NOUNS, re.I))  # every branch of the opener ends in one of these
+_OPENER_NEEDS = needed_literals(_MENU_OPENER)

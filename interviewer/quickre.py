@@ -81,3 +81,71 @@ def guarded(pattern: re.Pattern) -> re.Pattern:
         return re.compile(f"(?=[{''.join(sorted(set(chars)))}])(?:{pattern.pattern})", pattern.flags)
     except re.error:  # e.g. global inline flags, which must open the pattern
         return pattern
+
+
+# Non-ASCII characters that re.IGNORECASE matches to an ASCII letter although str.lower() does not
+# make them that letter (İ ı ſ K): a text holding one is always scanned in full.
+_FOLDS_TO_ASCII = frozenset("\u0130\u0131\u017f\u212a")
+_MIN_LITERAL = 3
+
+
+def _needs(items) -> tuple[str, ...] | None:
+    """The literals one of which every match of the sequence `items` contains (None: none known).
+    Of the candidates (a run of literal characters, or a group or alternation whose every branch
+    needs one) the one whose shortest literal is longest wins: the most selective test."""
+    best: tuple[str, ...] | None = None
+
+    def offer(cand: tuple[str, ...] | None) -> None:
+        nonlocal best
+        if cand and min(map(len, cand)) >= _MIN_LITERAL and (
+                best is None or (min(map(len, cand)), -len(cand)) > (min(map(len, best)), -len(best))):
+            best = cand
+
+    run: list[str] = []
+    for op, av in items:
+        if op is _C.LITERAL and av < 128:
+            run.append(chr(av).lower())
+            continue
+        offer(("".join(run),) if run else None)
+        run = []
+        if op is _C.SUBPATTERN:
+            if not (av[1] or av[2]):  # scoped flags ("(?i:...)") change what a literal matches
+                offer(_needs(av[-1]))
+        elif op is _C.BRANCH:
+            alts: set[str] = set()
+            for branch in av[1]:
+                got = _needs(branch)
+                if got is None:
+                    alts = set()
+                    break
+                alts.update(got)
+            offer(tuple(sorted(alts)) if alts else None)
+        elif op in _REPEATS and op is not None and av[0] >= 1:
+            offer(_needs(av[2]))
+        elif op is getattr(_C, "ATOMIC_GROUP", None):
+            offer(_needs(av))
+    offer(("".join(run),) if run else None)
+    return best
+
+
+def needed_literals(pattern: re.Pattern) -> tuple[str, ...] | None:
+    """Lower-cased ASCII literals (three characters or more) one of which every match of `pattern`
+    contains, or None. A text whose lower-cased form holds none of them cannot match (see
+    `may_match`): one substring test instead of a scan."""
+    if pattern.flags & re.VERBOSE:
+        return None
+    try:
+        return _needs(_parser.parse(pattern.pattern, pattern.flags))
+    except (re.error, RecursionError):
+        return None
+
+
+def may_match(literals: tuple[str, ...] | None, low: str, text: str | None = None) -> bool:
+    """Can a pattern whose `needed_literals` are `literals` match a text whose lower-cased form is
+    `low`? `text`, the text as written, is given for a case-insensitive pattern: one holding a
+    character that folds to an ASCII letter only under re.IGNORECASE is never ruled out."""
+    if literals is None:
+        return True
+    if text is not None and not text.isascii() and not _FOLDS_TO_ASCII.isdisjoint(text):
+        return True
+    return any(lit in low for lit in literals)
