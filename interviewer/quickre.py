@@ -149,3 +149,37 @@ def may_match(literals: tuple[str, ...] | None, low: str, text: str | None = Non
     if text is not None and not text.isascii() and not _FOLDS_TO_ASCII.isdisjoint(text):
         return True
     return any(lit in low for lit in literals)
+
+
+class Literals:
+    """Which of a fixed set of lower-case literals a text holds, found in one regex pass (a trie tried
+    at each place: the longest literal starting there, and the literals that are its prefixes)
+    instead of one substring test per literal."""
+
+    def __init__(self, words) -> None:
+        words = sorted(set(words))
+        trie: dict = {}
+        for w in words:
+            node = trie
+            for ch in w:
+                node = node.setdefault(ch, {})
+            node[""] = {}
+
+        def body(node: dict) -> str:
+            alts = [re.escape(ch) + body(child) for ch, child in sorted(node.items()) if ch]
+            if not alts:
+                return ""
+            alt = alts[0] if len(alts) == 1 else "(?:" + "|".join(alts) + ")"
+            return f"(?:{alt})?" if "" in node else alt
+
+        first = "".join(sorted({re.escape(w[0]) for w in words}))
+        self._re = re.compile(f"(?=[{first}])(?=({body(trie)}))") if words else None
+        self._prefixes = {w: tuple(x for x in words if w.startswith(x)) for w in words}
+
+    def present(self, low: str) -> set[str]:
+        """The literals that occur in `low`."""
+        out: set[str] = set()
+        if self._re is not None:
+            for m in self._re.finditer(low):
+                out.update(self._prefixes[m.group(1)])
+        return out

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from interviewer.claims.numbers import Mention
 from interviewer.claims.vocab import Rule, Vocab
+from interviewer.quickre import _FOLDS_TO_ASCII, Literals
 
 _TIER_RIGHT = 0.0
 _TIER_LEFT = 10.0
@@ -156,13 +157,38 @@ def score_rule(rule: Rule, text: str, m: Mention, block: int, next_start: int, v
     return best
 
 
+class Possible:
+    """Which cues can match anywhere in a segment's text: each rule's needed literals (vocab.Rule
+    left_needs, near_needs, right_needs) looked up in the literals the lower-cased segment holds
+    (found once, in one pass, with `index`: the vocabulary's cue_literals), so each number skips the
+    rules none of whose cues the sentence holds - most of them, most of the time."""
+
+    def __init__(self, text: str, index: Literals | None = None):
+        self.low = text.lower()
+        # a character that re.IGNORECASE folds to an ASCII letter (and lower() does not): no shortcut
+        self.every = not text.isascii() and not _FOLDS_TO_ASCII.isdisjoint(text)
+        self._index = index
+        self._present: set[str] | None = None
+
+    def __call__(self, needs: tuple[str, ...] | None) -> bool:
+        if needs is None or self.every:
+            return True
+        if self._index is None:
+            return any(w in self.low for w in needs)
+        if self._present is None:
+            self._present = self._index.present(self.low)
+        return not self._present.isdisjoint(needs)
+
+
 def classify(text: str, m: Mention, rules: list[Rule], block: int, next_start: int, value: float,
-             exclude: frozenset[str] = frozenset()) -> Decision | None:
-    """The winning rule for one mention, or None when no rule claims it.
+             exclude: frozenset[str] = frozenset(), possible: Possible | None = None) -> Decision | None:
+    """The winning rule for one mention, or None when no rule claims it. `possible`: the segment's
+    `Possible` (one is made when not given).
 
     Cues right after the number are scored for every rule first; a rule's cues before the number
     are searched only when they could still beat the best score so far."""
-    candidates = [r for r in rules if r.kind not in exclude and _allowed(r, text, m, value)]
+    possible = possible or Possible(text)
+    candidates = [r for r in rules if r.kind not in exclude and (r.unconstrained or _allowed(r, text, m, value))]
     best: Decision | None = None
 
     def better(d: Decision | None) -> None:
@@ -172,14 +198,16 @@ def classify(text: str, m: Mention, rules: list[Rule], block: int, next_start: i
             best = d
 
     for rule in candidates:
-        better(_right_score(rule, text, m))
+        if (rule.qualifiers and m.qualifiers & rule.qualifiers) or (rule.right and possible(rule.right_needs)):
+            better(_right_score(rule, text, m))
     for rule in candidates:  # vocab.rules_by_dim is sorted by best_left
         if not (rule.left or rule.near):
             continue
         floor = min(rule.best_left, _TIER_RIGHT - rule.bonus) if rule.near else rule.best_left
         if best is not None and floor > best.score:
             continue
-        better(_left_score(rule, text, m, block, next_start))
+        if (rule.left and possible(rule.left_needs)) or (rule.near and possible(rule.near_needs)):
+            better(_left_score(rule, text, m, block, next_start))
     if best is None and not m.weak and m.dim != "count":
         for rule in candidates:
             if rule.default:
