@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from interviewer.quickre import _FOLDS_TO_ASCII, guarded, needed_literals
+from interviewer.quickre import _FOLDS_TO_ASCII, guarded, needed_literals, starts_after
 from interviewer.rubric import Rubric
 
 if TYPE_CHECKING:
@@ -395,6 +395,14 @@ def scan_turn(text: str, rubric: Rubric, family: str) -> tuple[tuple[Span, ...],
     places = _Places(low, _lead_words(rubric, family)) if len(norm.lower()) == len(norm) else None  # else a letter changed size: scan all
     hits = []
     item_plan, pitfall_plan = _plan(rubric, family)
+    after: dict[tuple[str, str], list[int]] = {}  # (text, characters) -> the places right after them
+
+    def places_after(target: str, chars: str) -> list[int]:
+        hit = after.get((target, chars))
+        if hit is None:
+            hit = after[(target, chars)] = [0, *(m.end() for m in re.finditer(f"[{chars}]", target))]
+        return hit
+
     for item_id, every, negatable, not_after, pats in item_plan:
         best = None
         for pat, is_name, lit, needs, digits, mode, lead, scan in pats:
@@ -407,6 +415,8 @@ def scan_turn(text: str, rubric: Rubric, family: str) -> tuple[tuple[Span, ...],
                 found = _tried_at(pat, target, starts)
             elif mode is _WORD_LED and places is not None:
                 found = _tried_at(pat, target, places.of(lead))
+            elif mode is _SENTENCE_LED:
+                found = _tried_at(pat, target, places_after(target, lead))
             else:
                 found = scan.finditer(target)
             for m in found:
@@ -430,13 +440,14 @@ def scan_turn(text: str, rubric: Rubric, family: str) -> tuple[tuple[Span, ...],
     pitfalls = []
     folds = not norm.isascii() and not _FOLDS_TO_ASCII.isdisjoint(norm)  # no literal can rule a pattern out
     for pitfall, pats in pitfall_plan:
-        for pat, needs, lead, at in pats:
+        for pat, needs, lead, at, opens in pats:
             if needs is not None and not folds and not any(w in low for w in needs):
                 continue  # a turn without any of the literals one of which each match holds
             found = None
             # read as the cues read: "twenty-four times" as "24 times", "3.5-4x" with its decimal kept
             lead = lead if places is not None else None
-            for m in (_tried_at(pat, norm, places.of(lead)) if lead else pat.finditer(norm)):
+            for m in (_tried_at(pat, norm, places.of(lead)) if lead else
+                      _tried_at(pat, norm, places_after(norm, opens)) if opens else pat.finditer(norm)):
                 s, e = ostart[m.start(at)], oend[max(m.end() - 1, m.start(at))]
                 sb, se = _sentence_bounds(masked, s, s)
                 # the contrast may hold the match's own first word: "no attention tensors anywhere"
@@ -524,7 +535,9 @@ def _tried_at(pat: re.Pattern, text: str, starts: list[int]):
             last = max(m.end(), pos + 1)
 
 
-_NUMBER_LED, _WORD_LED, _SCAN = "number", "word", "scan"  # where a cue pattern is tried in a turn
+# where a cue pattern is tried in a turn: at numbers, at its leading words, at the start and after
+# the characters it opens after (quickre.starts_after), or everywhere
+_NUMBER_LED, _WORD_LED, _SENTENCE_LED, _SCAN = "number", "word", "sentence", "scan"
 
 
 @functools.lru_cache(maxsize=64)
@@ -533,7 +546,8 @@ def _plan(rubric: Rubric, family: str) -> tuple[tuple, tuple]:
     and pattern: for each item (id, keeps every match, negatable, not_after, patterns) with, for
     each pattern, whether it names the item, its literal, the literals one of which each match
     holds (needed_literals), whether it needs a digit, and where it is tried; for each pitfall its
-    patterns with their literals, leading words and the group a hit starts at."""
+    patterns with their literals, leading words, the group a hit starts at and the characters it
+    opens after."""
     items = []
     for item in items_for(rubric, family):
         named = item.tier == "name"
@@ -544,15 +558,21 @@ def _plan(rubric: Rubric, family: str) -> tuple[tuple, tuple]:
                 # the cues are matched against lower-cased text: a literal test is exact for them, and
                 # is left to `lit` where the loader found one
                 needs = needed_literals(pat) if lit is None and not pat.flags & re.IGNORECASE else None
-                mode = _NUMBER_LED if id(pat) in item.number_led else _WORD_LED if id(pat) in item.led_by else _SCAN
+                mode, lead = _SCAN, None
+                if id(pat) in item.number_led:
+                    mode = _NUMBER_LED
+                elif id(pat) in item.led_by:
+                    mode, lead = _WORD_LED, item.led_by[id(pat)]
+                elif (opens := starts_after(pat)) is not None:
+                    mode, lead = _SENTENCE_LED, opens
                 # a word-led pattern is scanned in full where a letter changed size when lowered (no places)
-                pats.append((pat, is_name, lit, needs, id(pat) in item.digit_patterns, mode, item.led_by.get(id(pat)),
+                pats.append((pat, is_name, lit, needs, id(pat) in item.digit_patterns, mode, lead,
                              item.scans.get(id(pat), pat)))
         items.append((item.id, item.given_is_named, item.negatable, tuple(item.not_after), tuple(pats)))
     pitfalls = []
     for pitfall in rubric.pitfalls.values():
-        pats = tuple((pat, needed_literals(pat), pitfall.led_by.get(id(pat)), pat.groupindex.get("at", 0))
-                     for pat in pitfall.patterns_for(family))
+        pats = tuple((pat, needed_literals(pat), pitfall.led_by.get(id(pat)), pat.groupindex.get("at", 0),
+                      starts_after(pat)) for pat in pitfall.patterns_for(family))
         pitfalls.append((pitfall, pats))
     return tuple(items), tuple(pitfalls)
 

@@ -183,3 +183,52 @@ class Literals:
             for m in self._re.finditer(low):
                 out.update(self._prefixes[m.group(1)])
         return out
+
+
+def _consumes(items) -> bool:
+    """Does every match of the sequence `items` consume a character? (False where unsure.)"""
+    for op, av in items:
+        if op in (_C.LITERAL, _C.NOT_LITERAL, _C.IN, _C.ANY):
+            return True
+        if op is _C.SUBPATTERN and _consumes(av[-1]):
+            return True
+        if op in _REPEATS and op is not None and av[0] >= 1 and _consumes(av[2]):
+            return True
+        if op is _C.BRANCH and all(_consumes(b) for b in av[1]):
+            return True
+    return False
+
+
+def starts_after(pattern: re.Pattern) -> str | None:
+    """For a pattern that opens on "at the start, or right after one of a few characters"
+    ("(?:^|(?<=[.!?\\n]))..."): those characters, as the body of a regex class. Every match then
+    starts at 0 or right after one of them, and a scan may try it there alone (it consumes a
+    character, so finditer's handling of empty matches never comes into it). None otherwise."""
+    try:
+        tree = _parser.parse(pattern.pattern, pattern.flags)
+    except (re.error, RecursionError):
+        return None
+    items = list(tree)
+    if not items or items[0][0] is not _C.BRANCH or not _consumes(items[1:]):
+        return None
+    chars: set[str] = {"\n"} if pattern.flags & re.MULTILINE else set()
+    start = False
+    for branch in items[0][1][1]:
+        if len(branch) != 1:
+            return None
+        op, av = branch[0]
+        if op is _C.AT and av in (_C.AT_BEGINNING, _C.AT_BEGINNING_STRING):
+            start = True
+        elif op is _C.ASSERT and av[0] == -1 and len(av[1]) == 1:
+            o, a = av[1][0]
+            if o is _C.LITERAL:
+                chars.add(chr(a))
+            elif o is _C.IN and all(x is _C.LITERAL for x, _ in a):
+                chars.update(chr(c) for _, c in a)
+            else:
+                return None
+        else:
+            return None
+    if not start or not chars or (pattern.flags & re.IGNORECASE and any(c.lower() != c.upper() for c in chars)):
+        return None  # (a letter would also match its other case)
+    return "".join(re.escape(c) for c in sorted(chars))
