@@ -392,7 +392,9 @@ def scan_turn(text: str, rubric: Rubric, family: str) -> tuple[tuple[Span, ...],
     low = lowered(norm)
     digits_only = _digit_sentences(low)
     starts = [m.start() for m in _NUMBER_START.finditer(low)]
-    places = _Places(low, _lead_words(rubric, family)) if len(norm.lower()) == len(norm) else None  # else a letter changed size: scan all
+    index = _Places(low, _lead_words(rubric, family))
+    present = index.present()  # the patterns' literals this turn holds
+    places = index if len(norm.lower()) == len(norm) else None  # else a letter changed size: scan all
     hits = []
     item_plan, pitfall_plan = _plan(rubric, family)
     after: dict[tuple[str, str], list[int]] = {}  # (text, characters) -> the places right after them
@@ -406,10 +408,10 @@ def scan_turn(text: str, rubric: Rubric, family: str) -> tuple[tuple[Span, ...],
     for item_id, every, negatable, not_after, pats in item_plan:
         best = None
         for pat, is_name, lit, needs, digits, mode, lead, scan in pats:
-            if lit is not None and lit not in low:
+            if lit is not None and lit not in present:
                 continue  # a text without the pattern's literal cannot match it
             target = digits_only if digits else low
-            if needs is not None and not any(w in target for w in needs):
+            if needs is not None and (present.isdisjoint(needs) if needs[0] else not any(w in target for w in needs[1:])):
                 continue  # nor one without any of the literals one of which each match holds
             if mode is _NUMBER_LED:
                 found = _tried_at(pat, target, starts)
@@ -441,7 +443,7 @@ def scan_turn(text: str, rubric: Rubric, family: str) -> tuple[tuple[Span, ...],
     folds = not norm.isascii() and not _FOLDS_TO_ASCII.isdisjoint(norm)  # no literal can rule a pattern out
     for pitfall, pats in pitfall_plan:
         for pat, needs, lead, at, opens in pats:
-            if needs is not None and not folds and not any(w in low for w in needs):
+            if needs is not None and not folds and present.isdisjoint(needs):
                 continue  # a turn without any of the literals one of which each match holds
             found = None
             # read as the cues read: "twenty-four times" as "24 times", "3.5-4x" with its decimal kept
@@ -475,6 +477,12 @@ class _Places:
         self._lead = lead  # every leading word of the family's patterns (_lead_words)
         self._word: dict[str, list[int]] | None = None
 
+    def present(self) -> set[str]:
+        """The words that occur in the text."""
+        if self._word is None:
+            self._word = self._index()
+        return {w for w, at in self._word.items() if at}
+
     def of(self, words: tuple[str, ...]) -> list[int]:
         hit = self._at.get(words)
         if hit is None:
@@ -499,10 +507,14 @@ class _Places:
 
 @functools.lru_cache(maxsize=64)
 def _lead_words(rubric: Rubric, family: str) -> tuple[re.Pattern, dict[str, tuple[str, ...]]]:
-    """The words a family's led patterns start with, as one regex that finds the longest of them at
-    each place (a trie: greedy optional tails), and for each word the words that are prefixes of it."""
+    """The words a family's led patterns start with, and the literals its patterns need (_plan), as
+    one regex that finds the longest of them at each place (a trie: greedy optional tails), and for
+    each word the words that are prefixes of it."""
     words = {w for item in items_for(rubric, family) for lead in item.led_by.values() for w in lead}
     words |= {w for p in rubric.pitfalls.values() for lead in p.led_by.values() for w in lead}
+    items, pitfalls = _plan(rubric, family)
+    words |= {w for *_, pats in items for _p, _n, lit, needs, *_ in pats for w in (lit, *(needs or ())) if w}
+    words |= {w for _p, pats in pitfalls for _pat, needs, *_ in pats for w in needs or ()}
     trie: dict = {}
     for w in words:
         node = trie
@@ -518,7 +530,8 @@ def _lead_words(rubric: Rubric, family: str) -> tuple[re.Pattern, dict[str, tupl
         return f"(?:{alt})?" if "" in node else alt
 
     prefixes = {w: tuple(x for x in words if w.startswith(x)) for w in words}
-    return re.compile(f"(?=({body(trie)}))"), prefixes
+    first = "".join(sorted({re.escape(w[0]) for w in words}))
+    return re.compile(f"(?=[{first}])(?=({body(trie)}))"), prefixes
 
 
 def _tried_at(pat: re.Pattern, text: str, starts: list[int]):
@@ -558,6 +571,10 @@ def _plan(rubric: Rubric, family: str) -> tuple[tuple, tuple]:
                 # the cues are matched against lower-cased text: a literal test is exact for them, and
                 # is left to `lit` where the loader found one
                 needs = needed_literals(pat) if lit is None and not pat.flags & re.IGNORECASE else None
+                if needs and id(pat) in item.digit_patterns and any(" " in w for w in needs):
+                    # the text with its digitless sentences blanked may hold one the turn does not:
+                    # tested there, as "" first says
+                    needs = ("", *needs)
                 mode, lead = _SCAN, None
                 if id(pat) in item.number_led:
                     mode = _NUMBER_LED
