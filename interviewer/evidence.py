@@ -21,8 +21,8 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from interviewer.quickre import _FOLDS_TO_ASCII, guarded, needed_literals, starts_after
-from interviewer.rubric import Rubric
+from interviewer.quickre import folds, guarded, needed_literals, starts_after
+from interviewer.rubric import Rubric, number_follow
 
 if TYPE_CHECKING:
     from interviewer.claims import Claim, Ledger
@@ -391,7 +391,7 @@ def scan_turn(text: str, rubric: Rubric, family: str) -> tuple[tuple[Span, ...],
     norm, ostart, oend = digitized(masked)
     low = lowered(norm)
     digits_only = _digit_sentences(low)
-    starts = [m.start() for m in _NUMBER_START.finditer(low)]
+    numbers = _Numbers([m.start() for m in _NUMBER_START.finditer(low)])
     index = _Places(low, _lead_words(rubric, family))
     present = index.present()  # the patterns' literals this turn holds
     places = index if len(norm.lower()) == len(norm) else None  # else a letter changed size: scan all
@@ -414,7 +414,7 @@ def scan_turn(text: str, rubric: Rubric, family: str) -> tuple[tuple[Span, ...],
             if needs is not None and (present.isdisjoint(needs) if needs[0] else not any(w in target for w in needs[1:])):
                 continue  # nor one without any of the literals one of which each match holds
             if mode is _NUMBER_LED:
-                found = _tried_at(pat, target, starts)
+                found = _tried_at(pat, target, numbers.at(target, lead))
             elif mode is _WORD_LED and places is not None:
                 found = _tried_at(pat, target, places.of(lead))
             elif mode is _SENTENCE_LED:
@@ -440,10 +440,10 @@ def scan_turn(text: str, rubric: Rubric, family: str) -> tuple[tuple[Span, ...],
         if best is not None:
             hits.append(best)
     pitfalls = []
-    folds = not norm.isascii() and not _FOLDS_TO_ASCII.isdisjoint(norm)  # no literal can rule a pattern out
+    folded = folds(norm)  # no literal can rule a pattern out
     for pitfall, pats in pitfall_plan:
         for pat, needs, lead, at, opens in pats:
-            if needs is not None and not folds and present.isdisjoint(needs):
+            if needs is not None and not folded and present.isdisjoint(needs):
                 continue  # a turn without any of the literals one of which each match holds
             found = None
             # read as the cues read: "twenty-four times" as "24 times", "3.5-4x" with its decimal kept
@@ -465,6 +465,39 @@ def scan_turn(text: str, rubric: Rubric, family: str) -> tuple[tuple[Span, ...],
 
 # where a number starts: "~5", "1,024" (at its "1"), "3.5" (at its "3")
 _NUMBER_START = re.compile(r"~(?=\d)|(?<![\d,.·~a-df-z])\d")  # not the 99 of "p99" (an exponent, "2e5", still is)
+
+
+_DIGITS_RUN = re.compile(r"~?\d[\d,]*")  # rubric.NUMBER_LED: how a number-led pattern begins
+
+
+class _Numbers:
+    """Where numbers start in a turn, for the patterns every match of which starts at one; for a
+    pattern with a rubric.number_follow class, only the numbers whose digits are followed by a
+    character of that class (looked up once per character)."""
+
+    def __init__(self, starts: list[int]):
+        self.starts = starts
+        self._next: dict[int, list[tuple[int, str]]] = {}  # id(text) -> (start, the character after the digits)
+
+    def at(self, text: str, follow: re.Pattern | None) -> list[int]:
+        if follow is None:
+            return self.starts
+        nxt = self._next.get(id(text))
+        if nxt is None:
+            nxt = self._next[id(text)] = [(p, text[m.end():m.end() + 1]) for p in self.starts
+                                          if (m := _DIGITS_RUN.match(text, p)) is not None]
+        memo = _FOLLOWS.setdefault(follow, {})
+        out = []
+        for p, ch in nxt:
+            ok = memo.get(ch)
+            if ok is None:
+                ok = memo[ch] = bool(ch) and follow.match(ch) is not None
+            if ok:
+                out.append(p)
+        return out
+
+
+_FOLLOWS: dict[re.Pattern, dict[str, bool]] = {}  # number_follow class -> character -> matches
 
 
 class _Places:
@@ -577,7 +610,7 @@ def _plan(rubric: Rubric, family: str) -> tuple[tuple, tuple]:
                     needs = ("", *needs)
                 mode, lead = _SCAN, None
                 if id(pat) in item.number_led:
-                    mode = _NUMBER_LED
+                    mode, lead = _NUMBER_LED, number_follow(pat)
                 elif id(pat) in item.led_by:
                     mode, lead = _WORD_LED, item.led_by[id(pat)]
                 elif (opens := starts_after(pat)) is not None:

@@ -19,7 +19,7 @@ import re
 
 from interviewer.claims.vocab import any_of
 from interviewer.evidence import Evidence, Hit, hypothetical_at, negated_at, quote_around
-from interviewer.quickre import guarded, may_match, needed_literals
+from interviewer.quickre import folds, guarded, may_match, needed_literals
 from interviewer.rubric import Pitfall, Rubric
 
 _SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?]+|(?=\n)|$)")  # a bullet line with no full stop is a sentence too
@@ -84,7 +84,7 @@ def _cleared(ev: Evidence, p: Pitfall, hit: Hit | None) -> bool:
         listed = bool(p.names or p.menu)
         near = [(ev.texts[t], named and t > hit.turn, hit.start if t == hit.turn and listed else 0) for t in later]
     deferral, _menu, names = _unions(p)
-    lows = {id(t): t.lower() for t, _must, _after in near}
+    lows = {id(t): (t.lower(), folds(t)) for t, _must, _after in near}
     # "if"/"which" just before the choice, in its own sentence ("... which it isn't here. So I choose" chooses)
     return any(not negated_at(t, m.start())
                and not _CONDITIONAL.search(t, max(0, m.start() - 40, _sentence_start(t, m.start())), m.start())
@@ -96,7 +96,7 @@ def _cleared(ev: Evidence, p: Pitfall, hit: Hit | None) -> bool:
                # "I'd start with priority classes plus fair share, or plain quotas": still two options
                and not _or_another(t, m.end(), names)
                for pat, need in _clearing(p.id, id(p)) for t, must_name, after in near
-               if may_match(need, lows[id(t)], t) for m in pat.finditer(t, after)) \
+               if may_match(need, *lows[id(t)]) for m in pat.finditer(t, after)) \
         or _answered_pick(ev, p, hit)
 
 
@@ -315,17 +315,17 @@ def _scan(p: Pitfall, text: str) -> tuple[bool, tuple[int, ...], bool]:
 def _turn_scan(pid: str, text: str) -> tuple[bool, tuple[int, ...], bool]:
     p = _PITFALLS[pid]
     _deferral, _menu, names = _unions(p)
-    low = text.lower()
+    low, folded = text.lower(), folds(text)
     # the opener needs one of its nouns: without any, no sentence can open a menu
     opener = _OPENER_NOUN.search(text) is not None and any(
-        may_match(_OPENER_NEEDS, sm.group(0).lower(), sm.group(0)) and _MENU_OPENER.search(sm.group(0))
+        may_match(_OPENER_NEEDS, sm.group(0).lower(), folded) and _MENU_OPENER.search(sm.group(0))
         for sm in _SENTENCE.finditer(text))
     # whether any deferral (or menu) pattern matches: one at a time, each skipped on a substring test
     # where it can, instead of the union tried at every character
     deferral, menu, names_need = _needs(pid, id(p))
-    return (any(may_match(need, low, text) and pat.search(text) for pat, need in deferral),
-            tuple(m.start() for m in names.finditer(text)) if names and may_match(names_need, low, text) else (),
-            any(may_match(need, low, text) and pat.search(text) for pat, need in menu) or opener)
+    return (any(may_match(need, low, folded) and pat.search(text) for pat, need in deferral),
+            tuple(m.start() for m in names.finditer(text)) if names and may_match(names_need, low, folded) else (),
+            any(may_match(need, low, folded) and pat.search(text) for pat, need in menu) or opener)
 
 
 @functools.lru_cache(maxsize=64)

@@ -140,13 +140,16 @@ def needed_literals(pattern: re.Pattern) -> tuple[str, ...] | None:
         return None
 
 
-def may_match(literals: tuple[str, ...] | None, low: str, text: str | None = None) -> bool:
+def folds(text: str) -> bool:
+    """Does `text` hold a character that re.IGNORECASE matches to an ASCII letter but lower() does
+    not make that letter? A case-insensitive pattern is then never ruled out by its literals."""
+    return not text.isascii() and not _FOLDS_TO_ASCII.isdisjoint(text)
+
+
+def may_match(literals: tuple[str, ...] | None, low: str, folded: bool = False) -> bool:
     """Can a pattern whose `needed_literals` are `literals` match a text whose lower-cased form is
-    `low`? `text`, the text as written, is given for a case-insensitive pattern: one holding a
-    character that folds to an ASCII letter only under re.IGNORECASE is never ruled out."""
-    if literals is None:
-        return True
-    if text is not None and not text.isascii() and not _FOLDS_TO_ASCII.isdisjoint(text):
+    `low`? `folded`: `folds(text)` of the text as written, for a case-insensitive pattern."""
+    if literals is None or folded:
         return True
     return any(lit in low for lit in literals)
 
@@ -232,3 +235,18 @@ def starts_after(pattern: re.Pattern) -> str | None:
     if not start or not chars or (pattern.flags & re.IGNORECASE and any(c.lower() != c.upper() for c in chars)):
         return None  # (a letter would also match its other case)
     return "".join(re.escape(c) for c in sorted(chars))
+
+
+def first_class(items) -> re.Pattern | None:
+    """The characters a match of the parse-tree sequence `items` may start with, as a one-character
+    class, or None where it may start with anything or match nothing."""
+    try:
+        chars, empty = _first(items)
+    except _Open:
+        return None
+    if empty or not chars:
+        return None
+    try:
+        return re.compile(f"[{''.join(sorted(set(chars)))}]")
+    except re.error:
+        return None

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from interviewer.claims.numbers import Mention
 from interviewer.claims.vocab import Rule, Vocab
-from interviewer.quickre import _FOLDS_TO_ASCII, Literals
+from interviewer.quickre import Literals, folds
 
 _TIER_RIGHT = 0.0
 _TIER_LEFT = 10.0
@@ -166,7 +166,7 @@ class Possible:
     def __init__(self, text: str, index: Literals | None = None):
         self.low = text.lower()
         # a character that re.IGNORECASE folds to an ASCII letter (and lower() does not): no shortcut
-        self.every = not text.isascii() and not _FOLDS_TO_ASCII.isdisjoint(text)
+        self.every = folds(text)
         self._index = index
         self._present: set[str] | None = None
 
