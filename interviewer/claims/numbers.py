@@ -40,7 +40,7 @@ _PRONOUN_LONGEST = 7  # "another"
 
 def _pronoun_before(text: str, end: int) -> re.Match | None:
     """_PRONOUN_BEFORE.search(text, 0, end), tried only where a match can start: its word (seven
-    letters at most) then the whitespace run that ends at `end` (\s is str.isspace)."""
+    letters at most) then the whitespace run that ends at `end` (whitespace as str.isspace reads it)."""
     head = text[:end]
     return _PRONOUN_BEFORE.search(text, max(0, end - (len(head) - len(head.rstrip())) - _PRONOUN_LONGEST), end)
 
