@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from interviewer.quickre import folds, guarded, needed_literals, starts_after
+from interviewer.quickre import folds, guarded, may_match, needed_literals, starts_after
 from interviewer.rubric import Rubric, number_follow
 
 if TYPE_CHECKING:
@@ -46,6 +46,7 @@ GRADER_DIRECTED = guarded(re.compile(
     r"|\bsystem\s+(?:prompt|message)\s*:\s*(?:you|ignore|give|award|score|grade|rate|mark)\b",
     re.IGNORECASE,
 ))
+_GRADER_DIRECTED_NEEDS = needed_literals(GRADER_DIRECTED)
 _NUMBER = re.compile(r"(?<![\w.])(\d[\d,]*(?:\.\d+)?)\s*([kKmM](?![a-zA-Z]))?")
 _WORDY_NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
                   "nine": 9, "ten": 10}
@@ -143,6 +144,8 @@ def _sentence_bounds(text: str, start: int, end: int) -> tuple[int, int]:
 def _mask_grader_directed(text: str) -> tuple[str, list[tuple[int, int]]]:
     """Blank out sentences that address the grader; offsets are preserved."""
     spans = []
+    if not may_match(_GRADER_DIRECTED_NEEDS, text.lower(), folds(text)):
+        return text, []  # none of the words a sentence to the grader holds
     for m in GRADER_DIRECTED.finditer(text):
         spans.append(_sentence_bounds(text, m.start(), m.end()))
     if not spans:

@@ -143,7 +143,7 @@ def needed_literals(pattern: re.Pattern) -> tuple[str, ...] | None:
 def folds(text: str) -> bool:
     """Does `text` hold a character that re.IGNORECASE matches to an ASCII letter but lower() does
     not make that letter? A case-insensitive pattern is then never ruled out by its literals."""
-    return not text.isascii() and not _FOLDS_TO_ASCII.isdisjoint(text)
+    return not text.isascii() and any(ch in text for ch in _FOLDS_TO_ASCII)
 
 
 def may_match(literals: tuple[str, ...] | None, low: str, folded: bool = False) -> bool:

@@ -16,6 +16,7 @@ from interviewer.claims.kinds import Possible, bound_of, classify, percentile_of
 from interviewer.claims.numbers import A_UNIT, Mention, find_mentions
 from interviewer.claims.segments import Segment
 from interviewer.claims.vocab import Vocab
+from interviewer.quickre import folds, may_match
 
 # an operand may carry a note in brackets: "2 (K and V) x 40 layers"
 _OF = re.compile(r"\s+of\s+(?:the\s+)?", re.I)
@@ -476,9 +477,10 @@ def _settings(seg: Segment, found: list[Found], v: Vocab, hyp: bool, comp: bool)
     out = []
     text = seg.text
     have = {f.kind for f in found}
+    low, folded = text.lower(), folds(text)
     for kind, pat in v.settings.items():
-        if kind in have:
-            continue
+        if kind in have or not may_match(v.settings_needs[kind], low, folded):
+            continue  # (a setting's words are not in the sentence)
         sm = pat.search(text, seg.map_from)
         if not sm:
             continue

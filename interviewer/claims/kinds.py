@@ -238,13 +238,16 @@ def percentile_of(text: str, m: Mention, block: int, v: Vocab) -> str | None:
     return None
 
 
+_APPROX_END = re.compile(r"(?:~|≈|\babout|\baround|\broughly|\bapproximately)\s*$", re.I)
+
+
 def bound_of(text: str, m: Mention, v: Vocab) -> tuple[str | None, bool]:
     """('upper' | 'lower' | None, approx) from the words right around a figure."""
     left = text[max(0, m.start - 24):m.start]
     right = text[m.end:m.end + 16]
     approx = m.approx or bool(v.bounds["approx"].search(left) or v.bounds["approx_right"].search(right))
     # strip an approximation word so "under about 800 ms" still reads as a ceiling
-    core = re.sub(r"(?:~|≈|\babout|\baround|\broughly|\bapproximately)\s*$", "", left, flags=re.I)
+    core = _APPROX_END.sub("", left)
     bound = None
     for label in ("upper", "lower"):
         if v.bounds[label].search(core) or v.bounds[label + "_right"].search(right):

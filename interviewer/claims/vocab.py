@@ -140,6 +140,11 @@ class Vocab:
     macros: dict[str, str]
 
     @functools.cached_property
+    def settings_needs(self) -> dict[str, tuple[str, ...] | None]:
+        """Each setting pattern's needed literals (quickre.needed_literals)."""
+        return {kind: needed_literals(pat) for kind, pat in self.settings.items()}
+
+    @functools.cached_property
     def cue_literals(self) -> Literals:
         """Every literal the rules' cues need (Rule.left_needs, near_needs, right_needs), found in a
         segment in one pass (kinds.Possible)."""
