@@ -52,16 +52,17 @@ _LEFT_WINDOW = 140
 _FURTHEST = max(_REACH, _CROSS_REACH, _LEFT_WINDOW)
 
 
-def _allowed(rule: Rule, text: str, m: Mention, value: float) -> bool:
+def _allowed(rule: Rule, text: str, m: Mention, value: float, possible: Possible | None = None) -> bool:
     if rule.min_value is not None and value < rule.min_value:
         return False
     if rule.max_value is not None and value > rule.max_value:
         return False
-    if rule.near_requires is not None and not rule.near_requires.search(text):
+    possible = possible or Possible(text)
+    if rule.near_requires is not None and not (possible(rule.near_requires_needs) and rule.near_requires.search(text)):
         return False
     if rule.not_left:
         left_text = text[max(0, m.start - _LEFT_WINDOW):m.start]
-        if any(veto.search(left_text) for veto in rule.not_left):
+        if any(possible(needs) and veto.search(left_text) for veto, needs in zip(rule.not_left, rule.not_left_needs)):
             return False
     for veto in rule.not_right:
         if _veto_re(veto).match(text, m.end):
@@ -169,6 +170,7 @@ class Possible:
         self.every = folds(text)
         self._index = index
         self._present: set[str] | None = None
+        self._of: dict[int, tuple[frozenset[int], frozenset[int]]] = {}
 
     def __call__(self, needs: tuple[str, ...] | None) -> bool:
         if needs is None or self.every:
@@ -179,6 +181,16 @@ class Possible:
             self._present = self._index.present(self.low)
         return not self._present.isdisjoint(needs)
 
+    def of(self, rules: list[Rule]) -> tuple[frozenset[int], frozenset[int]]:
+        """The indices of `rules` whose right cues, and whose left or near cues, the segment may hold
+        (worked out once per segment and list of rules)."""
+        hit = self._of.get(id(rules))
+        if hit is None:
+            hit = self._of[id(rules)] = (
+                frozenset(r.index for r in rules if r.right and self(r.right_needs)),
+                frozenset(r.index for r in rules if (r.left and self(r.left_needs)) or (r.near and self(r.near_needs))))
+        return hit
+
 
 def classify(text: str, m: Mention, rules: list[Rule], block: int, next_start: int, value: float,
              exclude: frozenset[str] = frozenset(), possible: Possible | None = None) -> Decision | None:
@@ -188,7 +200,8 @@ def classify(text: str, m: Mention, rules: list[Rule], block: int, next_start: i
     Cues right after the number are scored for every rule first; a rule's cues before the number
     are searched only when they could still beat the best score so far."""
     possible = possible or Possible(text)
-    candidates = [r for r in rules if r.kind not in exclude and (r.unconstrained or _allowed(r, text, m, value))]
+    candidates = [r for r in rules if r.kind not in exclude and (r.unconstrained or _allowed(r, text, m, value, possible))]
+    right_ok, left_ok = possible.of(rules)
     best: Decision | None = None
 
     def better(d: Decision | None) -> None:
@@ -198,16 +211,15 @@ def classify(text: str, m: Mention, rules: list[Rule], block: int, next_start: i
             best = d
 
     for rule in candidates:
-        if (rule.qualifiers and m.qualifiers & rule.qualifiers) or (rule.right and possible(rule.right_needs)):
+        if rule.index in right_ok or (rule.qualifiers and m.qualifiers & rule.qualifiers):
             better(_right_score(rule, text, m))
     for rule in candidates:  # vocab.rules_by_dim is sorted by best_left
-        if not (rule.left or rule.near):
-            continue
+        if rule.index not in left_ok:
+            continue  # (no left or near cue it has can be in the sentence)
         floor = min(rule.best_left, _TIER_RIGHT - rule.bonus) if rule.near else rule.best_left
         if best is not None and floor > best.score:
             continue
-        if (rule.left and possible(rule.left_needs)) or (rule.near and possible(rule.near_needs)):
-            better(_left_score(rule, text, m, block, next_start))
+        better(_left_score(rule, text, m, block, next_start))
     if best is None and not m.weak and m.dim != "count":
         for rule in candidates:
             if rule.default:

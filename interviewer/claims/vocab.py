@@ -79,6 +79,14 @@ class Rule:
         return tuple(sorted({w for n in needs for w in n})) if needs and all(needs) else None
 
     @functools.cached_property
+    def not_left_needs(self) -> tuple[tuple[str, ...] | None, ...]:
+        return tuple(needed_literals(p) for p in self.not_left)
+
+    @functools.cached_property
+    def near_requires_needs(self) -> tuple[str, ...] | None:
+        return needed_literals(self.near_requires) if self.near_requires is not None else None
+
+    @functools.cached_property
     def unconstrained(self) -> bool:
         """No value range, required word or veto: every number of the rule's dimensions is allowed."""
         return (self.min_value is None and self.max_value is None and self.near_requires is None
@@ -146,9 +154,10 @@ class Vocab:
 
     @functools.cached_property
     def cue_literals(self) -> Literals:
-        """Every literal the rules' cues need (Rule.left_needs, near_needs, right_needs), found in a
-        segment in one pass (kinds.Possible)."""
-        return Literals(w for r in self.rules for needs in (r.left_needs, r.near_needs, r.right_needs)
+        """Every literal the rules' cues and vetoes need (Rule.left_needs, near_needs, right_needs,
+        near_requires_needs, not_left_needs), found in a segment in one pass (kinds.Possible)."""
+        return Literals(w for r in self.rules
+                        for needs in (r.left_needs, r.near_needs, r.right_needs, r.near_requires_needs, *r.not_left_needs)
                         for w in needs or ())
 
     def unit_of(self, kind: str) -> str:
