@@ -170,7 +170,7 @@ class Possible:
         self.every = folds(text)
         self._index = index
         self._present: set[str] | None = None
-        self._of: dict[int, tuple[frozenset[int], frozenset[int]]] = {}
+        self._of: dict[int, tuple[list[Rule], frozenset[int], frozenset[int]]] = {}
 
     def __call__(self, needs: tuple[str, ...] | None) -> bool:
         if needs is None or self.every:
@@ -185,11 +185,12 @@ class Possible:
         """The indices of `rules` whose right cues, and whose left or near cues, the segment may hold
         (worked out once per segment and list of rules)."""
         hit = self._of.get(id(rules))
-        if hit is None:
+        if hit is None or hit[0] is not rules:  # (the entry holds the list, so its id stays its own)
             hit = self._of[id(rules)] = (
+                rules,
                 frozenset(r.index for r in rules if r.right and self(r.right_needs)),
                 frozenset(r.index for r in rules if (r.left and self(r.left_needs)) or (r.near and self(r.near_needs))))
-        return hit
+        return hit[1], hit[2]
 
 
 def classify(text: str, m: Mention, rules: list[Rule], block: int, next_start: int, value: float,
