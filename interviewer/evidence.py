@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from interviewer.claims.numbers import european_to_english, writes_european
-from interviewer.quickre import guarded
-from interviewer.rubric import Rubric
+from interviewer.quickre import folds, guarded, may_match, needed_literals, starts_after
+from interviewer.rubric import Rubric, number_follow
 
 if TYPE_CHECKING:
     from interviewer.claims import Claim, Ledger
@@ -47,6 +47,7 @@ GRADER_DIRECTED = guarded(re.compile(
     r"|\bsystem\s+(?:prompt|message)\s*:\s*(?:you|ignore|give|award|score|grade|rate|mark)\b",
     re.IGNORECASE,
 ))
+_GRADER_DIRECTED_NEEDS = needed_literals(GRADER_DIRECTED)
 _NUMBER = re.compile(r"(?<![\w.])(\d[\d,]*(?:\.\d+)?)\s*([kKmM](?![a-zA-Z]))?")
 _WORDY_NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
                   "nine": 9, "ten": 10}
@@ -145,6 +146,8 @@ def _sentence_bounds(text: str, start: int, end: int) -> tuple[int, int]:
 def _mask_grader_directed(text: str) -> tuple[str, list[tuple[int, int]]]:
     """Blank out sentences that address the grader; offsets are preserved."""
     spans = []
+    if not may_match(_GRADER_DIRECTED_NEEDS, text.lower(), folds(text)):
+        return text, []  # none of the words a sentence to the grader holds
     for m in GRADER_DIRECTED.finditer(text):
         spans.append(_sentence_bounds(text, m.start(), m.end()))
     if not spans:
@@ -393,53 +396,65 @@ def scan_turn(text: str, rubric: Rubric, family: str) -> tuple[tuple[Span, ...],
     norm, ostart, oend = digitized(masked)
     low = lowered(norm)
     digits_only = _digit_sentences(low)
-    starts = [m.start() for m in _NUMBER_START.finditer(low)]
-    places = _Places(low, _lead_words(rubric, family)) if len(norm.lower()) == len(norm) else None  # else a letter changed size: scan all
+    numbers = _Numbers([m.start() for m in _NUMBER_START.finditer(low)])
+    index = _Places(low, _lead_words(rubric, family))
+    present = index.present()  # the patterns' literals this turn holds
+    places = index if len(norm.lower()) == len(norm) else None  # else a letter changed size: scan all
     hits = []
-    for item in items_for(rubric, family):
+    item_plan, pitfall_plan = _plan(rubric, family)
+    after: dict[tuple[str, str], list[int]] = {}  # (text, characters) -> the places right after them
+
+    def places_after(target: str, chars: str) -> list[int]:
+        hit = after.get((target, chars))
+        if hit is None:
+            hit = after[(target, chars)] = [0, *(m.end() for m in re.finditer(f"[{chars}]", target))]
+        return hit
+
+    for item_id, every, negatable, not_after, pats in item_plan:
         best = None
-        every = item.given_is_named  # each match may or may not repeat the interviewer: keep them all
-        named = item.tier == "name"
-        for pats, is_name in ((item.patterns, named), (item.name_patterns, True)):
-            for pat in pats:
-                lit = item.literals.get(id(pat))
-                if lit is not None and lit not in low:
-                    continue  # a text without the pattern's literal cannot match it
-                target = digits_only if id(pat) in item.digit_patterns else low
-                if id(pat) in item.number_led:
-                    found = _tried_at(pat, target, starts)
-                elif places is not None and id(pat) in item.led_by:
-                    found = _tried_at(pat, target, places.of(item.led_by[id(pat)]))
-                else:
-                    found = item.scans.get(id(pat), pat).finditer(target)
-                for m in found:
-                    s, e = ostart[m.start()], oend[max(m.end() - 1, m.start())]
-                    counts = not (item.negatable and (negated_at(masked, s) or hypothetical_at(masked, s)))
-                    if counts and item.not_after:
-                        sb = _sentence_bounds(masked, s, s)[0]
-                        counts = not any(p.search(masked, sb, s) for p in item.not_after)
-                    if every:
-                        if counts and len(hits) < 4096:
-                            hits.append((item.id, s, e, quote_around(text, s, e), True, is_name))
-                        continue
-                    if counts or best is None:
-                        best = (item.id, s, e, quote_around(text, s, e), counts, is_name)
-                    if counts:
-                        break
-                if best is not None and best[4]:
+        for pat, is_name, lit, needs, digits, mode, lead, scan in pats:
+            if lit is not None and lit not in present:
+                continue  # a text without the pattern's literal cannot match it
+            target = digits_only if digits else low
+            if needs is not None and (present.isdisjoint(needs) if needs[0] else not any(w in target for w in needs[1:])):
+                continue  # nor one without any of the literals one of which each match holds
+            if mode is _NUMBER_LED:
+                found = _tried_at(pat, target, numbers.at(target, lead))
+            elif mode is _WORD_LED and places is not None:
+                found = _tried_at(pat, target, places.of(lead))
+            elif mode is _SENTENCE_LED:
+                found = _tried_at(pat, target, places_after(target, lead))
+            else:
+                found = scan.finditer(target)
+            for m in found:
+                s, e = ostart[m.start()], oend[max(m.end() - 1, m.start())]
+                counts = not (negatable and (negated_at(masked, s) or hypothetical_at(masked, s)))
+                if counts and not_after:
+                    sb = _sentence_bounds(masked, s, s)[0]
+                    counts = not any(p.search(masked, sb, s) for p in not_after)
+                if every:
+                    if counts and len(hits) < 4096:
+                        hits.append((item_id, s, e, quote_around(text, s, e), True, is_name))
+                    continue
+                if counts or best is None:
+                    best = (item_id, s, e, quote_around(text, s, e), counts, is_name)
+                if counts:
                     break
             if best is not None and best[4]:
                 break
         if best is not None:
             hits.append(best)
     pitfalls = []
-    for pitfall in rubric.pitfalls.values():
-        for pat in pitfall.patterns_for(family):
+    folded = folds(norm)  # no literal can rule a pattern out
+    for pitfall, pats in pitfall_plan:
+        for pat, needs, lead, at, opens in pats:
+            if needs is not None and not folded and present.isdisjoint(needs):
+                continue  # a turn without any of the literals one of which each match holds
             found = None
             # read as the cues read: "twenty-four times" as "24 times", "3.5-4x" with its decimal kept
-            lead = pitfall.led_by.get(id(pat)) if places is not None else None
-            at = pat.groupindex.get("at", 0)  # a pattern may say where its hit starts: (?P<at>...)
-            for m in (_tried_at(pat, norm, places.of(lead)) if lead else pat.finditer(norm)):
+            lead = lead if places is not None else None
+            for m in (_tried_at(pat, norm, places.of(lead)) if lead else
+                      _tried_at(pat, norm, places_after(norm, opens)) if opens else pat.finditer(norm)):
                 s, e = ostart[m.start(at)], oend[max(m.end() - 1, m.start(at))]
                 sb, se = _sentence_bounds(masked, s, s)
                 # the contrast may hold the match's own first word: "no attention tensors anywhere"
@@ -457,6 +472,39 @@ def scan_turn(text: str, rubric: Rubric, family: str) -> tuple[tuple[Span, ...],
 _NUMBER_START = re.compile(r"~(?=\d)|(?<![\d,.·~a-df-z])\d")  # not the 99 of "p99" (an exponent, "2e5", still is)
 
 
+_DIGITS_RUN = re.compile(r"~?\d[\d,]*")  # rubric.NUMBER_LED: how a number-led pattern begins
+
+
+class _Numbers:
+    """Where numbers start in a turn, for the patterns every match of which starts at one; for a
+    pattern with a rubric.number_follow class, only the numbers whose digits are followed by a
+    character of that class (looked up once per character)."""
+
+    def __init__(self, starts: list[int]):
+        self.starts = starts
+        self._next: dict[int, list[tuple[int, str]]] = {}  # id(text) -> (start, the character after the digits)
+
+    def at(self, text: str, follow: re.Pattern | None) -> list[int]:
+        if follow is None:
+            return self.starts
+        nxt = self._next.get(id(text))
+        if nxt is None:
+            nxt = self._next[id(text)] = [(p, text[m.end():m.end() + 1]) for p in self.starts
+                                          if (m := _DIGITS_RUN.match(text, p)) is not None]
+        memo = _FOLLOWS.setdefault(follow, {})
+        out = []
+        for p, ch in nxt:
+            ok = memo.get(ch)
+            if ok is None:
+                ok = memo[ch] = bool(ch) and follow.match(ch) is not None
+            if ok:
+                out.append(p)
+        return out
+
+
+_FOLLOWS: dict[re.Pattern, dict[str, bool]] = {}  # number_follow class -> character -> matches
+
+
 class _Places:
     """Where words occur in a lower-cased text, for the patterns every match of which starts with
     one of them (rubric.leading_literals): found once per word and text."""
@@ -466,6 +514,12 @@ class _Places:
         self._at: dict[tuple[str, ...], list[int]] = {}
         self._lead = lead  # every leading word of the family's patterns (_lead_words)
         self._word: dict[str, list[int]] | None = None
+
+    def present(self) -> set[str]:
+        """The words that occur in the text."""
+        if self._word is None:
+            self._word = self._index()
+        return {w for w, at in self._word.items() if at}
 
     def of(self, words: tuple[str, ...]) -> list[int]:
         hit = self._at.get(words)
@@ -491,10 +545,14 @@ class _Places:
 
 @functools.lru_cache(maxsize=64)
 def _lead_words(rubric: Rubric, family: str) -> tuple[re.Pattern, dict[str, tuple[str, ...]]]:
-    """The words a family's led patterns start with, as one regex that finds the longest of them at
-    each place (a trie: greedy optional tails), and for each word the words that are prefixes of it."""
+    """The words a family's led patterns start with, and the literals its patterns need (_plan), as
+    one regex that finds the longest of them at each place (a trie: greedy optional tails), and for
+    each word the words that are prefixes of it."""
     words = {w for item in items_for(rubric, family) for lead in item.led_by.values() for w in lead}
     words |= {w for p in rubric.pitfalls.values() for lead in p.led_by.values() for w in lead}
+    items, pitfalls = _plan(rubric, family)
+    words |= {w for *_, pats in items for _p, _n, lit, needs, *_ in pats for w in (lit, *(needs or ())) if w}
+    words |= {w for _p, pats in pitfalls for _pat, needs, *_ in pats for w in needs or ()}
     trie: dict = {}
     for w in words:
         node = trie
@@ -510,7 +568,8 @@ def _lead_words(rubric: Rubric, family: str) -> tuple[re.Pattern, dict[str, tupl
         return f"(?:{alt})?" if "" in node else alt
 
     prefixes = {w: tuple(x for x in words if w.startswith(x)) for w in words}
-    return re.compile(f"(?=({body(trie)}))"), prefixes
+    first = "".join(sorted({re.escape(w[0]) for w in words}))
+    return re.compile(f"(?=[{first}])(?=({body(trie)}))"), prefixes
 
 
 def _tried_at(pat: re.Pattern, text: str, starts: list[int]):
@@ -525,6 +584,52 @@ def _tried_at(pat: re.Pattern, text: str, starts: list[int]):
         if m:
             yield m
             last = max(m.end(), pos + 1)
+
+
+# where a cue pattern is tried in a turn: at numbers, at its leading words, at the start and after
+# the characters it opens after (quickre.starts_after), or everywhere
+_NUMBER_LED, _WORD_LED, _SENTENCE_LED, _SCAN = "number", "word", "sentence", "scan"
+
+
+@functools.lru_cache(maxsize=64)
+def _plan(rubric: Rubric, family: str) -> tuple[tuple, tuple]:
+    """How scan_turn tries a family's cue and pitfall patterns, worked out once instead of per turn
+    and pattern: for each item (id, keeps every match, negatable, not_after, patterns) with, for
+    each pattern, whether it names the item, its literal, the literals one of which each match
+    holds (needed_literals), whether it needs a digit, and where it is tried; for each pitfall its
+    patterns with their literals, leading words, the group a hit starts at and the characters it
+    opens after."""
+    items = []
+    for item in items_for(rubric, family):
+        named = item.tier == "name"
+        pats = []
+        for group, is_name in ((item.patterns, named), (item.name_patterns, True)):
+            for pat in group:
+                lit = item.literals.get(id(pat))
+                # the cues are matched against lower-cased text: a literal test is exact for them, and
+                # is left to `lit` where the loader found one
+                needs = needed_literals(pat) if lit is None and not pat.flags & re.IGNORECASE else None
+                if needs and id(pat) in item.digit_patterns and any(" " in w for w in needs):
+                    # the text with its digitless sentences blanked may hold one the turn does not:
+                    # tested there, as "" first says
+                    needs = ("", *needs)
+                mode, lead = _SCAN, None
+                if id(pat) in item.number_led:
+                    mode, lead = _NUMBER_LED, number_follow(pat)
+                elif id(pat) in item.led_by:
+                    mode, lead = _WORD_LED, item.led_by[id(pat)]
+                elif (opens := starts_after(pat)) is not None:
+                    mode, lead = _SENTENCE_LED, opens
+                # a word-led pattern is scanned in full where a letter changed size when lowered (no places)
+                pats.append((pat, is_name, lit, needs, id(pat) in item.digit_patterns, mode, lead,
+                             item.scans.get(id(pat), pat)))
+        items.append((item.id, item.given_is_named, item.negatable, tuple(item.not_after), tuple(pats)))
+    pitfalls = []
+    for pitfall in rubric.pitfalls.values():
+        pats = tuple((pat, needed_literals(pat), pitfall.led_by.get(id(pat)), pat.groupindex.get("at", 0),
+                      starts_after(pat)) for pat in pitfall.patterns_for(family))
+        pitfalls.append((pitfall, pats))
+    return tuple(items), tuple(pitfalls)
 
 
 @functools.lru_cache(maxsize=64)

@@ -23,6 +23,7 @@ from pydantic import BaseModel, Field
 from interviewer.bank import Question, load_bank
 from interviewer.checks import CapacityCheck, capacity_from_ledger
 from interviewer.claims import Check, Claim, Ledger, build_ledger
+from interviewer.claims.models import construct
 from interviewer.errors import UserError
 from interviewer.evidence import Evidence, Hit, extract, quote_around
 from interviewer.rubric import Rubric, load_rubric
@@ -363,9 +364,9 @@ def _claim_results(ledger: Ledger, texts: dict[int, str]) -> list[ClaimResult]:
         subject = {k: val for k, val in vars(c.subject).items() if val not in (None, False)}
         if subject:
             subject["label"] = c.subject.label()
-        out.append(ClaimResult.model_construct(kind=c.kind, label=v.label_of(c.kind), value=c.value, unit=c.unit,
-                                               subject=subject, turn=c.turn, span=c.span, negated=c.negated,
-                                               hypothetical=c.hypothetical, check=c.check))
+        out.append(construct(ClaimResult, kind=c.kind, label=v.label_of(c.kind), value=c.value, unit=c.unit,
+                             subject=subject, turn=c.turn, span=c.span, negated=c.negated,
+                             hypothetical=c.hypothetical, check=c.check))
     return out
 
 

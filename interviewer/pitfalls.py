@@ -19,6 +19,7 @@ import re
 
 from interviewer.claims.vocab import any_of
 from interviewer.evidence import Evidence, Hit, hypothetical_at, negated_at, quote_around
+from interviewer.quickre import folds, guarded, may_match, needed_literals
 from interviewer.rubric import Pitfall, Rubric
 
 _SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?]+|(?=\n)|$)")  # a bullet line with no full stop is a sentence too
@@ -85,6 +86,7 @@ def _cleared(ev: Evidence, p: Pitfall, hit: Hit | None) -> bool:
         listed = bool(p.names or p.menu)
         near = [(ev.texts[t], named and t > hit.turn, hit.start if t == hit.turn and listed else 0) for t in later]
     deferral, _menu, names = _unions(p)
+    lows = {id(t): (t.lower(), folds(t)) for t, _must, _after in near}
     # "if"/"which" just before the choice, in its own sentence ("... which it isn't here. So I choose" chooses)
     return any(not negated_at(t, m.start())
                and not _CONDITIONAL.search(t, max(0, m.start() - 40, _sentence_start(t, m.start())), m.start())
@@ -95,7 +97,8 @@ def _cleared(ev: Evidence, p: Pitfall, hit: Hit | None) -> bool:
                and (not must_name or (names is not None and names.search(t, m.start(), _sentence_end(t, m.end()))))
                # "I'd start with priority classes plus fair share, or plain quotas": still two options
                and not _or_another(t, m.end(), names)
-               for pat in p.cleared_by for t, must_name, after in near for m in pat.finditer(t, after)) \
+               for pat, need in _clearing(p.id, id(p)) for t, must_name, after in near
+               if may_match(need, *lows[id(t)]) for m in pat.finditer(t, after)) \
         or _answered_pick(ev, p, hit)
 
 
@@ -315,12 +318,37 @@ def _scan(p: Pitfall, text: str) -> tuple[bool, tuple[int, ...], bool]:
 
 @functools.lru_cache(maxsize=4096)
 def _turn_scan(pid: str, text: str) -> tuple[bool, tuple[int, ...], bool]:
-    deferral, menu, names = _unions(_PITFALLS[pid])
+    p = _PITFALLS[pid]
+    _deferral, _menu, names = _unions(p)
+    low, folded = text.lower(), folds(text)
     # the opener needs one of its nouns: without any, no sentence can open a menu
-    opener = (_OPENER_NOUN.search(text) is not None or "|" in text) and any(_MENU_OPENER.search(sm.group(0))
-                                                           for sm in _SENTENCE.finditer(text))
-    return (bool(deferral and deferral.search(text)), tuple(m.start() for m in names.finditer(text)) if names else (),
-            bool(menu and menu.search(text)) or opener)
+    opener = (_OPENER_NOUN.search(text) is not None or "|" in text) and any(
+        may_match(_OPENER_NEEDS, sm.group(0).lower(), folded) and _MENU_OPENER.search(sm.group(0))
+        for sm in _SENTENCE.finditer(text))
+    # whether any deferral (or menu) pattern matches: one at a time, each skipped on a substring test
+    # where it can, instead of the union tried at every character
+    deferral, menu, names_need = _needs(pid, id(p))
+    return (any(may_match(need, low, folded) and pat.search(text) for pat, need in deferral),
+            tuple(m.start() for m in names.finditer(text)) if names and may_match(names_need, low, folded) else (),
+            any(may_match(need, low, folded) and pat.search(text) for pat, need in menu) or opener)
+
+
+@functools.lru_cache(maxsize=64)
+def _clearing(pid: str, ident: int) -> tuple:
+    """A pitfall's cleared_by patterns, each with its needed literals (keyed like _unions_of; the
+    pitfall is registered by _unions)."""
+    return tuple((pat, needed_literals(pat)) for pat in _PITFALLS[pid].cleared_by)
+
+
+@functools.lru_cache(maxsize=64)
+def _needs(pid: str, ident: int) -> tuple[tuple, tuple, tuple[str, ...] | None]:
+    """A pitfall's deferral and menu patterns, each with its needed literals, and the literals one of
+    which any policy name holds (keyed like _unions_of)."""
+    p = _PITFALLS[pid]
+    names = _unions_of(pid, ident)[2]
+    return (tuple((pat, needed_literals(pat)) for pat in p.deferral),
+            tuple((pat, needed_literals(pat)) for pat in p.menu),
+            needed_literals(names) if names is not None else None)
 
 
 def _unions(p: Pitfall) -> tuple[re.Pattern | None, re.Pattern | None, re.Pattern | None]:
@@ -442,4 +470,5 @@ _MENU_OPENER = re.compile(
     # a table of options: "| path | cost | catch |" over one row per option
     r"|^\s*\|\s*(?:path|option|approach|mode|strategy|choice|alternative|fallback|policy)s?\s*\|", re.I | re.M)
 _OR_LEAD = re.compile(r"\s*or\b", re.I)
-_OPENER_NOUN = re.compile(_NOUNS, re.I)  # every branch of the opener ends in one of these
+_OPENER_NOUN = guarded(re.compile(_NOUNS, re.I))  # every branch of the opener ends in one of these
+_OPENER_NEEDS = needed_literals(_MENU_OPENER)

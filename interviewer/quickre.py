@@ -81,3 +81,172 @@ def guarded(pattern: re.Pattern) -> re.Pattern:
         return re.compile(f"(?=[{''.join(sorted(set(chars)))}])(?:{pattern.pattern})", pattern.flags)
     except re.error:  # e.g. global inline flags, which must open the pattern
         return pattern
+
+
+# Non-ASCII characters that re.IGNORECASE matches to an ASCII letter although str.lower() does not
+# make them that letter (İ ı ſ K): a text holding one is always scanned in full.
+_FOLDS_TO_ASCII = frozenset("\u0130\u0131\u017f\u212a")
+_MIN_LITERAL = 3
+
+
+def _needs(items) -> tuple[str, ...] | None:
+    """The literals one of which every match of the sequence `items` contains (None: none known).
+    Of the candidates (a run of literal characters, or a group or alternation whose every branch
+    needs one) the one whose shortest literal is longest wins: the most selective test."""
+    best: tuple[str, ...] | None = None
+
+    def offer(cand: tuple[str, ...] | None) -> None:
+        nonlocal best
+        if cand and min(map(len, cand)) >= _MIN_LITERAL and (
+                best is None or (min(map(len, cand)), -len(cand)) > (min(map(len, best)), -len(best))):
+            best = cand
+
+    run: list[str] = []
+    for op, av in items:
+        if op is _C.LITERAL and av < 128:
+            run.append(chr(av).lower())
+            continue
+        offer(("".join(run),) if run else None)
+        run = []
+        if op is _C.SUBPATTERN:
+            if not (av[1] or av[2]):  # scoped flags ("(?i:...)") change what a literal matches
+                offer(_needs(av[-1]))
+        elif op is _C.BRANCH:
+            alts: set[str] = set()
+            for branch in av[1]:
+                got = _needs(branch)
+                if got is None:
+                    alts = set()
+                    break
+                alts.update(got)
+            offer(tuple(sorted(alts)) if alts else None)
+        elif op in _REPEATS and op is not None and av[0] >= 1:
+            offer(_needs(av[2]))
+        elif op is getattr(_C, "ATOMIC_GROUP", None):
+            offer(_needs(av))
+    offer(("".join(run),) if run else None)
+    return best
+
+
+def needed_literals(pattern: re.Pattern) -> tuple[str, ...] | None:
+    """Lower-cased ASCII literals (three characters or more) one of which every match of `pattern`
+    contains, or None. A text whose lower-cased form holds none of them cannot match (see
+    `may_match`): one substring test instead of a scan."""
+    if pattern.flags & re.VERBOSE:
+        return None
+    try:
+        return _needs(_parser.parse(pattern.pattern, pattern.flags))
+    except (re.error, RecursionError):
+        return None
+
+
+def folds(text: str) -> bool:
+    """Does `text` hold a character that re.IGNORECASE matches to an ASCII letter but lower() does
+    not make that letter? A case-insensitive pattern is then never ruled out by its literals."""
+    return not text.isascii() and any(ch in text for ch in _FOLDS_TO_ASCII)
+
+
+def may_match(literals: tuple[str, ...] | None, low: str, folded: bool = False) -> bool:
+    """Can a pattern whose `needed_literals` are `literals` match a text whose lower-cased form is
+    `low`? `folded`: `folds(text)` of the text as written, for a case-insensitive pattern."""
+    if literals is None or folded:
+        return True
+    return any(lit in low for lit in literals)
+
+
+class Literals:
+    """Which of a fixed set of lower-case literals a text holds, found in one regex pass (a trie tried
+    at each place: the longest literal starting there, and the literals that are its prefixes)
+    instead of one substring test per literal."""
+
+    def __init__(self, words) -> None:
+        words = sorted(set(words))
+        trie: dict = {}
+        for w in words:
+            node = trie
+            for ch in w:
+                node = node.setdefault(ch, {})
+            node[""] = {}
+
+        def body(node: dict) -> str:
+            alts = [re.escape(ch) + body(child) for ch, child in sorted(node.items()) if ch]
+            if not alts:
+                return ""
+            alt = alts[0] if len(alts) == 1 else "(?:" + "|".join(alts) + ")"
+            return f"(?:{alt})?" if "" in node else alt
+
+        first = "".join(sorted({re.escape(w[0]) for w in words}))
+        self._re = re.compile(f"(?=[{first}])(?=({body(trie)}))") if words else None
+        self._prefixes = {w: tuple(x for x in words if w.startswith(x)) for w in words}
+
+    def present(self, low: str) -> set[str]:
+        """The literals that occur in `low`."""
+        out: set[str] = set()
+        if self._re is not None:
+            for m in self._re.finditer(low):
+                out.update(self._prefixes[m.group(1)])
+        return out
+
+
+def _consumes(items) -> bool:
+    """Does every match of the sequence `items` consume a character? (False where unsure.)"""
+    for op, av in items:
+        if op in (_C.LITERAL, _C.NOT_LITERAL, _C.IN, _C.ANY):
+            return True
+        if op is _C.SUBPATTERN and _consumes(av[-1]):
+            return True
+        if op in _REPEATS and op is not None and av[0] >= 1 and _consumes(av[2]):
+            return True
+        if op is _C.BRANCH and all(_consumes(b) for b in av[1]):
+            return True
+    return False
+
+
+def starts_after(pattern: re.Pattern) -> str | None:
+    """For a pattern that opens on "at the start, or right after one of a few characters"
+    ("(?:^|(?<=[.!?\\n]))..."): those characters, as the body of a regex class. Every match then
+    starts at 0 or right after one of them, and a scan may try it there alone (it consumes a
+    character, so finditer's handling of empty matches never comes into it). None otherwise."""
+    try:
+        tree = _parser.parse(pattern.pattern, pattern.flags)
+    except (re.error, RecursionError):
+        return None
+    items = list(tree)
+    if not items or items[0][0] is not _C.BRANCH or not _consumes(items[1:]):
+        return None
+    chars: set[str] = {"\n"} if pattern.flags & re.MULTILINE else set()
+    start = False
+    for branch in items[0][1][1]:
+        if len(branch) != 1:
+            return None
+        op, av = branch[0]
+        if op is _C.AT and av in (_C.AT_BEGINNING, _C.AT_BEGINNING_STRING):
+            start = True
+        elif op is _C.ASSERT and av[0] == -1 and len(av[1]) == 1:
+            o, a = av[1][0]
+            if o is _C.LITERAL:
+                chars.add(chr(a))
+            elif o is _C.IN and all(x is _C.LITERAL for x, _ in a):
+                chars.update(chr(c) for _, c in a)
+            else:
+                return None
+        else:
+            return None
+    if not start or not chars or (pattern.flags & re.IGNORECASE and any(c.lower() != c.upper() for c in chars)):
+        return None  # (a letter would also match its other case)
+    return "".join(re.escape(c) for c in sorted(chars))
+
+
+def first_class(items) -> re.Pattern | None:
+    """The characters a match of the parse-tree sequence `items` may start with, as a one-character
+    class, or None where it may start with anything or match nothing."""
+    try:
+        chars, empty = _first(items)
+    except _Open:
+        return None
+    if empty or not chars:
+        return None
+    try:
+        return re.compile(f"[{''.join(sorted(set(chars)))}]")
+    except re.error:
+        return None

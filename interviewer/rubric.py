@@ -287,6 +287,36 @@ def number_led(pattern: re.Pattern) -> bool:
     return plain(tree.data[:len(lead)]) == lead
 
 
+def number_follow(pattern: re.Pattern) -> re.Pattern | None:
+    """For a number-led pattern: a one-character class that the character right after the number's
+    digits (the end of "~?\\d[\\d,]*", taken greedily) must match, or None. What follows the digits
+    in the pattern cannot start with a digit or a comma, so it starts exactly there: a number
+    followed by anything else is not tried."""
+    from re import _parser
+
+    from interviewer.quickre import first_class
+
+    tree, lead = _parse(pattern.pattern, pattern.flags), _parse(NUMBER_LED, pattern.flags)
+    if tree is None or lead is None or pattern.flags & re.IGNORECASE or not number_led(pattern):
+        return None
+    n = len(lead.data)
+    if tree.data and tree.data[0][0] is _parser.BRANCH:
+        rests = [[*b.data[n:], *tree.data[1:]] for b in tree.data[0][1][1]]
+    else:
+        rests = [tree.data[n:]]
+    classes = [first_class(rest) for rest in rests]
+    if not all(classes):
+        return None
+    body = "".join(c.pattern[1:-1] for c in classes)
+    if r"\d" in body or re.search(r"-[^\x00-\x7f]|[^\x00-\x7f]-", body) \
+            or any(ord(ch) > 127 and not ch.isalpha() and ch != "·" for ch in body):
+        return None  # a Unicode digit may hide in it
+    follow = re.compile(f"[{body}]")
+    if any(follow.match(ch) for ch in "0123456789,") or any(ch.isdecimal() for ch in body if ord(ch) > 127):
+        return None
+    return follow
+
+
 def requires_digit(pattern: re.Pattern) -> bool:
     """Can `pattern` match only text that holds a digit? (Read from the regex's parse tree: a digit
     in every branch, outside anything optional.) The cue scan runs such patterns over the sentences

@@ -12,10 +12,11 @@ import re
 from dataclasses import dataclass, field
 
 from interviewer.claims import arithmetic
-from interviewer.claims.kinds import bound_of, classify, percentile_of
+from interviewer.claims.kinds import Possible, bound_of, classify, percentile_of
 from interviewer.claims.numbers import A_UNIT, Mention, find_mentions
 from interviewer.claims.segments import Segment
 from interviewer.claims.vocab import Vocab
+from interviewer.quickre import folds, may_match
 
 # an operand may carry a note in brackets: "2 (K and V) x 40 layers"
 _OF = re.compile(r"\s+of\s+(?:the\s+)?", re.I)
@@ -252,6 +253,7 @@ def find_claims(seg: Segment, v: Vocab, carried_rate: str | None = None) -> list
             elif mul_only:
                 hints[ch.result] = ("", [text[ms[i].start:ms[i].end] for i in ch.operands])
     prev_time: Found | None = None
+    possible = Possible(text, v.cue_literals)
     for i, m in enumerate(ms):
         if role.get(i) == "factor" and m.dim not in _SHAPE_DIMS and m.dim != "count":
             continue
@@ -272,7 +274,7 @@ def find_claims(seg: Segment, v: Vocab, carried_rate: str | None = None) -> list
             if ms[j].dim == m.dim:
                 nxt = ms[j].start
                 break
-        decision = classify(text, m, v.rules_by_dim.get(m.dim, []), block, nxt, m.value)
+        decision = classify(text, m, v.rules_by_dim.get(m.dim, []), block, nxt, m.value, possible=possible)
         if role.get(i) == "seq_len":
             decision = None
             hints[i] = ("seq_len", [])
@@ -475,9 +477,10 @@ def _settings(seg: Segment, found: list[Found], v: Vocab, hyp: bool, comp: bool)
     out = []
     text = seg.text
     have = {f.kind for f in found}
+    low, folded = text.lower(), folds(text)
     for kind, pat in v.settings.items():
-        if kind in have:
-            continue
+        if kind in have or not may_match(v.settings_needs[kind], low, folded):
+            continue  # (a setting's words are not in the sentence)
         sm = pat.search(text, seg.map_from)
         if not sm:
             continue

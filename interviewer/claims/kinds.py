@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from interviewer.claims.numbers import Mention
 from interviewer.claims.vocab import Rule, Vocab
+from interviewer.quickre import Literals, folds
 
 _TIER_RIGHT = 0.0
 _TIER_LEFT = 10.0
@@ -51,16 +52,17 @@ _LEFT_WINDOW = 140
 _FURTHEST = max(_REACH, _CROSS_REACH, _LEFT_WINDOW)
 
 
-def _allowed(rule: Rule, text: str, m: Mention, value: float) -> bool:
+def _allowed(rule: Rule, text: str, m: Mention, value: float, possible: Possible | None = None) -> bool:
     if rule.min_value is not None and value < rule.min_value:
         return False
     if rule.max_value is not None and value > rule.max_value:
         return False
-    if rule.near_requires is not None and not rule.near_requires.search(text):
+    possible = possible or Possible(text)
+    if rule.near_requires is not None and not (possible(rule.near_requires_needs) and rule.near_requires.search(text)):
         return False
     if rule.not_left:
         left_text = text[max(0, m.start - _LEFT_WINDOW):m.start]
-        if any(veto.search(left_text) for veto in rule.not_left):
+        if any(possible(needs) and veto.search(left_text) for veto, needs in zip(rule.not_left, rule.not_left_needs)):
             return False
     for veto in rule.not_right:
         if _veto_re(veto).match(text, m.end):
@@ -156,13 +158,51 @@ def score_rule(rule: Rule, text: str, m: Mention, block: int, next_start: int, v
     return best
 
 
+class Possible:
+    """Which cues can match anywhere in a segment's text: each rule's needed literals (vocab.Rule
+    left_needs, near_needs, right_needs) looked up in the literals the lower-cased segment holds
+    (found once, in one pass, with `index`: the vocabulary's cue_literals), so each number skips the
+    rules none of whose cues the sentence holds - most of them, most of the time."""
+
+    def __init__(self, text: str, index: Literals | None = None):
+        self.low = text.lower()
+        # a character that re.IGNORECASE folds to an ASCII letter (and lower() does not): no shortcut
+        self.every = folds(text)
+        self._index = index
+        self._present: set[str] | None = None
+        self._of: dict[int, tuple[list[Rule], frozenset[int], frozenset[int]]] = {}
+
+    def __call__(self, needs: tuple[str, ...] | None) -> bool:
+        if needs is None or self.every:
+            return True
+        if self._index is None:
+            return any(w in self.low for w in needs)
+        if self._present is None:
+            self._present = self._index.present(self.low)
+        return not self._present.isdisjoint(needs)
+
+    def of(self, rules: list[Rule]) -> tuple[frozenset[int], frozenset[int]]:
+        """The indices of `rules` whose right cues, and whose left or near cues, the segment may hold
+        (worked out once per segment and list of rules)."""
+        hit = self._of.get(id(rules))
+        if hit is None or hit[0] is not rules:  # (the entry holds the list, so its id stays its own)
+            hit = self._of[id(rules)] = (
+                rules,
+                frozenset(r.index for r in rules if r.right and self(r.right_needs)),
+                frozenset(r.index for r in rules if (r.left and self(r.left_needs)) or (r.near and self(r.near_needs))))
+        return hit[1], hit[2]
+
+
 def classify(text: str, m: Mention, rules: list[Rule], block: int, next_start: int, value: float,
-             exclude: frozenset[str] = frozenset()) -> Decision | None:
-    """The winning rule for one mention, or None when no rule claims it.
+             exclude: frozenset[str] = frozenset(), possible: Possible | None = None) -> Decision | None:
+    """The winning rule for one mention, or None when no rule claims it. `possible`: the segment's
+    `Possible` (one is made when not given).
 
     Cues right after the number are scored for every rule first; a rule's cues before the number
     are searched only when they could still beat the best score so far."""
-    candidates = [r for r in rules if r.kind not in exclude and _allowed(r, text, m, value)]
+    possible = possible or Possible(text)
+    candidates = [r for r in rules if r.kind not in exclude and (r.unconstrained or _allowed(r, text, m, value, possible))]
+    right_ok, left_ok = possible.of(rules)
     best: Decision | None = None
 
     def better(d: Decision | None) -> None:
@@ -172,10 +212,11 @@ def classify(text: str, m: Mention, rules: list[Rule], block: int, next_start: i
             best = d
 
     for rule in candidates:
-        better(_right_score(rule, text, m))
+        if rule.index in right_ok or (rule.qualifiers and m.qualifiers & rule.qualifiers):
+            better(_right_score(rule, text, m))
     for rule in candidates:  # vocab.rules_by_dim is sorted by best_left
-        if not (rule.left or rule.near):
-            continue
+        if rule.index not in left_ok:
+            continue  # (no left or near cue it has can be in the sentence)
         floor = min(rule.best_left, _TIER_RIGHT - rule.bonus) if rule.near else rule.best_left
         if best is not None and floor > best.score:
             continue
@@ -210,13 +251,16 @@ def percentile_of(text: str, m: Mention, block: int, v: Vocab) -> str | None:
     return None
 
 
+_APPROX_END = re.compile(r"(?:~|≈|\babout|\baround|\broughly|\bapproximately)\s*$", re.I)
+
+
 def bound_of(text: str, m: Mention, v: Vocab) -> tuple[str | None, bool]:
     """('upper' | 'lower' | None, approx) from the words right around a figure."""
     left = text[max(0, m.start - 24):m.start]
     right = text[m.end:m.end + 16]
     approx = m.approx or bool(v.bounds["approx"].search(left) or v.bounds["approx_right"].search(right))
     # strip an approximation word so "under about 800 ms" still reads as a ceiling
-    core = re.sub(r"(?:~|≈|\babout|\baround|\broughly|\bapproximately)\s*$", "", left, flags=re.I)
+    core = _APPROX_END.sub("", left)
     bound = None
     for label in ("upper", "lower"):
         if v.bounds[label].search(core) or v.bounds[label + "_right"].search(right):

@@ -6,7 +6,7 @@ import re
 from typing import Optional, Sequence
 
 from interviewer.claims.attach import find_claims
-from interviewer.claims.models import Claim, Ledger
+from interviewer.claims.models import Claim, Ledger, construct
 from interviewer.claims.numbers import european_to_english, writes_european
 from interviewer.claims.physics import Ctx, check_all
 from interviewer.claims.segments import segments
@@ -74,7 +74,8 @@ def build_ledger(turns: Sequence[tuple[str, str]], family: Optional[str] = None,
                     scope = "per_replica" if (subject.tp or subject.gpus_in_sentence or 1) > 1 else "per_gpu"
                 elif f.kind == "fleet_in_flight" and scope is None:
                     scope = "fleet"
-                claims.append(Claim.model_construct(
+                claims.append(construct(
+                    Claim,
                     kind=f.kind, value=f.value, unit=v.unit_of(f.kind), low=f.low, high=f.high, approx=f.approx,
                     bound=f.bound, percentile=f.percentile, scope=scope, scope_stated=stated, scope_after=f.scope_after,
                     subject=subject,

@@ -1,9 +1,51 @@
 """The ledger's types: a Subject (what a figure is about), a Check, a Claim and the Ledger."""
 from __future__ import annotations
 
-from typing import Literal, Optional
+import functools
+from typing import Any, Literal, Optional, TypeVar
 
 from pydantic import BaseModel, Field
+
+M = TypeVar("M", bound=BaseModel)
+_IMMUTABLE = (type(None), bool, int, float, str)
+
+
+@functools.lru_cache(maxsize=None)
+def _fields(cls: type[BaseModel]) -> tuple | None:
+    """(name, required, default, factory) for each of a model's fields, or None when its
+    model_construct does more than fill them in (aliases, extras, private attributes, a post-init,
+    a default that model_construct would copy or a factory that reads the other fields)."""
+    if (cls.model_config.get("extra") == "allow" or cls.__pydantic_post_init__ or cls.__pydantic_root_model__
+            or cls.__private_attributes__):
+        return None
+    out = []
+    for name, f in cls.__pydantic_fields__.items():
+        if f.alias is not None or f.validation_alias is not None or f.default_factory_takes_validated_data \
+                or (not f.is_required() and f.default_factory is None and not isinstance(f.default, _IMMUTABLE)):
+            return None
+        out.append((name, f.is_required(), f.default, f.default_factory))
+    return tuple(out)
+
+
+def construct(cls: type[M], **values: Any) -> M:
+    """`cls.model_construct(**values)`, built directly: the same instance (fields in declaration
+    order, defaults filled in, the fields set recorded) in a fraction of the time, for the ledger's
+    thousands of claims."""
+    fields = _fields(cls)
+    if fields is None:
+        return cls.model_construct(**values)
+    data: dict[str, Any] = {}
+    for name, required, default, factory in fields:
+        if name in values:
+            data[name] = values[name]
+        elif not required:
+            data[name] = factory() if factory is not None else default
+    m = cls.__new__(cls)
+    object.__setattr__(m, "__dict__", data)
+    object.__setattr__(m, "__pydantic_fields_set__", {k for k in values if k in data})
+    object.__setattr__(m, "__pydantic_extra__", None)
+    object.__setattr__(m, "__pydantic_private__", None)
+    return m
 
 Status = Literal["ok", "wrong", "impossible", "unchecked"]
 Speaker = Literal["interviewer", "candidate"]

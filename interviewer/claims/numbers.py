@@ -35,6 +35,16 @@ _MULTIPLIER = re.compile(r"(?:x|×)(?=\s+[a-z(]|\s*$|[,.;)])|\s+times\s+(?=(?:fa
 _GAP = re.compile(r"[\s-]*")
 _HEAD_DIM = re.compile(r"[\s_-]*dim", re.I)
 _PRONOUN_BEFORE = re.compile(r"\b(?:this|that|the|which|each|every|any|no|another|only|next|last|first|a|new|old|right|wrong|big|small|same)\s+$", re.I)
+_PRONOUN_LONGEST = 7  # "another"
+
+
+def _pronoun_before(text: str, end: int) -> re.Match | None:
+    """_PRONOUN_BEFORE.search(text, 0, end), tried only where a match can start: its word (seven
+    letters at most) then the whitespace run that ends at `end` (whitespace as str.isspace reads it)."""
+    head = text[:end]
+    return _PRONOUN_BEFORE.search(text, max(0, end - (len(head) - len(head.rstrip())) - _PRONOUN_LONGEST), end)
+
+
 _PRONOUN_AFTER = re.compile(r"\s+(?:of|another|by|at\s+a\s+time|way|thing|reason|side|hand)\b|[-]", re.I)
 _OPERAND_NEXT = re.compile(r"\s*(?:[~\d(]|(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|half|eleven|twelve|"
                            r"\w+teen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred)\b)", re.I)
@@ -142,7 +152,7 @@ def _atoms(text: str, v: Vocab, skip: list[tuple[int, int]], digits: bool = True
             value = _hundreds_elided(body)
             if value is None or (body.startswith("one ") and _ONE_CARD.match(text, m.end())):
                 continue  # "one eighty gig card" is one 80 GB card, not 180 GB
-        if body == "one" and (_PRONOUN_BEFORE.search(text, 0, m.start()) or _PRONOUN_AFTER.match(text, m.end())):
+        if body == "one" and (_pronoun_before(text, m.start()) or _PRONOUN_AFTER.match(text, m.end())):
             continue  # "this one", "one of them": not a quantity
         end = m.end()
         half = _AND_A_HALF.match(text, end)

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 from interviewer import capacity
 from interviewer.claims import say
-from interviewer.claims.models import Check, Claim, Subject
+from interviewer.claims.models import Check, Claim, Subject, construct
 from interviewer.claims.vocab import Vocab
 
 GIB = 2**30
@@ -130,9 +130,8 @@ def _check(status: str, rule: str, expected: float | None, unit: str, claim: Cla
     ratio = None
     if expected and claim.value is not None:
         ratio = round(claim.value / expected, 3)
-    return Check.model_construct(status=status, rule=rule, expected=expected, expected_low=low, expected_high=high,
-                                 unit=unit, ratio=ratio, explanation=explanation, trace=trace,
-                                 assumptions=assumptions or [])
+    return construct(Check, status=status, rule=rule, expected=expected, expected_low=low, expected_high=high,
+                     unit=unit, ratio=ratio, explanation=explanation, trace=trace, assumptions=assumptions or [])
 
 
 # ----------------------------------------------------------------------------------- the hardware

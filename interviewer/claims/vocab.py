@@ -13,7 +13,7 @@ from pathlib import Path
 
 import yaml
 
-from interviewer.quickre import guarded
+from interviewer.quickre import Literals, guarded, needed_literals
 
 HERE = Path(__file__).resolve().parent
 UNITS_FILE = HERE / "units.yaml"
@@ -63,6 +63,34 @@ class Rule:
     def near_any(self) -> re.Pattern | None:
         """Any of the near cues, as left_any is for the left ones."""
         return any_of([c.pattern for c in self.near])
+
+    @functools.cached_property
+    def left_needs(self) -> tuple[str, ...] | None:
+        """The literals one of which any left cue's match holds (None: not known), as `Possible` reads them."""
+        return needed_literals(self.left_any) if self.left_any is not None else None
+
+    @functools.cached_property
+    def near_needs(self) -> tuple[str, ...] | None:
+        return needed_literals(self.near_any) if self.near_any is not None else None
+
+    @functools.cached_property
+    def right_needs(self) -> tuple[str, ...] | None:
+        needs = [needed_literals(c.pattern) for c in self.right]
+        return tuple(sorted({w for n in needs for w in n})) if needs and all(needs) else None
+
+    @functools.cached_property
+    def not_left_needs(self) -> tuple[tuple[str, ...] | None, ...]:
+        return tuple(needed_literals(p) for p in self.not_left)
+
+    @functools.cached_property
+    def near_requires_needs(self) -> tuple[str, ...] | None:
+        return needed_literals(self.near_requires) if self.near_requires is not None else None
+
+    @functools.cached_property
+    def unconstrained(self) -> bool:
+        """No value range, required word or veto: every number of the rule's dimensions is allowed."""
+        return (self.min_value is None and self.max_value is None and self.near_requires is None
+                and not self.not_left and not self.not_right)
 
     @functools.cached_property
     def best_left(self) -> float:
@@ -118,6 +146,19 @@ class Vocab:
     gpu_by_memory_re: re.Pattern
     physics: dict
     macros: dict[str, str]
+
+    @functools.cached_property
+    def settings_needs(self) -> dict[str, tuple[str, ...] | None]:
+        """Each setting pattern's needed literals (quickre.needed_literals)."""
+        return {kind: needed_literals(pat) for kind, pat in self.settings.items()}
+
+    @functools.cached_property
+    def cue_literals(self) -> Literals:
+        """Every literal the rules' cues and vetoes need (Rule.left_needs, near_needs, right_needs,
+        near_requires_needs, not_left_needs), found in a segment in one pass (kinds.Possible)."""
+        return Literals(w for r in self.rules
+                        for needs in (r.left_needs, r.near_needs, r.right_needs, r.near_requires_needs, *r.not_left_needs)
+                        for w in needs or ())
 
     def unit_of(self, kind: str) -> str:
         return self.kinds.get(kind, {}).get("unit", "")
