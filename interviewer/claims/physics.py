@@ -577,14 +577,22 @@ def check_gpu_memory(c: Claim, ctx: Ctx, i: int) -> Check | None:
     if not mem:
         return None
     counts = {1, c.subject.gpus_in_sentence or 1, c.subject.tp or 1}
-    # any GPU the round has named is a fair reading ("if we had H200s ... with 80 gig cards")
-    mems = {mem} | ctx.memories(i)
+    # any GPU the round has named is a fair reading ("if we had H200s ... with 80 gig cards"), and any named in
+    # the figure's own sentence ("On an A100 80GB that's nothing, but on a 24 GB L4 ...")
+    mems = {mem} | ctx.memories(i) | _sentence_gpu_memories(c.sentence)
     ok, best = _best(c, [k * m for k in counts for m in mems], ctx.v.physics["tolerance"])
     trace = [f"{_gpu_label(c.subject)}: {mem / GIB:g} GiB each"]
     if ok:
         return _check("ok", "gpu_memory", best, "bytes", c, f"Right: {say.nbytes(best)}.", trace)
     return _check("wrong", "gpu_memory", mem, "bytes", c,
                   f"The {_gpu_label(c.subject)} has {mem / GIB:g} GB, not {say.nbytes(c.value)}.", trace)
+
+
+def _sentence_gpu_memories(sentence: str) -> set[float]:
+    from interviewer.claims.segments import _names
+
+    gpus = capacity.load_presets().gpus
+    return {gpus[g].memory_gib * GIB for g, _s, _e in _names(sentence)[1] if g in gpus}
 
 
 def check_bandwidth(c: Claim, ctx: Ctx, i: int) -> Check | None:
@@ -778,7 +786,9 @@ def _compute(c: Claim, ctx: Ctx, i: int):
     if not act or not g:
         return None
     wr = _weights_readings(c, ctx, i)
-    weights = wr[0][0] if wr else None
+    # a floor is judged on the lightest weights the candidate's dtypes allow (an FP32 reference snippet
+    # beside "~13.5 GB of weights" does not make a 6.6 ms step too fast)
+    weights = min(w for w, _d in wr) if wr else None
     ns, why = _replica_gpus(s, weights, g.memory_gib * GIB)
     return act, g, ns[-1], why, weights
 
@@ -888,7 +898,7 @@ def check_decode(c: Claim, ctx: Ctx, i: int) -> Check | None:
         return None
     floor, _compute, read, n, g, why = fl
     gl = say.gpus(n, _gpu_label(c.subject))
-    trace = [f"one decode step reads every weight: {say.nbytes(_weights_readings(c, ctx, i)[0][0])} / "
+    trace = [f"one decode step reads every weight: {say.nbytes(min(w for w, _d in _weights_readings(c, ctx, i)))} / "
              f"({n} x {g.hbm_bandwidth_gbs:,.0f} GB/s) = {read:,.2f} ms ({why})"]
     if c.value < read / 1.25:
         return _check("impossible", "decode_floor", read, "ms", c,
