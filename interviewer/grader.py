@@ -201,8 +201,9 @@ def _claim_cap(cid: str, family: str, ev: Evidence, rubric: Rubric) -> tuple[int
     right = {key(c) for c in claims if c.check.status == "ok"}
     # a calculation whose result physics checks as right ("40 x 40 x 128 x 2 B = 819,200 B", the K-and-V
     # 2 left unsaid) is judged by the quantity, not by how it was written down
+    # (a quantity the criterion weighs: "... a token that's about 12 seconds" read as a TTFT excuses no sum)
     sound = {(c.turn, c.end) for c in ev.ledger.claims if c.kind != "arithmetic" and c.check is not None
-             and c.check.status == "ok"}
+             and c.check.status == "ok" and c.kind in rule.kinds}
     claims = [c for c in claims if not (c.kind == "arithmetic" and (c.turn, c.end) in sound)]
     # a figure of a kind the candidate also gets right for the same model is a slip they corrected,
     # or a number the ledger took for that kind: it does not hold the criterion down; of several

@@ -692,3 +692,13 @@ def test_the_briefs_fleet_said_back_the_european_way_or_like_you_said_is_named()
     echoed = _evidence("gpu-scheduling-platform", ["So 2,100 GPUs or so, like you said."], opening=brief)
     assert "fleet_size" not in european.present and "fleet_size" in european.named
     assert "fleet_size" not in echoed.present
+
+
+def test_a_sum_said_wrong_is_not_excused_by_its_result_read_as_another_quantity():
+    """"max_tokens is 4,096, at 28 ms a token that's about 12 seconds, plus TTFT": 12 s read as a TTFT is no
+    proof the product was right."""
+    t = parse_transcript({"question_id": "inference-timeout-restart", "turns": _dialogue(
+        ("Where does the timeout come from?", "70B on TP4 H100s. Whole generation: max_tokens is 4,096, at 28 ms a "
+                                              "token that's about 12 seconds, plus TTFT, so a 30 s deadline."))})
+    cap = grade(t).criterion("capacity_number")
+    assert cap.score <= 2 and any(x.startswith("claim:arithmetic") for x in cap.capped_by), cap
