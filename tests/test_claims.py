@@ -1310,3 +1310,14 @@ def test_a_reference_snippets_dtype_a_steps_cache_reads_and_another_named_cards_
     assert not [c for c in led.claims if c.check is not None and c.check.status in ("wrong", "impossible")], \
         led.summary()
     assert not led.by_kind("free_kv_bytes"), led.summary()
+
+
+def test_gpu_hours_are_no_gpus_and_a_commit_window_sets_the_fsync_rate():
+    led = ledger("Training may be preempted inside a budget of 5% of the fleet's GPU-hours per day, which is "
+                 "2,400 GPU-hours.", opening="We run 2,000 H100s for 40 teams.")
+    assert not [c for c in led.by_kind("gpu_count") if c.speaker == "candidate"], led.summary()
+    wal = build_ledger([("interviewer", "A KV store takes 50,000 writes a second."),
+                        ("candidate", "fsync on our NVMe is about 100 µs, but let me cap the window at 1 ms: at "
+                                      "50,000 writes a second that's 50 records per fsync and only 1,000 fsyncs a "
+                                      "second.")])
+    assert not [c for c in wal.claims if c.check is not None and c.check.status == "wrong"], wal.summary()

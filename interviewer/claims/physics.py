@@ -1238,6 +1238,10 @@ def check_fsync_rate(c: Claim, ctx: Ctx, i: int) -> Check | None:
     expected = size * 1000.0 / L.value
     # every fsync time said before it ("~0.5 ms median and 1-2 ms at p99"), ranges by their ends
     readings = [size * 1000.0 / x for f in lat for x in (f.value, f.low, f.high) if x]
+    if c.kind == "fsync_rate":
+        # one fsync per commit window: "cap the window at 1 ms ... only 1,000 fsyncs a second"
+        readings += [1000.0 / w.value for w in ctx.claims[:i] if w.kind == "max_wait_ms" and w.turn == c.turn
+                     and w.value and not w.negated]
     tol = ctx.v.physics["tolerance"]
     ok, best = _best(c, readings, tol)
     if not ok and c.low and c.high and L.low and L.high:
