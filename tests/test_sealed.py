@@ -32,14 +32,14 @@ EXACT, WITHIN_ONE, PITFALL_RECALL, FALSE_PITFALL = 0.85, 0.97, 0.85, 0.02
 # 0.80), ZQ and ZR (0.82, 0.86), ZS and ZT (0.84, 0.73), ZU and ZV (0.82, 0.87), ZW and ZX
 # (0.71, 0.86), ZY and ZZ (0.80, 0.82), ZZA and ZZB (0.90, 0.84), ZZC and ZZD (0.90, 0.81), ZZE and ZZF (0.88,
 # 0.89; pitfall recall 0.82, 0.81), ZZG and ZZH (0.77, 0.84), ZZI and
-# ZZJ (0.77, 0.82), ZZK and ZZL (0.76, 0.70) missed it too
+# ZZJ (0.77, 0.82), ZZK and ZZL (0.76, 0.70), ZZM and ZZN
+# (0.72, 0.82) missed it too
 # and were then tuned on.
 BELOW_THE_BAR: dict[str, str] = {
-    "batch_zzm": ("measured once at ea50204 (cycle 33): exact 0.72 (65/90), within one 0.99 (89/90), pitfall recall "
-                  "1.00 (20/20), no_limits raised on 4% (1/26), strong >= 8: 3/6, weak <= 2: 4/8, stuffed <= 2: 3/3"),
-    "batch_zzn": ("measured once at ea50204 (cycle 33): exact 0.82 (74/90), within one 0.98 (88/90), pitfall recall "
-                  "1.00 (22/22), vendor_speedup raised on 4% (1/26), no_limits on 4% (1/27), strong >= 8: 4/6, "
-                  "weak <= 2: 5/8, stuffed <= 2: 2/3"),
+    "batch_zzo": ("measured once at e32c5ae (cycle 34): exact 0.82 (74/90), within one 1.00 (90/90), pitfall recall "
+                  "0.87 (20/23), no false pitfall, strong >= 8: 5/6, weak <= 2: 6/8, stuffed <= 2: 3/3"),
+    "batch_zzp": ("measured once at e32c5ae (cycle 34): exact 0.77 (69/90), within one 0.98 (88/90), pitfall recall "
+                  "0.91 (21/23), no false pitfall, strong >= 8: 5/6, weak <= 2: 3/8, stuffed <= 2: 0/3"),
 }
 
 BATCHES = sealed_batches()
