@@ -675,7 +675,7 @@ def extract(turns: list[tuple[int, str]], rubric: Rubric, family: str, ledger: L
         for item, s, e, quote in ignored:
             ev.ignored.append(Hit(item, idx, s, e, quote))
         for item, s, e, quote, counts, is_name in hits:
-            if not counts:
+            if not counts or _retracted(text, s, e):
                 continue
             hit = Hit(item, idx, s, e, quote if text is original else quote_around(original, s, e))
             spec = rubric.items[item]
@@ -761,6 +761,16 @@ def _ledger_items(ev: Evidence, rubric: Rubric) -> None:
                 ev.named_hits.setdefault(item, []).append(hit)
                 continue
             ev.add(hit)
+
+
+# a sentence that takes back the one before it: "The natural answer is to preempt ... Actually, no - we won't"
+_RETRACT = re.compile(r"\s*(?:actually,?\s+no\b|no,?\s+(?:scratch\s+that|wait|actually)\b|scratch\s+that\b|"
+                      r"on\s+second\s+thought\b|wait,?\s+no\b)", re.I)
+
+
+def _retracted(text: str, start: int, end: int) -> bool:
+    """Is the sentence holding [start, end) taken back by the next one?"""
+    return _RETRACT.match(text, _sentence_bounds(text, start, end)[1]) is not None
 
 
 # the interviewer's figure said back in so many words: "Fleet is 2,000 H100 on 250 hosts, like you said."

@@ -702,3 +702,12 @@ def test_a_sum_said_wrong_is_not_excused_by_its_result_read_as_another_quantity(
                                               "token that's about 12 seconds, plus TTFT, so a 30 s deadline."))})
     cap = grade(t).criterion("capacity_number")
     assert cap.score <= 2 and any(x.startswith("claim:arithmetic") for x in cap.capped_by), cap
+
+
+def test_a_rule_taken_back_by_the_next_sentence_earns_nothing():
+    said = ("When the cache is full?", "My first instinct is to preempt the lowest-priority sequence and recompute it "
+            "later. Actually no - we won't preempt; the request waits in the router's FIFO queue until a GPU frees a "
+            "slot. max_num_seqs is 24.")
+    ev = _evidence("route-batch-eight-gpus", [said[1]])
+    assert "preemption_victim" not in ev.present
+    assert "admission_rule" in ev.present
