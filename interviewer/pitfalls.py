@@ -400,10 +400,12 @@ def _policy_list(ev: Evidence, p: Pitfall, since: int = 0) -> bool:
                     return True
             # a menu opened in so many words and never closed: "There are several good strategies here: preemption,
             # swapping to CPU, recomputation, priority queues, or admission control" (a choice later withdraws it)
-            opened = _MENU_OPENER.search(sentence) is not None and len(_OR.findall(sentence)) >= 1 \
-                and sentence.count(",") + len(_OR.findall(sentence)) >= 4
-            if (deferred and any(m.search(sentence) for m in p.menu) or opened) and len(_OR.findall(sentence)) >= 1 \
-                    and sentence.count(",") + sentence.count(";") + len(_OR.findall(sentence)) >= 2:
+            opened = _MENU_OPENER.search(sentence) is not None and (
+                len(_OR.findall(sentence)) >= 1 and sentence.count(",") + len(_OR.findall(sentence)) >= 4
+                # "Circuit breakers, hedged requests, fallbacks, caching, bulkheads; the standard resilience toolkit"
+                or _TOOLKIT.search(sentence) is not None and sentence.count(",") >= 3)
+            if opened or (deferred and any(m.search(sentence) for m in p.menu) and len(_OR.findall(sentence)) >= 1
+                          and sentence.count(",") + sentence.count(";") + len(_OR.findall(sentence)) >= 2):
                 start = sm.start() + (len(sentence) - len(sentence.lstrip()))
                 ev.pitfalls[p.id] = Hit(p.id, turn, start, sm.end(), quote_around(text, start, sm.end()))
                 ev.pitfall_kinds[p.id] = "menu"
@@ -466,9 +468,10 @@ _MENU_OPENER = re.compile(
     # a heading over a table of options, alone on its line: "## 3. Restart options"
     r"|^[\s#]*(?:\d+[.)]\s*)?(?:[\w-]+\s+)?(?:options|choices|alternatives|fallbacks)\s*$"
     # "We'd use the standard toolkit there: preemption, swapping, recompute, ..."
-    r"|\b(?:the\s+)?(?:standard|usual|whole|common)\s+(?:toolkit|toolbox)\b"
+    r"|\b(?:the\s+)?(?:standard|usual|whole|common)\s+(?:[\w-]+\s+)?(?:toolkit|toolbox)\b"
     # a table of options: "| path | cost | catch |" over one row per option
     r"|^\s*\|\s*(?:path|option|approach|mode|strategy|choice|alternative|fallback|policy)s?\s*\|", re.I | re.M)
+_TOOLKIT = re.compile(r"\b(?:standard|usual|whole|common)\s+(?:[\w-]+\s+)?(?:toolkit|toolbox)\b", re.I)
 _OR_LEAD = re.compile(r"\s*or\b", re.I)
 _OPENER_NOUN = guarded(re.compile(_NOUNS, re.I))  # every branch of the opener ends in one of these
 _OPENER_NEEDS = needed_literals(_MENU_OPENER)
