@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from interviewer.claims.numbers import european_to_english, writes_european
-from interviewer.quickre import folds, guarded, may_match, needed_literals, starts_after
+from interviewer.quickre import folds, guarded, longest_at_each_place, may_match, needed_literals, starts_after
 from interviewer.rubric import Rubric, number_follow
 
 if TYPE_CHECKING:
@@ -553,23 +553,11 @@ def _lead_words(rubric: Rubric, family: str) -> tuple[re.Pattern, dict[str, tupl
     items, pitfalls = _plan(rubric, family)
     words |= {w for *_, pats in items for _p, _n, lit, needs, *_ in pats for w in (lit, *(needs or ())) if w}
     words |= {w for _p, pats in pitfalls for _pat, needs, *_ in pats for w in needs or ()}
-    trie: dict = {}
-    for w in words:
-        node = trie
-        for ch in w:
-            node = node.setdefault(ch, {})
-        node[""] = {}
+    pattern, prefixes = longest_at_each_place(words)
+    return pattern or _NEVER, prefixes
 
-    def body(node: dict) -> str:
-        alts = [re.escape(ch) + body(child) for ch, child in sorted(node.items()) if ch]
-        if not alts:
-            return ""
-        alt = alts[0] if len(alts) == 1 else "(?:" + "|".join(alts) + ")"
-        return f"(?:{alt})?" if "" in node else alt
 
-    prefixes = {w: tuple(x for x in words if w.startswith(x)) for w in words}
-    first = "".join(sorted({re.escape(w[0]) for w in words}))
-    return re.compile(f"(?=[{first}])(?=({body(trie)}))"), prefixes
+_NEVER = re.compile(r"(?!)")  # a family with no leading words: no place to find
 
 
 def _tried_at(pat: re.Pattern, text: str, starts: list[int]):
@@ -682,17 +670,7 @@ def extract(turns: list[tuple[int, str]], rubric: Rubric, family: str, ledger: L
             if is_name and spec.tier != "name":
                 ev.named_hits.setdefault(item, []).append(hit)
                 continue
-            if spec.guess_is_named and _guessed_at(text, s):
-                ev.named_hits.setdefault(item, []).append(hit)  # a guess names the figure; it completes nothing
-                ev.guessed.add(item)
-                continue
-            if spec.given_is_named and given:
-                nums = numbers_in(text[s:e])
-                big = {n for n in nums if n >= 10}  # small counts (8 GPUs a host) repeat by chance
-                if nums and (all(_is_given(n, given) for n in (big or nums)) or _ECHO.search(text, *_sentence_bounds(text, s, e))):
-                    ev.named_hits.setdefault(item, []).append(hit)
-                    continue
-            ev.add(hit)
+            _file(ev, spec, hit, text, lambda s=s, e=e: _cue_repeats(text[s:e], given))
         for pid, s, e, quote in pitfalls:
             ev.pitfalls.setdefault(pid, Hit(pid, idx, s, e, quote if text is original else quote_around(original, s, e)))
     if ledger is not None:
@@ -752,15 +730,32 @@ def _ledger_items(ev: Evidence, rubric: Rubric) -> None:
             if any(h.turn == c.turn and h.start <= c.start < h.end for h in ev.hits.get(item, [])):
                 continue
             hit = Hit(item, c.turn, c.start, c.end, quote_around(text, c.start, c.end), "ledger")
-            if rubric.items[item].guess_is_named and _guessed_at(text, c.start):
-                ev.named_hits.setdefault(item, []).append(hit)  # a guess names the figure; it completes nothing
-                ev.guessed.add(item)
-                continue
-            if rubric.items[item].given_is_named and c.value is not None and (
-                    _is_given(c.value, given) or _ECHO.search(text, *_sentence_bounds(text, c.start, c.end))):
-                ev.named_hits.setdefault(item, []).append(hit)
-                continue
-            ev.add(hit)
+            _file(ev, rubric.items[item], hit, text, lambda c=c: None if c.value is None else _is_given(c.value, given))
+
+
+def _file(ev: Evidence, spec, hit: Hit, text: str, repeats) -> None:
+    """Add `hit` as evidence, or as a name only: a guessed figure (which completes nothing), or, for
+    an item marked given_is_named, one that repeats the interviewer's (`repeats()`: None when there is
+    no figure to judge) or is said back "like you said"."""
+    if spec.guess_is_named and _guessed_at(text, hit.start):
+        ev.named_hits.setdefault(hit.item, []).append(hit)
+        ev.guessed.add(hit.item)
+        return
+    if spec.given_is_named:
+        said_again = repeats()
+        if said_again is not None and (said_again or _ECHO.search(text, *_sentence_bounds(text, hit.start, hit.end))):
+            ev.named_hits.setdefault(hit.item, []).append(hit)
+            return
+    ev.add(hit)
+
+
+def _cue_repeats(quote: str, given: tuple[frozenset, frozenset]) -> bool | None:
+    """Do the figures of a cue's match only repeat the interviewer's? None with no figure to judge."""
+    nums = numbers_in(quote)
+    if not nums:
+        return None
+    big = {n for n in nums if n >= 10}  # small counts (8 GPUs a host) repeat by chance
+    return all(_is_given(n, given) for n in (big or nums))
 
 
 # a sentence that takes back the one before it: "The natural answer is to preempt ... Actually, no - we won't"

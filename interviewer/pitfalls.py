@@ -456,6 +456,8 @@ def _policy_list(ev: Evidence, p: Pitfall, since: int = 0) -> bool:
 
 # "There are a few well-known approaches", "A few options, each with trade-offs:", "The options are"
 _NOUNS = r"(?:options|approaches|ways|paths|routes|avenues|choices|strategies|policies|possibilities|alternatives|answers|fallbacks|patterns|techniques|toolbox|toolkit)\b"
+# "We'd use the standard toolkit there", "the standard resilience toolkit"
+_TOOLKIT_WORDS = r"\b(?:standard|usual|whole|common)\s+(?:[\w-]+\s+)?(?:toolkit|toolbox)\b"
 _MENU_OPENER = re.compile(
     r"\bthere(?:\s+are|'s|\s+is)\s+(?:a\s+few|several|many|lots\s+of|a\s+lot\s+of|a\s+number\s+of|multiple|a\s+bunch\s+of|"
     r"a\s+couple\s+of|some|\w+)\s+(?:[\w-]+\s+){0,2}?" + _NOUNS +
@@ -468,10 +470,10 @@ _MENU_OPENER = re.compile(
     # a heading over a table of options, alone on its line: "## 3. Restart options"
     r"|^[\s#]*(?:\d+[.)]\s*)?(?:[\w-]+\s+)?(?:options|choices|alternatives|fallbacks)\s*$"
     # "We'd use the standard toolkit there: preemption, swapping, recompute, ..."
-    r"|\b(?:the\s+)?(?:standard|usual|whole|common)\s+(?:[\w-]+\s+)?(?:toolkit|toolbox)\b"
+    r"|\b(?:the\s+)?" + _TOOLKIT_WORDS +
     # a table of options: "| path | cost | catch |" over one row per option
     r"|^\s*\|\s*(?:path|option|approach|mode|strategy|choice|alternative|fallback|policy)s?\s*\|", re.I | re.M)
-_TOOLKIT = re.compile(r"\b(?:standard|usual|whole|common)\s+(?:[\w-]+\s+)?(?:toolkit|toolbox)\b", re.I)
+_TOOLKIT = re.compile(_TOOLKIT_WORDS, re.I)
 _OR_LEAD = re.compile(r"\s*or\b", re.I)
 _OPENER_NOUN = guarded(re.compile(_NOUNS, re.I))  # every branch of the opener ends in one of these
 _OPENER_NEEDS = needed_literals(_MENU_OPENER)

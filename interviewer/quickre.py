@@ -154,30 +154,37 @@ def may_match(literals: tuple[str, ...] | None, low: str, folded: bool = False) 
     return any(lit in low for lit in literals)
 
 
+def longest_at_each_place(words) -> tuple[re.Pattern | None, dict[str, tuple[str, ...]]]:
+    """One regex that finds, at each place, the longest of `words` starting there (a trie: greedy
+    optional tails, captured in group 1; None for no words), and for each word the words that are
+    prefixes of it (itself included)."""
+    words = sorted(set(words))
+    trie: dict = {}
+    for w in words:
+        node = trie
+        for ch in w:
+            node = node.setdefault(ch, {})
+        node[""] = {}
+
+    def body(node: dict) -> str:
+        alts = [re.escape(ch) + body(child) for ch, child in sorted(node.items()) if ch]
+        if not alts:
+            return ""
+        alt = alts[0] if len(alts) == 1 else "(?:" + "|".join(alts) + ")"
+        return f"(?:{alt})?" if "" in node else alt
+
+    first = "".join(sorted({re.escape(w[0]) for w in words}))
+    pattern = re.compile(f"(?=[{first}])(?=({body(trie)}))") if words else None
+    return pattern, {w: tuple(x for x in words if w.startswith(x)) for w in words}
+
+
 class Literals:
     """Which of a fixed set of lower-case literals a text holds, found in one regex pass (a trie tried
     at each place: the longest literal starting there, and the literals that are its prefixes)
     instead of one substring test per literal."""
 
     def __init__(self, words) -> None:
-        words = sorted(set(words))
-        trie: dict = {}
-        for w in words:
-            node = trie
-            for ch in w:
-                node = node.setdefault(ch, {})
-            node[""] = {}
-
-        def body(node: dict) -> str:
-            alts = [re.escape(ch) + body(child) for ch, child in sorted(node.items()) if ch]
-            if not alts:
-                return ""
-            alt = alts[0] if len(alts) == 1 else "(?:" + "|".join(alts) + ")"
-            return f"(?:{alt})?" if "" in node else alt
-
-        first = "".join(sorted({re.escape(w[0]) for w in words}))
-        self._re = re.compile(f"(?=[{first}])(?=({body(trie)}))") if words else None
-        self._prefixes = {w: tuple(x for x in words if w.startswith(x)) for w in words}
+        self._re, self._prefixes = longest_at_each_place(words)
 
     def present(self, low: str) -> set[str]:
         """The literals that occur in `low`."""

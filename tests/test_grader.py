@@ -655,14 +655,15 @@ def test_a_bulleted_list_left_to_it_depends_when_asked_for_one_is_a_policy_list(
     assert "policy_list" not in _pitfall_ids(_dialogue(listed, chosen))
 
 
+_DINNER_PEAK = "Expect about 20,000 requests per second at dinner peak and a p99 budget of 150 ms."
+
 
 def test_the_briefs_request_rate_said_back_is_no_sizing_of_the_candidates_own():
     """"ten GPUs would handle twenty thousand a second" repeats the brief's rate next to a guess."""
-    brief = "Expect about 20,000 requests per second at dinner peak and a p99 budget of 150 ms."
     guessed = _evidence("recommendation-serving", ["I'd guess something like ten GPUs would handle twenty thousand "
-                                                   "requests a second."], opening=brief)
+                                                   "requests a second."], opening=_DINNER_PEAK)
     own = _evidence("recommendation-serving", ["We size for 25,000 requests a second, with headroom over the peak."],
-                    opening=brief)
+                    opening=_DINNER_PEAK)
     assert "qps_figure" not in guessed.present and "qps_figure" in guessed.named
     assert "qps_figure" in own.present
 
@@ -676,11 +677,10 @@ def test_a_load_bandwidth_is_no_weights_figure():
 
 
 def test_a_guessed_gpu_count_is_named_not_derived():
-    brief = "Expect about 20,000 requests per second at dinner peak and a p99 budget of 150 ms."
     guessed = _evidence("recommendation-serving", ["L4s are capable, so I'd guess something like ten GPUs would handle "
-                                                   "twenty thousand requests a second."], opening=brief)
+                                                   "twenty thousand requests a second."], opening=_DINNER_PEAK)
     sized = _evidence("recommendation-serving", ["6M scores a second over 150k per L4 is 40 L4s, 52 with 30% headroom."],
-                      opening=brief)
+                      opening=_DINNER_PEAK)
     assert "fleet_size" not in guessed.present and "fleet_size" in guessed.guessed
     assert "fleet_size" in sized.present
 

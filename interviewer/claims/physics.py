@@ -1269,7 +1269,7 @@ def check_group_size(c: Claim, ctx: Ctx, i: int) -> Check | None:
     if any(ctx.claims[j].kind == "arithmetic" and ctx.claims[j].start <= c.start and ctx.claims[j].end >= c.end
            for j in ctx.in_sentence(i)):
         return None  # "50,000 x 2 ms = 100 records per fsync": the sum said is re-done as a calculation
-    rates = [x for j, x in enumerate(ctx.claims[:i] + [ctx.claims[j] for j in ctx.in_sentence(i) if j > i])
+    rates = [x for x in ctx.claims[:i] + [ctx.claims[j] for j in ctx.in_sentence(i) if j > i]
              if x.kind in ("write_rate", "request_rate_rps") and x.value and not x.negated and not x.hypothetical]
     # the fsync times of this answer, before or after the group ("25 to 100 writes ... at 1 to 4 ms"), and earlier ones
     times = [x for x in ctx.claims if x.kind in ("fsync_latency_ms", "max_wait_ms") and x.speaker == "candidate"
