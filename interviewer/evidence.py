@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from interviewer.claims.numbers import european_to_english, writes_european
+from interviewer.claims.segments import blank_empty_slots
 from interviewer.quickre import folds, guarded, longest_at_each_place, may_match, needed_literals, starts_after
 from interviewer.rubric import Rubric, number_follow
 
@@ -658,7 +659,7 @@ def extract(turns: list[tuple[int, str]], rubric: Rubric, family: str, ledger: L
     european = writes_european([text for _idx, text in turns])
     for idx, original in turns:
         ev.texts[idx] = original
-        text = european_to_english(original) if european else original
+        text = blank_empty_slots(european_to_english(original) if european else original)
         hits, pitfalls, ignored = scan_turn(text, rubric, family)
         for item, s, e, quote in ignored:
             ev.ignored.append(Hit(item, idx, s, e, quote))

@@ -1044,6 +1044,8 @@ def test_and_a_half_per_chip_and_a_later_clauses_model():
     ("you get 32 tokens per step, so about 2,300 tokens a second", "token_budget"),
     ("a cached system prompt of 1,200 tokens saves 1,200 × 400 KB ≈ 490 MB of cache", "free_kv_bytes"),
     ("that's about 33 and a half gigabytes of KV per step on top of the weights", "free_kv_bytes"),
+    ("At batch 32 with full 2,048-token contexts the step also reads 32 GB of cache, so about 14 ms per token.",
+     "free_kv_bytes"),
 ])
 def test_more_figures_that_are_not_what_they_look_like(text, kind):
     led = ledger(text)
@@ -1321,3 +1323,32 @@ def test_gpu_hours_are_no_gpus_and_a_commit_window_sets_the_fsync_rate():
                                       "50,000 writes a second that's 50 records per fsync and only 1,000 fsyncs a "
                                       "second.")])
     assert not [c for c in wal.claims if c.check is not None and c.check.status == "wrong"], wal.summary()
+
+
+def test_a_replicas_free_memory_is_not_read_per_gpu_because_a_per_gpu_overhead_sits_beside_it():
+    led = ledger("Four H100s with tensor parallelism, 320 GB in total. The replica has 320 GB, minus 141 GB of "
+                 "weights, minus roughly 4 GB per GPU for activations and CUDA graphs, which leaves about 163 GB "
+                 "for cache.")
+    assert status(led, "free_kv_bytes") == "ok"
+
+
+@pytest.mark.parametrize("text, wrong", [
+    ("Each record is 1 KB plus a small header, so at 50,000 writes a second the log grows at about 500 MB a second.", True),
+    ("Each record is 1 KB plus a small header, so at 50,000 writes a second the log grows at about 55 MB a second.", False),
+    # a replay's read speed beside the growth is no product of the write rate
+    ("Log growth is 50 MB a second; a 20 GB log, reading sequentially at maybe 500 MB a second, is 40 seconds.", False),
+])
+def test_the_logs_growth_is_the_write_rate_times_the_record_size(text, wrong):
+    led = ledger(text, opening="Design a KV store with a WAL: 50,000 writes per second, 1 KB values.")
+    checks = [c.check.status for c in led.by_kind("write_bandwidth") if c.check is not None]
+    assert ("wrong" in checks) == wrong, led.summary()
+
+
+def test_protected_media_named_earlier_in_the_round_keep_a_fast_fsync_plausible():
+    later = "With fsync per put the typical fsync is around 25 µs."
+    plain = ledger("Plain NVMe drives.", later, opening="Design a WAL-backed KV store.")
+    assert one(plain, "fsync_latency_ms").check.status == "impossible"
+    led = ledger("On datacenter NVMe with power-loss protection the drive cache counts as durable.", later,
+                 opening="Design a WAL-backed KV store.")
+    assert one(led, "fsync_latency_ms").check is None
+

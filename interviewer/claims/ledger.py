@@ -9,7 +9,7 @@ from interviewer.claims.attach import find_claims
 from interviewer.claims.models import Claim, Ledger, construct
 from interviewer.claims.numbers import european_to_english, writes_european
 from interviewer.claims.physics import Ctx, check_all
-from interviewer.claims.segments import segments
+from interviewer.claims.segments import blank_empty_slots, segments
 from interviewer.claims.subjects import Tracker
 from interviewer.claims.vocab import load
 
@@ -60,7 +60,9 @@ def build_ledger(turns: Sequence[tuple[str, str]], family: Optional[str] = None,
         if speaker == "candidate" and what_if is not None:
             saved, tracker.carried = tracker.carried, what_if
         what_if = None
-        read = european_to_english(text) if european and speaker == "candidate" else text
+        read = text
+        if speaker == "candidate":
+            read = blank_empty_slots(european_to_english(text) if european else text)
         for si, (seg, found, said, hyp, comp) in enumerate(_found(read)):
             if speaker == "interviewer" and hyp and (said["gpus"] or said["models"]):
                 what_if = tracker.resolve(said, 10**9)

@@ -296,7 +296,9 @@ def _capacity(c: Claim, ctx: Ctx, i: int, scope: str | None = None):
     kv_dt = s.kv_dtype or "fp16"
     kv = a.kv_bytes(kv_dt)
     ns, why = _replica_gpus(s, weights, mem)
-    per_gpu = scope == "per_gpu" and max(ns) > 1
+    # a "per GPU" nearby cannot make a figure larger than one card one GPU's share ("minus 4 GB per GPU for
+    # activations, which leaves about 163 GB for cache" is the replica's)
+    per_gpu = scope == "per_gpu" and max(ns) > 1 and (c.value is None or c.value <= mem)
 
     def free(n: int, util: float, w: float) -> float:
         f = n * mem * util - w
@@ -1192,6 +1194,8 @@ def check_fsync_latency(c: Claim, ctx: Ctx, i: int) -> Check | None:
     media that acknowledge from protected memory (PMEM, power-loss-protected NVMe)."""
     if not c.value or _FAST_MEDIA.search(c.sentence):
         return None
+    if ctx.texts is not None and any(_FAST_MEDIA.search(t) for t in ctx.texts[:c.turn + 1]):
+        return None  # the media named earlier in the round ("NVMe with power-loss protection ... about 25 µs")
     trace = [f"a durable fsync on NVMe: about 0.1-2 ms, rarely under {FSYNC_FLOOR_MS * 1000:g} µs"]
     if c.value < FSYNC_FLOOR_MS:
         return _check("impossible", "fsync_floor", FSYNC_FLOOR_MS, "ms", c,
@@ -1288,6 +1292,37 @@ def check_group_size(c: Claim, ctx: Ctx, i: int) -> Check | None:
     return _check("wrong", "group_size", expected, "writes", c,
                   f"At {say.count(R.value)} writes a second and {T.value:g} ms per fsync, one fsync covers about "
                   f"{say.count(expected)} writes, not {say.count(c.value)}.", trace)
+
+
+_READ_AT = re.compile(r"\b(?:read|reads|reading|replay\w*|scan\w*|sequential\w*|disk|drive|nvme|ssd)\b[^.;,]*$", re.I)
+_LOG_GROWTH = re.compile(r"\b(?:log|wal)\s+(?:grows|growth|is\s+growing|will\s+grow)\b|\bgrows?\s+(?:at\s+)?(?:about\s+|roughly\s+|~)?\d", re.I)
+
+
+def check_write_bandwidth(c: Claim, ctx: Ctx, i: int) -> Check | None:
+    """The log's growth in bytes a second ("at 50,000 writes a second the log grows at about 50 MB a
+    second"): the write rate times a record's size, both said earlier in the round (either speaker) or
+    in this sentence. Read loosely - from half to three times the bare product, for headers and keys -
+    so only a slip of units or orders of magnitude is called wrong."""
+    pos = c.sentence.find(c.span)
+    if c.bound or c.hypothetical or not _LOG_GROWTH.search(c.sentence) or (
+            pos > 0 and _READ_AT.search(c.sentence[max(0, pos - 50):pos])):
+        return None  # a drive's or a replay's bandwidth is no product of the write rate
+    later = [ctx.claims[j] for j in ctx.in_sentence(i) if j > i]
+    rates = [x for x in ctx.claims[:i] + later
+             if x.kind in ("write_rate", "request_rate_rps") and x.value and not x.negated and not x.hypothetical]
+    sizes = [x for x in ctx.claims[:i] + later
+             if x.kind == "other_bytes" and x.value and 16 <= x.value <= 1e6 and not x.negated and not x.hypothetical]
+    if not rates or not sizes:
+        return None
+    readings = [r.value * s.value for r in rates for s in sizes]
+    if any(0.5 <= said / x <= 3.0 for x in readings for said in (c.value, c.low, c.high) if said):
+        return None
+    R, S = rates[-1], sizes[-1]
+    expected = R.value * S.value
+    trace = [f"{R.value:,.0f} writes a second x {say.nbytes(S.value)} a record = {say.nbytes(expected)} a second"]
+    return _check("wrong", "write_bandwidth", expected, "bytes/s", c,
+                  f"At {say.count(R.value)} writes a second of about {say.nbytes(S.value)} each, the log grows about "
+                  f"{say.nbytes(expected)} a second, not {say.nbytes(c.value)}.", trace)
 
 
 def check_batch_kv(c: Claim, ctx: Ctx, i: int) -> Check | None:
@@ -1399,6 +1434,7 @@ CHECKS = {
     "write_rate": check_fsync_rate,
     "fsync_rate": check_fsync_rate,
     "writes_per_fsync": check_group_size,
+    "write_bandwidth": check_write_bandwidth,
     "request_rate_rps": check_fsync_rate,
     "weights_bytes": check_weights,
     "fits_on_gpus": check_fit,

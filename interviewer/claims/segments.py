@@ -27,6 +27,40 @@ _PARENS = re.compile(r"\([^)]*\d[^)]*\)")
 _LABEL_FIGURES = re.compile(r"(?<![\w.-])~?\d[\d,.]*\s*(?:%|[a-zA-Z]{1,3}\b)?")
 _GENERIC_VALUE_HEADERS = re.compile(r"^(?:value|values|number|figure|estimate|amount|size|result|n|#|qty|quantity)$", re.I)
 
+# a checklist slot left empty ("Trade-off: —.", "Max batch: TBD", "Corruption check: n/a"): its label
+# alone claims nothing, so the slot is blanked before any reading
+_EMPTY_SLOT = re.compile(r"([A-Za-z][\w '’/()+-]{0,40}):[ \t]*(?:—|–|-{1,3}|\?{1,3}|tbd|n/?a|…)[ \t]*"
+                         # ... or a dash that only defers: "What would show I'm wrong: — I'd have to think about it."
+                         r"(?:(?<=[—–-]) ?(?:i.d\s+have\s+to\s+(?:think|check|look)|i.d\s+(?:settle|decide|figure|work|sort)\b|not\s+sure|don.t\s+know|no\s+idea|to\s+be\s+decided)\b[^.;\n\d]*)?"
+                         r"(?:[.;]|(?=[ \t]*(?:\n|$)))", re.I)
+# a checklist announced before it is filled ("Let me run my checklist: failure rate, signals, states, drain
+# rule, ..."): the slots it names are said later, or not at all
+_AGENDA = re.compile(r"(?:(?:let\s+me\s+|i.ll\s+|i\s+will\s+|so\s+)?(?:run|walk|go\s+through|cover|use|start\s+with)?\s*"
+                     r"(?:my|the|a|this)\s+|^\s*)(?:checklist|list|agenda|outline)\b[^:.!?\n]{0,30}:([^.!?\n]*)", re.I)
+_SLOT_OPENS = re.compile(r"(?:^|[.!?;:\n]|^\s*(?:[-*+•]|\d+[.)]))\s*$")
+
+
+def blank_empty_slots(text: str) -> str:
+    """`text` with every empty checklist slot ("Trade-off: —.") and every announced checklist's list of
+    slots turned to spaces: the same length, so offsets hold. Only a slot that opens its sentence or
+    bullet counts."""
+    if ":" not in text:
+        return text
+    out: list[str] | None = None
+    for m in _EMPTY_SLOT.finditer(text):
+        line_start = text.rfind("\n", 0, m.start()) + 1
+        if not _SLOT_OPENS.search(text[line_start:m.start()]):
+            continue
+        out = out or list(text)
+        out[m.start():m.end()] = " " * (m.end() - m.start())
+    for m in _AGENDA.finditer(text):
+        items = m.group(1)
+        if items.count(",") < 2 or re.search(r"(?<!\w)\d", items):
+            continue  # not a list, or one with figures in it: said, not announced
+        out = out or list(text)
+        out[m.start(1):m.end(1)] = " " * (m.end(1) - m.start(1))
+    return "".join(out) if out else text
+
 
 @dataclass
 class Segment:
