@@ -676,6 +676,7 @@ def extract(turns: list[tuple[int, str]], rubric: Rubric, family: str, ledger: L
             ev.pitfalls.setdefault(pid, Hit(pid, idx, s, e, quote if text is original else quote_around(original, s, e)))
     if ledger is not None:
         _ledger_items(ev, rubric)
+    _withdrawn(ev, rubric)
     _answers_only(ev, rubric)
     _taint(ev, rubric)
     for item in list(ev.hits):
@@ -759,9 +760,28 @@ def _cue_repeats(quote: str, given: tuple[frozenset, frozenset]) -> bool | None:
     return all(_is_given(n, given) for n in (big or nums))
 
 
-# a sentence that takes back the one before it: "The natural answer is to preempt ... Actually, no - we won't"
-_RETRACT = re.compile(r"\s*(?:actually,?\s+no\b|no,?\s+(?:scratch\s+that|wait|actually)\b|scratch\s+that\b|"
+# a sentence that takes back the one before it: "The natural answer is to preempt ... Actually, no - we won't",
+# "... But actually, no, we won't preempt"
+_RETRACT = re.compile(r"\s*(?:(?:but|and|hmm+|well|though|so)\s*,?\s+)?(?:actually,?\s+no\b|no,?\s+(?:scratch\s+that|wait|actually)\b|scratch\s+that\b|"
                       r"on\s+second\s+thought\b|wait,?\s+no\b)", re.I)
+
+
+def _withdrawn(ev: Evidence, rubric: Rubric) -> None:
+    """Drop an item's hits that a later answer takes back as a whole ("Actually, thinking about running
+    it, I'd drop preemption altogether"): only what is said after the withdrawal still counts."""
+    for item in rubric.items.values():
+        hits = ev.hits.get(item.id) if item.withdrawn_by else None
+        if not hits:
+            continue
+        last = max(((idx, m.start()) for idx, text in ev.texts.items() for p in item.withdrawn_by
+                    for m in p.finditer(text)), default=None)
+        if last is None:
+            continue
+        kept = [h for h in hits if (h.turn, h.start) > last]
+        if kept:
+            ev.hits[item.id] = kept
+        else:
+            del ev.hits[item.id]
 
 
 def _retracted(text: str, start: int, end: int) -> bool:

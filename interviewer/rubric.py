@@ -96,6 +96,7 @@ class Item(BaseModel):
     ledger: LedgerSpec | None = None
     after: list[re.Pattern] = Field(default_factory=list)  # only in answers to interviewer turns matching these
     not_after: list[re.Pattern] = Field(default_factory=list)  # not when the sentence says one of these before it
+    withdrawn_by: list[re.Pattern] = Field(default_factory=list)  # a later answer saying one of these takes it back
 
     model_config = {"arbitrary_types_allowed": True}
 
@@ -524,6 +525,7 @@ def _load_rubric(rubric_dir: Path) -> Rubric:
                 ledger=LedgerSpec(**spec["ledger"]) if spec.get("ledger") else None,
                 after=_compile_plain(f"{item_id}.after", spec.get("after", []), qpath),
                 not_after=_compile_plain(f"{item_id}.not_after", spec.get("not_after", []), qpath),
+                withdrawn_by=_compile_plain(f"{item_id}.withdrawn_by", spec.get("withdrawn_by", []), qpath),
             )
             for item_id, spec in qdata["items"].items()
         }

@@ -1352,3 +1352,23 @@ def test_protected_media_named_earlier_in_the_round_keep_a_fast_fsync_plausible(
                  opening="Design a WAL-backed KV store.")
     assert one(led, "fsync_latency_ms").check is None
 
+
+def test_a_length_said_after_a_count_is_no_count_of_its_own():
+    led = ledger("On an 80 GB H100, after 12.6 GiB of weights and a few GiB of runtime, about 62 GiB is left, so "
+                 "~31 full 4k sequences.", opening="Llama-2-7B in FP16 on one H100 80GB.")
+    assert not [c for c in led.by_kind("concurrent_sequences") if c.value >= 1000], led.summary()
+    assert ledger("so ~31 sequences at 4k.").by_kind("concurrent_sequences")
+
+
+@pytest.mark.parametrize("text", [
+    "One step reads 13.5 GB of weights, ~4 ms, and batch 8 with 1k tokens each adds ~4 GB of KV, so ~5 ms per step.",
+    "A typical sequence is 1,500 + 300 = 1,800 tokens, so about 590 MB of KV.",
+])
+def test_a_batchs_or_one_sequences_kv_is_not_free_memory(text):
+    assert not ledger(text).by_kind("free_kv_bytes")
+
+
+def test_batch_n_said_as_the_max_active_sequences_is_a_limit():
+    led = ledger("In serving, the preallocated cache makes batch 8 the max active sequences.")
+    assert [c.value for c in led.by_kind("max_num_seqs")] == [8]
+

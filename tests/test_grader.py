@@ -711,3 +711,12 @@ def test_a_rule_taken_back_by_the_next_sentence_earns_nothing():
     ev = _evidence("route-batch-eight-gpus", [said[1]])
     assert "preemption_victim" not in ev.present
     assert "admission_rule" in ev.present
+
+
+def test_a_rule_withdrawn_in_a_later_answer_no_longer_counts():
+    victim = ("When the cache is full we preempt the free-tier sequence that started most recently and put it "
+              "back in the queue.")
+    assert "preemption_victim" in _evidence("gpu-inference-serving", [victim]).present
+    later = ("Actually, thinking about running it, I'd drop preemption altogether; when the cache is full new "
+             "requests just wait in the queue.")
+    assert "preemption_victim" not in _evidence("gpu-inference-serving", [victim, later]).present
