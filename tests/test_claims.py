@@ -1372,3 +1372,11 @@ def test_batch_n_said_as_the_max_active_sequences_is_a_limit():
     led = ledger("In serving, the preallocated cache makes batch 8 the max active sequences.")
     assert [c.value for c in led.by_kind("max_num_seqs")] == [8]
 
+
+
+def test_a_share_of_fleet_is_checked_without_an_article_but_not_a_share_of_its_throughput():
+    opening = "We operate around 10,000 GPUs. Design the system that detects unhealthy GPUs and repairs them."
+    led = ledger("We pull whole hosts, so 25 × 8 is ~200 GPUs out of service, which is 0.2% of fleet.", opening=opening)
+    assert status(led, "fleet_share") == "wrong"
+    assert not ledger("Scavengers get those 120 GPUs, so call it 3% of fleet throughput.",
+                      opening=opening).by_kind("fleet_share")

@@ -1095,7 +1095,7 @@ def check_calculation(c: Claim, ctx: Ctx, i: int) -> Check | None:
 
 
 _THAT_IS = re.compile(r"\s*(?:that.s|that\s+is|this\s+is|it.s|which\s+is)\b", re.I)
-_SAID_AS_SHARE = re.compile(r"\s*(?:\w+\s*)?[,;:]?\s*(?:that.s|that\s+is|which\s+is|i\.e\.|=|≈|~)\s*(?:about\s+|roughly\s+|~)?", re.I)
+_SAID_AS_SHARE = re.compile(r"\s*(?:\w+\s*){0,3}[,;:]?\s*(?:that.s|that\s+is|which\s+is|i\.e\.|=|≈|~)\s*(?:about\s+|roughly\s+|~)?", re.I)
 _SHAPE_OF = re.compile(r"\s*(?:gang\s+|training\s+)?(?:jobs?|gangs?|hosts?|nodes?|boxes|servers?|machines?|slices?|pods?)\b", re.I)
 _SHARE_OF_A_COST = re.compile(r"\b(?:churn|cost|waste|overhead|idle\s+time|loss|losses)\s+(?:on|of|across|in|from)\s+(?:those|these|the|its|their|our)\s+$", re.I)
 _NOT_A_SHARE_OF = re.compile(r"\d|%|\b(?:plus|together|total|combined|altogether|handful|and\s+the)\b", re.I)
