@@ -398,9 +398,9 @@ def spelled_numbers(text: str, vocab: Vocab | None = None) -> list[tuple[int, in
 
 # Numbers written the European way: "13,5 GB" (a decimal comma, which the parser reads already) and
 # "524.288 byte", "2.048 tokens" (a dot between thousands, which reads as a decimal point).
-_DECIMAL_COMMA = re.compile(r"(?<![\d,.])\d{1,3},\d{1,2}(?![\d,])")
-_THOUSANDS_COMMA = re.compile(r"(?<![\d,.])\d{1,3}(?:,\d{3})+(?![\d,]|\.\d)")
-_THOUSANDS_DOT = re.compile(r"(?<![\d,.])\d{1,3}(?:\.\d{3})+(?![\d.,])")
+_DECIMAL_COMMA = guarded(re.compile(r"(?<![\d,.])\d{1,3},\d{1,2}(?![\d,])"))
+_THOUSANDS_COMMA = guarded(re.compile(r"(?<![\d,.])\d{1,3}(?:,\d{3})+(?![\d,]|\.\d)"))
+_THOUSANDS_DOT = guarded(re.compile(r"(?<![\d,.])\d{1,3}(?:\.\d{3})+(?![\d.,])"))
 
 
 def writes_european(texts: list[str]) -> bool:
