@@ -31,7 +31,8 @@ if TYPE_CHECKING:
 
 # a sentence may open with a name that starts in lower case: "... the limit. vLLM's paper showed ..."
 # a sentence may open on a figure ("... checkpoint. 70B at 4 bits is ~35 GB"), not after an abbreviation ("approx. 3")
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[^a-z0-9]|[a-z]+[A-Z]|[a-z]+_[a-z])|(?<=[a-z]{3}[.!?])(?<!approx\.)(?<!\best\.)\s+(?=\d)|\n+")
+_SENTENCE_END = guarded(re.compile(r"(?<=[.!?])\s+(?=[^a-z0-9]|[a-z]+[A-Z]|[a-z]+_[a-z])|(?<=[a-z]{3}[.!?])(?<!approx\.)(?<!\best\.)"
+                                   r"\s+(?=\d)|\n+"))
 MAX_QUOTE = 280
 MIN_CLAUSE = 40
 _CLAUSE_END = re.compile(r"[;:]\s+|\s+[-–—]\s+")
@@ -470,7 +471,7 @@ def scan_turn(text: str, rubric: Rubric, family: str) -> tuple[tuple[Span, ...],
 
 
 # where a number starts: "~5", "1,024" (at its "1"), "3.5" (at its "3")
-_NUMBER_START = re.compile(r"~(?=\d)|(?<![\d,.·~a-df-z])\d")  # not the 99 of "p99" (an exponent, "2e5", still is)
+_NUMBER_START = guarded(re.compile(r"~(?=\d)|(?<![\d,.·~a-df-z])\d"))  # not the 99 of "p99" (an exponent, "2e5", still is)
 
 
 _DIGITS_RUN = re.compile(r"~?\d[\d,]*")  # rubric.NUMBER_LED: how a number-led pattern begins

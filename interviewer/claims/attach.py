@@ -204,19 +204,25 @@ def _to_unit(kind: str, mention: Mention, v: Vocab) -> tuple[float, float | None
     return val, low, high
 
 
-def find_claims(seg: Segment, v: Vocab, carried_rate: str | None = None) -> list[Found]:
+def clause_flags(text: str, v: Vocab) -> tuple[re.Match | None, bool]:
+    """A segment's first hypothetical cue ("if we had H200s"), and whether it draws a comparison."""
+    return v.hypothetical.search(text), bool(v.comparison.search(text))
+
+
+def find_claims(seg: Segment, v: Vocab, carried_rate: str | None = None,
+                flags: tuple[re.Match | None, bool] | None = None) -> list[Found]:
     """Every claim in one segment (prose sentence or table cell), in text order. `carried_rate` is a
     byte rate the previous sentence ended on ("... about 55 MB/s."): a size over a period that opens
-    this one ("So roughly 180 GB a day.") is that rate carried over the period."""
+    this one ("So roughly 180 GB a day.") is that rate carried over the period. `flags`: the
+    segment's clause_flags, when the caller has them already."""
     text = seg.text
+    hyp_m, comp = flags if flags is not None else clause_flags(text, v)
     if not _MAY_HAVE_NUMBER.search(text) and not v.number_word_re.search(text) and not v.fraction_re.search(text) \
             and not A_UNIT.search(text):
-        return _settings(seg, [], v, bool(v.hypothetical.search(text)), bool(v.comparison.search(text)))
+        return _settings(seg, [], v, hyp_m is not None, comp)
     # a table row's label and header are context; the numbers come from the cell only
     ms = [m for m in find_mentions(text, v) if m.start >= seg.map_from]
     found: list[Found] = []
-    hyp_m = v.hypothetical.search(text)
-    comp = bool(v.comparison.search(text))
     chains = _chains(text, ms)
     role: dict[int, str] = {}
     hints: dict[int, tuple[str, list[str]]] = {}

@@ -199,10 +199,20 @@ def classify(text: str, m: Mention, rules: list[Rule], block: int, next_start: i
     `Possible` (one is made when not given).
 
     Cues right after the number are scored for every rule first; a rule's cues before the number
-    are searched only when they could still beat the best score so far."""
+    are searched only when they could still beat the best score so far. A rule's value range and
+    vetoes (_allowed) are checked only for a rule about to be scored: most rules have no cue the
+    segment holds."""
     possible = possible or Possible(text)
-    candidates = [r for r in rules if r.kind not in exclude and (r.unconstrained or _allowed(r, text, m, value, possible))]
     right_ok, left_ok = possible.of(rules)
+    allowed: dict[int, bool] = {}
+
+    def ok(rule: Rule) -> bool:
+        hit = allowed.get(rule.index)
+        if hit is None:
+            hit = allowed[rule.index] = rule.kind not in exclude and (
+                rule.unconstrained or _allowed(rule, text, m, value, possible))
+        return hit
+
     best: Decision | None = None
 
     def better(d: Decision | None) -> None:
@@ -211,19 +221,20 @@ def classify(text: str, m: Mention, rules: list[Rule], block: int, next_start: i
                               or (d.score == best.score and d.rule.index < best.rule.index)):
             best = d
 
-    for rule in candidates:
-        if rule.index in right_ok or (rule.qualifiers and m.qualifiers & rule.qualifiers):
+    for rule in rules:
+        if (rule.index in right_ok or (rule.qualifiers and m.qualifiers & rule.qualifiers)) and ok(rule):
             better(_right_score(rule, text, m))
-    for rule in candidates:  # vocab.rules_by_dim is sorted by best_left
+    for rule in rules:  # vocab.rules_by_dim is sorted by best_left
         if rule.index not in left_ok:
             continue  # (no left or near cue it has can be in the sentence)
         floor = min(rule.best_left, _TIER_RIGHT - rule.bonus) if rule.near else rule.best_left
         if best is not None and floor > best.score:
             continue
-        better(_left_score(rule, text, m, block, next_start))
+        if ok(rule):
+            better(_left_score(rule, text, m, block, next_start))
     if best is None and not m.weak and m.dim != "count":
-        for rule in candidates:
-            if rule.default:
+        for rule in rules:
+            if rule.default and ok(rule):
                 better(Decision(rule, _TIER_DEFAULT - rule.bonus, "default"))
     return best
 

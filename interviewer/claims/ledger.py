@@ -5,7 +5,7 @@ import functools
 import re
 from typing import Optional, Sequence
 
-from interviewer.claims.attach import find_claims
+from interviewer.claims.attach import clause_flags, find_claims
 from interviewer.claims.models import Claim, Ledger, construct
 from interviewer.claims.numbers import european_to_english, writes_european
 from interviewer.claims.physics import Ctx, check_all
@@ -27,12 +27,12 @@ def _found(text: str) -> tuple:
     out = []
     rate = None
     for seg in segments(text):
-        found = tuple(find_claims(seg, v, rate))
+        hyp_m, comp = flags = clause_flags(seg.text, v)
+        found = tuple(find_claims(seg, v, rate, flags))
         last = found[-1].mention if found else None
         rate = seg.text[last.start:last.end] if last is not None and last.dim == "bytes_rate" \
             and not _MAY_FOLLOW.search(seg.text, last.end) else None
-        hyp = any(f.hypothetical for f in found) or bool(v.hypothetical.search(seg.text))
-        comp = bool(v.comparison.search(seg.text))
+        hyp = any(f.hypothetical for f in found) or hyp_m is not None
         out.append((seg, found, tracker.segment_subject(seg, list(found)), hyp, comp))
     return tuple(out)
 

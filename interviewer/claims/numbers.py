@@ -14,8 +14,9 @@ from dataclasses import dataclass, field
 from text_to_num import text2num
 
 from interviewer.claims.vocab import Vocab, load
+from interviewer.quickre import guarded
 
-_DIGITS = re.compile(
+_DIGITS = guarded(re.compile(
     r"(?<![\w.,§¶$£€/:])(?P<approx>[~≈]\s*)?(?P<n>"
     r"\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?![\d,.]?\d)"   # "2 048", "50 000": thousands set apart by spaces
     r"|[1-9]\d{0,2}(?:,\d{3})+(?:\.\d+)?"               # "1,024"
@@ -24,9 +25,9 @@ _DIGITS = re.compile(
     # decimal said to three places with a trailing zero is rare; "1.125" stays a decimal)
     r"|(?P<dt>[1-9]\d{0,2}(?:\.\d{3})*\.\d{2}0)(?![\d.,]?\d)"
     r"|\d+(?:\.\d+)?|\.\d+)(?![\d,]\d)"
-)
+))
 _SCI = re.compile(r"e[-+]?\d+", re.I)
-_TP = re.compile(r"(?<![\w])tp\s*[-=:]?\s*(\d{1,2})(?!\d)|(\d{1,2})-way\s+(?:tensor|tp)\b", re.I)
+_TP = guarded(re.compile(r"(?<![\w])tp\s*[-=:]?\s*(\d{1,2})(?!\d)|(\d{1,2})-way\s+(?:tensor|tp)\b", re.I))
 _RANGE_JOIN = re.compile(r"\s*(?:-|–|—|to|or|through)\s*(?=[~≈\d]|[a-z])", re.I)
 _SPELLED_MULT = re.compile(r"[\s-]*(thousand|million|billion|trillion)(?![a-z])", re.I)
 _SPELLED_FACTORS = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
@@ -61,9 +62,9 @@ _DIGIT_WORDS = {"zero": "0", "one": "1", "two": "2", "three": "3", "four": "4", 
 _TENS_AND_UNITS = (r"(?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[\s-]+(?:one|two|three|four|five|"
                    r"six|seven|eight|nine))?|zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
                    r"thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen)")
-_POINT = re.compile(r"(?<![\w-])((?:(?:one|two|three|four|five|six|seven|eight|nine)\s+hundred(?:\s+and)?\s+)?"
-                    + _TENS_AND_UNITS + r")\s+point\s+((?:(?:zero|one|two|three|four|five|six|seven|eight|nine)\s*)+?)"
-                    r"(?:\s+(thousand|million|billion|trillion))?(?![\w-])", re.I)
+_POINT = guarded(re.compile(r"(?<![\w-])((?:(?:one|two|three|four|five|six|seven|eight|nine)\s+hundred(?:\s+and)?\s+)?"
+                            + _TENS_AND_UNITS + r")\s+point\s+((?:(?:zero|one|two|three|four|five|six|seven|eight|nine)\s*)+?)"
+                            r"(?:\s+(thousand|million|billion|trillion))?(?![\w-])", re.I))
 _WEAK_WORDS = {"one", "a single", "single", "a couple", "a couple of"}
 
 # dimension of a noun counted per second
@@ -103,8 +104,8 @@ class _Atom:
     fraction: bool = False
 
 
-A_UNIT = re.compile(r"\b(?:about|around|roughly|approximately|under|below|within|only|just|than|takes?|took|costs?|is|was)\s+"
-                     r"(an?)\s+(?=(?:microsecond|millisecond|second|minute|hour)s?\b)", re.I)
+A_UNIT = guarded(re.compile(r"\b(?:about|around|roughly|approximately|under|below|within|only|just|than|takes?|took|costs?|is|was)\s+"
+                            r"(an?)\s+(?=(?:microsecond|millisecond|second|minute|hour)s?\b)", re.I))
 _POW = re.compile(r"\s*(?:\^|\*\*)\s*(\d{1,2})(?![\d.,])")  # a power of two or ten: "2^19", "2**17"
 
 
@@ -119,7 +120,7 @@ def _atoms(text: str, v: Vocab, skip: list[tuple[int, int]], digits: bool = True
     low = text.lower()
     words = any(w in low for w in _WORD_HINTS)
     for m in (v.fraction_re.finditer(text) if words else ()):
-        if _AND_BEFORE.search(text, 0, m.start()) and " ".join(m.group(0).lower().split()) == "a half":
+        if " ".join(m.group(0).lower().split()) == "a half" and _AND_BEFORE.search(text, 0, m.start()):
             continue  # "thirteen and a half": the half belongs to the number before it
         if free(m.start(), m.end()):
             phrase = " ".join(m.group(0).lower().split())
@@ -397,9 +398,9 @@ def spelled_numbers(text: str, vocab: Vocab | None = None) -> list[tuple[int, in
 
 # Numbers written the European way: "13,5 GB" (a decimal comma, which the parser reads already) and
 # "524.288 byte", "2.048 tokens" (a dot between thousands, which reads as a decimal point).
-_DECIMAL_COMMA = re.compile(r"(?<![\d,.])\d{1,3},\d{1,2}(?![\d,])")
-_THOUSANDS_COMMA = re.compile(r"(?<![\d,.])\d{1,3}(?:,\d{3})+(?![\d,]|\.\d)")
-_THOUSANDS_DOT = re.compile(r"(?<![\d,.])\d{1,3}(?:\.\d{3})+(?![\d.,])")
+_DECIMAL_COMMA = guarded(re.compile(r"(?<![\d,.])\d{1,3},\d{1,2}(?![\d,])"))
+_THOUSANDS_COMMA = guarded(re.compile(r"(?<![\d,.])\d{1,3}(?:,\d{3})+(?![\d,]|\.\d)"))
+_THOUSANDS_DOT = guarded(re.compile(r"(?<![\d,.])\d{1,3}(?:\.\d{3})+(?![\d.,])"))
 
 
 def writes_european(texts: list[str]) -> bool:
