@@ -740,7 +740,7 @@ def _file(ev: Evidence, spec, hit: Hit, text: str, repeats) -> None:
     """Add `hit` as evidence, or as a name only: a guessed figure (which completes nothing), or, for
     an item marked given_is_named, one that repeats the interviewer's (`repeats()`: None when there is
     no figure to judge) or is said back "like you said"."""
-    if spec.guess_is_named and _guessed_at(text, hit.start):
+    if spec.guess_is_named and _guessed_at(text, hit.start, hit.end):
         ev.named_hits.setdefault(hit.item, []).append(hit)
         ev.guessed.add(hit.item)
         return
@@ -793,13 +793,18 @@ def _retracted(text: str, start: int, end: int) -> bool:
 # the interviewer's figure said back in so many words: "Fleet is 2,000 H100 on 250 hosts, like you said."
 _ECHO = re.compile(r"\b(?:like|as)\s+you\s+(?:said|mentioned|put\s+it|stated)\b|\byou\s+(?:said|mentioned|gave)\b", re.I)
 # a figure guessed, not worked out: "I'd guess something like ten GPUs would handle it"
-_GUESSED = re.compile(r"\b(?:i.d\s+guess|i\s+guess|my\s+guess\s+is|rule\s+of\s+thumb|ballpark|gut\s+(?:feel|says))\b"
-                      r"(?:[^.!?\n\d]{0,30})$", re.I)
+_GUESSED = re.compile(r"(?:\b(?:i.d\s+guess|i\s+guess|my\s+guess\s+is|rule\s+of\s+thumb|ballpark|gut\s+(?:feel|says))\b"
+                      r"|\bi\s+think\b[^.!?\n\d]{0,40}?\b(?:maybe|perhaps|probably)\b)(?:[^.!?\n\d]{0,30})$", re.I)
+# ... or hedged right after it: "maybe 5 to 15 percent, I'm not sure exactly"
+_UNSURE_AFTER = re.compile(r"[^.!?\n]{0,25}?\b(?:i.m\s+not\s+(?:sure|certain)|not\s+sure\s+exactly|no\s+idea\s+exactly)\b", re.I)
 
 
-def _guessed_at(text: str, start: int) -> bool:
-    """Is the figure at `start` a guess ("I'd guess something like ten GPUs")?"""
-    return _GUESSED.search(text, max(0, start - 40, _sentence_bounds(text, start, start)[0]), start) is not None
+def _guessed_at(text: str, start: int, end: int | None = None) -> bool:
+    """Is the figure at `start` a guess ("I'd guess something like ten GPUs", "I think each GPU can handle
+    maybe 100", "maybe 5 to 15 percent, I'm not sure exactly")?"""
+    if _GUESSED.search(text, max(0, start - 60, _sentence_bounds(text, start, start)[0]), start) is not None:
+        return True
+    return end is not None and _UNSURE_AFTER.match(text, end) is not None
 
 
 _DESIGN_BRIEF = re.compile(r"\bdesign\b", re.I)

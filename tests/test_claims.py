@@ -1380,3 +1380,10 @@ def test_a_share_of_fleet_is_checked_without_an_article_but_not_a_share_of_its_t
     assert status(led, "fleet_share") == "wrong"
     assert not ledger("Scavengers get those 120 GPUs, so call it 3% of fleet throughput.",
                       opening=opening).by_kind("fleet_share")
+
+
+def test_what_is_left_after_the_weights_is_not_the_weights():
+    led = ledger("So on one H100, 80 minus 14 of weights minus few GB overhead, ~60 GB, you fit about 30 sequences of 4k.",
+                 opening="Llama-2-7B in FP16 on one H100 80GB.")
+    assert not [c for c in led.by_kind("weights_bytes") if c.value > 50e9], led.summary()
+
