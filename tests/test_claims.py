@@ -1387,3 +1387,9 @@ def test_what_is_left_after_the_weights_is_not_the_weights():
                  opening="Llama-2-7B in FP16 on one H100 80GB.")
     assert not [c for c in led.by_kind("weights_bytes") if c.value > 50e9], led.summary()
 
+
+def test_a_parallel_degree_weighed_and_passed_over_does_not_become_the_replicas():
+    led = ledger("I'd use TP4 inside one HGX board. TP8 would shrink the per-GPU weight stream, but I get half the "
+                 "replicas per host. The weights are 141 GB, which is 131 GiB, leaving about 155 GiB of KV.")
+    assert status(led, "free_kv_bytes") == "ok", led.summary()
+

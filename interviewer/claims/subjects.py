@@ -16,6 +16,7 @@ from interviewer.claims.models import Subject
 from interviewer.claims.segments import Segment
 from interviewer.claims.vocab import Vocab
 
+_WEIGHED = re.compile(r"\s+(?:would|could|might)\b", re.I)
 _SIZED = re.compile(r"\d+\s*(?:gb|gib|g)\b", re.I)  # "A100 80GB" names its memory; a bare "A100" does not
 _SIZE_MATCH = 0.12  # "the 70B" is Llama-3-70B (70.55B) when within 12%
 
@@ -127,7 +128,9 @@ class Tracker:
         out["mems"] = mems
         w, kv = _dtypes(seg, v)
         out["weights_dtype"], out["kv_dtype"] = w, kv
-        tps = [(int(f.value), f.start) for f in found if f.kind == "tensor_parallel" and f.value and not f.negated]
+        # (not an alternative weighed and passed over: "I'd use TP4 ... TP8 would shrink the weight stream, but ...")
+        tps = [(int(f.value), f.start) for f in found if f.kind == "tensor_parallel" and f.value and not f.negated
+               and not _WEIGHED.match(seg.text, f.end)]
         out["tp"] = tps[0][0] if tps else None
         out["tps"] = tps
         # (not the fleet's count: "... ~76 sequences per GPU and the fleet drops to about 30 GPUs")
