@@ -1393,3 +1393,20 @@ def test_a_parallel_degree_weighed_and_passed_over_does_not_become_the_replicas(
                  "replicas per host. The weights are 141 GB, which is 131 GiB, leaving about 155 GiB of KV.")
     assert status(led, "free_kv_bytes") == "ok", led.summary()
 
+
+def test_a_prompt_length_after_a_latency_target_or_a_test_suite_is_no_concurrency():
+    led = ledger("For serving this model I'd set p99 TPOT at 30 ms and p99 TTFT at 300 ms for 2k prompts. "
+                 "The suite: 2,000 prompts sampled from real traffic.")
+    assert not led.by_kind("concurrent_sequences"), led.summary()
+
+
+def test_an_interviewers_what_if_sets_the_dtype_and_a_baseline_compared_with_does_not():
+    turns = [("interviewer", "Llama-2-7B in FP16 on one H100 80GB."), ("candidate", "Weights are 13.5 GB."),
+             ("interviewer", "If you quantize the weights to INT4, what gets faster?"),
+             ("candidate", "weights -> ~3.4 GB, so decode is much faster. quality: task benchmarks vs FP16.")]
+    from interviewer.claims.ledger import build_ledger
+
+    led = build_ledger(turns)
+    small = [c for c in led.by_kind("weights_bytes") if c.turn == 3]
+    assert small and small[0].check.status == "ok", led.summary()
+

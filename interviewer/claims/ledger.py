@@ -17,6 +17,10 @@ _MAY_FOLLOW = re.compile(r"\d")  # a rate the sentence does not end on is not ca
 _ROLES = {"interviewer": "interviewer", "candidate": "candidate", "assistant": "interviewer", "user": "candidate"}
 
 
+# an interviewer's question about another set-up: "If you quantize the weights to INT4, what gets faster?"
+_ASKED_IF = re.compile(r"\s*(?:what\s+if|if|say|suppose|imagine)\b", re.I)
+
+
 @functools.lru_cache(maxsize=4096)
 def _found(text: str) -> tuple:
     """A turn's segments, the figures found in each, what each says about the subject and whether it
@@ -64,7 +68,9 @@ def build_ledger(turns: Sequence[tuple[str, str]], family: Optional[str] = None,
         if speaker == "candidate":
             read = blank_empty_slots(european_to_english(text) if european else text)
         for si, (seg, found, said, hyp, comp) in enumerate(_found(read)):
-            if speaker == "interviewer" and hyp and (said["gpus"] or said["models"]):
+            # "What if we had H200s?", "If you quantize the weights to INT4, what gets faster?": the answer is about those
+            if speaker == "interviewer" and (hyp or _ASKED_IF.match(seg.text) and "?" in seg.text) \
+                    and (said["gpus"] or said["models"] or said["weights_dtype"]):
                 what_if = tracker.resolve(said, 10**9)
                 what_if.gpus_in_sentence = None
             base = tracker.carried

@@ -16,6 +16,7 @@ from interviewer.claims.models import Subject
 from interviewer.claims.segments import Segment
 from interviewer.claims.vocab import Vocab
 
+_BASELINE = re.compile(r"\b(?:vs\.?|versus|against|compared\s+(?:to|with)|than|relative\s+to)\s+(?:the\s+)?$", re.I)
 _WEIGHED = re.compile(r"\s+(?:would|could|might)\b", re.I)
 _SIZED = re.compile(r"\d+\s*(?:gb|gib|g)\b", re.I)  # "A100 80GB" names its memory; a bare "A100" does not
 _SIZE_MATCH = 0.12  # "the 70B" is Llama-3-70B (70.55B) when within 12%
@@ -89,8 +90,8 @@ def _dtypes(seg: Segment, v: Vocab) -> tuple[str | None, str | None]:
             if not d:
                 continue
             s = m.start() + d.start()
-            if any(a <= s < b for a, b in kv_spans):
-                continue
+            if any(a <= s < b for a, b in kv_spans) or _BASELINE.search(text, max(0, s - 16), s):
+                continue  # (nor the baseline a result is compared with: "benchmarks vs FP16")
             weights = v.dtype_names.get(" ".join(d.group(0).lower().split()))
             break
         if weights:
