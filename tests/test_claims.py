@@ -1410,3 +1410,13 @@ def test_an_interviewers_what_if_sets_the_dtype_and_a_baseline_compared_with_doe
     small = [c for c in led.by_kind("weights_bytes") if c.turn == 3]
     assert small and small[0].check.status == "ok", led.summary()
 
+
+
+@pytest.mark.parametrize("text, wrong", [
+    ("On our NVMe fsync-per-put tops out at 5,000 a second. The log grows about 20 GB an hour at that rate.", True),
+    ("The log grows about 180 GB an hour at that rate.", False),
+])
+def test_a_logs_growth_said_per_hour_is_checked_against_the_write_rate(text, wrong):
+    led = ledger(text, opening="Design a KV store with a WAL: 50,000 writes per second, 1 KB values.")
+    checks = [c.check.status for c in led.by_kind("other_bytes") if c.check is not None]
+    assert ("wrong" in checks) == wrong, led.summary()

@@ -1303,26 +1303,49 @@ def check_write_bandwidth(c: Claim, ctx: Ctx, i: int) -> Check | None:
     second"): the write rate times a record's size, both said earlier in the round (either speaker) or
     in this sentence. Read loosely - from half to three times the bare product, for headers and keys -
     so only a slip of units or orders of magnitude is called wrong."""
+    return _log_growth(c, ctx, i, 1.0)
+
+
+# a size said over a period: "the log grows about 20 GB an hour"
+_PER_PERIOD = re.compile(r"\s*(?:an?|per|each|every|/)\s*(hours?|hrs?|h|days?|minutes?|mins?)\b", re.I)
+_PERIOD_S = {"h": 3600, "hr": 3600, "hrs": 3600, "hour": 3600, "hours": 3600, "day": 86400, "days": 86400,
+             "min": 60, "mins": 60, "minute": 60, "minutes": 60}
+
+
+def check_log_size(c: Claim, ctx: Ctx, i: int) -> Check | None:
+    """A log's growth said as a size over a period ("the log grows about 20 GB an hour"): checked as
+    the write rate times a record's size, like a growth said a second."""
+    m = _PER_PERIOD.match(ctx.texts[c.turn], c.end) if ctx.texts is not None else None
+    if m is None:
+        return None
+    return _log_growth(c, ctx, i, _PERIOD_S[m.group(1).lower()])
+
+
+def _log_growth(c: Claim, ctx: Ctx, i: int, period_s: float) -> Check | None:
     pos = c.sentence.find(c.span)
     if c.bound or c.hypothetical or not _LOG_GROWTH.search(c.sentence) or (
             pos > 0 and _READ_AT.search(c.sentence[max(0, pos - 50):pos])):
         return None  # a drive's or a replay's bandwidth is no product of the write rate
     later = [ctx.claims[j] for j in ctx.in_sentence(i) if j > i]
-    rates = [x for x in ctx.claims[:i] + later
-             if x.kind in ("write_rate", "request_rate_rps") and x.value and not x.negated and not x.hypothetical]
-    sizes = [x for x in ctx.claims[:i] + later
-             if x.kind == "other_bytes" and x.value and 16 <= x.value <= 1e6 and not x.negated and not x.hypothetical]
+    said = [x for x in ctx.claims[:i] + later if x.value and not x.negated and not x.hypothetical]
+    # the write rate the log takes (a request rate only when none is said: "fsync-per-put tops out at 5,000
+    # a second" is a ceiling, not the load)
+    rates = [x for x in said if x.kind == "write_rate"] or [x for x in said if x.kind == "request_rate_rps"]
+    sizes = [x for x in said if x.kind == "other_bytes" and 16 <= x.value <= 1e6]
     if not rates or not sizes:
         return None
-    readings = [r.value * s.value for r in rates for s in sizes]
+    readings = [r.value * s.value * period_s for r in rates for s in sizes]
     if any(0.5 <= said / x <= 3.0 for x in readings for said in (c.value, c.low, c.high) if said):
         return None
     R, S = rates[-1], sizes[-1]
-    expected = R.value * S.value
-    trace = [f"{R.value:,.0f} writes a second x {say.nbytes(S.value)} a record = {say.nbytes(expected)} a second"]
-    return _check("wrong", "write_bandwidth", expected, "bytes/s", c,
+    expected = R.value * S.value * period_s
+    per = "a second" if period_s == 1 else {3600: "an hour", 86400: "a day", 60: "a minute"}[int(period_s)]
+    trace = [f"{R.value:,.0f} writes a second x {say.nbytes(S.value)} a record = {say.nbytes(R.value * S.value)} a second"]
+    if period_s != 1:
+        trace.append(f"x {period_s:,.0f} s = {say.nbytes(expected)} {per}")
+    return _check("wrong", "write_bandwidth", expected, "bytes/s" if period_s == 1 else "bytes", c,
                   f"At {say.count(R.value)} writes a second of about {say.nbytes(S.value)} each, the log grows about "
-                  f"{say.nbytes(expected)} a second, not {say.nbytes(c.value)}.", trace)
+                  f"{say.nbytes(expected)} {per}, not {say.nbytes(c.value)}.", trace)
 
 
 def check_batch_kv(c: Claim, ctx: Ctx, i: int) -> Check | None:
@@ -1435,6 +1458,7 @@ CHECKS = {
     "fsync_rate": check_fsync_rate,
     "writes_per_fsync": check_group_size,
     "write_bandwidth": check_write_bandwidth,
+    "other_bytes": check_log_size,
     "request_rate_rps": check_fsync_rate,
     "weights_bytes": check_weights,
     "fits_on_gpus": check_fit,
