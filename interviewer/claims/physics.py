@@ -1306,6 +1306,8 @@ def check_write_bandwidth(c: Claim, ctx: Ctx, i: int) -> Check | None:
     return _log_growth(c, ctx, i, 1.0)
 
 
+# a rate said as what something can do, not the load: "fsync-per-put tops out at 5,000 a second"
+_CEILING = re.compile(r"\btops?\s+out\b|\bcaps?\s+(?:us\s+)?(?:at|near|around)\b|\bceiling\b|\bat\s+most\b|\bmax(?:es)?\s+out\b", re.I)
 # a size said over a period: "the log grows about 20 GB an hour"
 _PER_PERIOD = re.compile(r"\s*(?:an?|per|each|every|/)\s*(hours?|hrs?|h|days?|minutes?|mins?)\b", re.I)
 _PERIOD_S = {"h": 3600, "hr": 3600, "hrs": 3600, "hour": 3600, "hours": 3600, "day": 86400, "days": 86400,
@@ -1327,7 +1329,8 @@ def _log_growth(c: Claim, ctx: Ctx, i: int, period_s: float) -> Check | None:
             pos > 0 and _READ_AT.search(c.sentence[max(0, pos - 50):pos])):
         return None  # a drive's or a replay's bandwidth is no product of the write rate
     later = [ctx.claims[j] for j in ctx.in_sentence(i) if j > i]
-    said = [x for x in ctx.claims[:i] + later if x.value and not x.negated and not x.hypothetical]
+    said = [x for x in ctx.claims[:i] + later if x.value and not x.negated and not x.hypothetical
+            and not _CEILING.search(x.sentence)]
     # the write rate the log takes (a request rate only when none is said: "fsync-per-put tops out at 5,000
     # a second" is a ceiling, not the load)
     rates = [x for x in said if x.kind == "write_rate"] or [x for x in said if x.kind == "request_rate_rps"]
