@@ -227,8 +227,9 @@ def _claim_cap(cid: str, family: str, ev: Evidence, rubric: Rubric) -> tuple[int
                    for c in ev.ledger.claims if _planned(c) and c.turn in ev.texts)
 
     def badly(c: Claim) -> bool:
-        if c.kind in ("arithmetic", "writes_per_fsync") and c.check.status != "impossible":
-            return False  # a sum said wrong (a group commit's size is one) is "the arithmetic is off" (2), however far off
+        if c.kind in ("arithmetic", "writes_per_fsync", "write_bandwidth", "other_bytes") and c.check.status != "impossible":
+            # a sum said wrong (a group commit's size, a log's growth) is "the arithmetic is off" (2), however far off
+            return False
         if c.kind in ("fits_on_gpus", "tensor_parallel") and kv_right:
             return False  # "fits on one H100" beside KV bytes per token done right: a budget derived on a wrong fit (2)
         r = c.check.ratio

@@ -1420,3 +1420,12 @@ def test_a_logs_growth_said_per_hour_is_checked_against_the_write_rate(text, wro
     led = ledger(text, opening="Design a KV store with a WAL: 50,000 writes per second, 1 KB values.")
     checks = [c.check.status for c in led.by_kind("other_bytes") if c.check is not None]
     assert ("wrong" in checks) == wrong, led.summary()
+
+
+def test_a_daily_log_size_is_checked_and_a_kv_dtype_said_with_the_weights_is_used():
+    led = ledger("Per hour that's about 198 GB of log, so roughly 2 TB a day if nothing truncates it.",
+                 opening="Design a KV store with a WAL: 50,000 writes per second, 1 KB values.")
+    assert [c.check.status for c in led.by_kind("other_bytes") if c.check is not None] == ["wrong"]
+    fp8 = ledger("First thing I'd do is move to FP8, weights and KV cache: the KV halves to 2 × 80 × 8 × 128 × 1 "
+                 "byte = 163,840 bytes, 160 KB per token.")
+    assert status(fp8, "kv_bytes_per_token") == "ok", fp8.summary()

@@ -1242,6 +1242,10 @@ def check_fsync_rate(c: Claim, ctx: Ctx, i: int) -> Check | None:
     expected = size * 1000.0 / L.value
     # every fsync time said before it ("~0.5 ms median and 1-2 ms at p99"), ranges by their ends
     readings = [size * 1000.0 / x for f in lat for x in (f.value, f.low, f.high) if x]
+    if c.kind != "fsync_rate" and sized is not None:
+        # the group times the fsyncs said with it: "At 80k/s that's ~80 records per fsync, ~1k fsyncs/s"
+        readings += [size * f.value for f in (ctx.claims[j] for j in ctx.in_sentence(i))
+                     if f.kind == "fsync_rate" and f.value and not f.negated]
     if c.kind == "fsync_rate":
         # one fsync per commit window: "cap the window at 1 ms ... only 1,000 fsyncs a second"
         readings += [1000.0 / w.value for w in ctx.claims[:i] if w.kind == "max_wait_ms" and w.turn == c.turn
@@ -1323,9 +1327,14 @@ def check_log_size(c: Claim, ctx: Ctx, i: int) -> Check | None:
     return _log_growth(c, ctx, i, _PERIOD_S[m.group(1).lower()])
 
 
+# (a size per period needs only the log named: "Per hour that's about 198 GB of log, so roughly 2 TB a day")
+_LOG_NAMED = re.compile(r"\b(?:log|wal)\b", re.I)
+
+
 def _log_growth(c: Claim, ctx: Ctx, i: int, period_s: float) -> Check | None:
     pos = c.sentence.find(c.span)
-    if c.bound or c.hypothetical or not _LOG_GROWTH.search(c.sentence) or (
+    growth = _LOG_GROWTH if period_s == 1 else _LOG_NAMED
+    if c.bound or c.hypothetical or not growth.search(c.sentence) or (
             pos > 0 and _READ_AT.search(c.sentence[max(0, pos - 50):pos])):
         return None  # a drive's or a replay's bandwidth is no product of the write rate
     later = [ctx.claims[j] for j in ctx.in_sentence(i) if j > i]
