@@ -1429,3 +1429,15 @@ def test_a_daily_log_size_is_checked_and_a_kv_dtype_said_with_the_weights_is_use
     fp8 = ledger("First thing I'd do is move to FP8, weights and KV cache: the KV halves to 2 × 80 × 8 × 128 × 1 "
                  "byte = 163,840 bytes, 160 KB per token.")
     assert status(fp8, "kv_bytes_per_token") == "ok", fp8.summary()
+
+
+def test_a_number_in_scientific_notation_is_one_number():
+    led = ledger("An H100 needs 989 × 10^12 / 3.35 × 10^12 ≈ 295 FLOPs per byte to be compute-bound.")
+    assert status(led, "arithmetic") == "ok", led.summary()
+
+
+def test_a_sum_labelled_free_is_free_memory_not_usable_memory():
+    led = ledger("Line four: free = 320 minus 141 minus 32 GB I hold back for activations and CUDA graphs = 147 GB, "
+                 "and 147 GB / 590 MB is about 250 sequences per replica.", opening=OPEN_70B + " Four H100s per replica.")
+    assert not [c for c in led.by_kind("usable_memory_bytes") if c.value == 147e9], led.summary()
+

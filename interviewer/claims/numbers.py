@@ -27,6 +27,7 @@ _DIGITS = guarded(re.compile(
     r"|\d+(?:\.\d+)?|\.\d+)(?![\d,]\d)"
 ))
 _SCI = re.compile(r"e[-+]?\d+", re.I)
+_TIMES_TEN = re.compile(r"\s*[x×*·]\s*10\s*(?:\^|\*\*)\s*([-+]?\d{1,2})(?![\d.,])")
 _TP = guarded(re.compile(r"(?<![\w])tp\s*[-=:]?\s*(\d{1,2})(?!\d)|(\d{1,2})-way\s+(?:tensor|tp)\b", re.I))
 _RANGE_JOIN = re.compile(r"\s*(?:-|–|—|to|or|through)\s*(?=[~≈\d]|[a-z])", re.I)
 _SPELLED_MULT = re.compile(r"[\s-]*(thousand|million|billion|trillion)(?![a-z])", re.I)
@@ -178,6 +179,10 @@ def _atoms(text: str, v: Vocab, skip: list[tuple[int, int]], digits: bool = True
         pw = _POW.match(text, end) if not sci and value in (2, 10) else None
         if pw and int(pw.group(1)) <= 64:
             value, end = value ** int(pw.group(1)), pw.end()  # "2^19 B", "2**17 bytes", "10^9"
+        ten = _TIMES_TEN.match(text, end) if not sci and not pw else None
+        if ten:
+            # one number in scientific notation: "989 × 10^12 / 3.35 × 10^12 ≈ 295" divides two numbers
+            value, end = value * 10 ** int(ten.group(1)), ten.end()
         half = _AND_A_HALF.match(text, end) if not sci and not pw and "." not in n else None
         if half:
             value, end = value + 0.5, half.end()  # "33 and a half gigabytes"
