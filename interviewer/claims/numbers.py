@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from text_to_num import text2num
 
 from interviewer.claims.vocab import Vocab, load
-from interviewer.quickre import guarded
+from interviewer.quickre import folds, guarded, may_match
 
 _DIGITS = guarded(re.compile(
     r"(?<![\w.,§¶$£€/:])(?P<approx>[~≈]\s*)?(?P<n>"
@@ -107,6 +107,8 @@ class _Atom:
 
 A_UNIT = guarded(re.compile(r"\b(?:about|around|roughly|approximately|under|below|within|only|just|than|takes?|took|costs?|is|was)\s+"
                             r"(an?)\s+(?=(?:microsecond|millisecond|second|minute|hour)s?\b)", re.I))
+# every match of A_UNIT looks ahead to one of these: a text without any holds no "a <unit>" (may_match)
+_TIME_UNITS = ("second", "minute", "hour")
 _POW = re.compile(r"\s*(?:\^|\*\*)\s*(\d{1,2})(?![\d.,])")  # a power of two or ten: "2^19", "2**17"
 
 
@@ -127,7 +129,7 @@ def _atoms(text: str, v: Vocab, skip: list[tuple[int, int]], digits: bool = True
             phrase = " ".join(m.group(0).lower().split())
             atoms.append(_Atom(m.start(), m.end(), v.fractions[phrase], spelled=True, weak=phrase in _WEAK_WORDS,
                                fraction=v.fractions[phrase] < 1))
-    for m in (A_UNIT.finditer(text) if " a" in low else ()):
+    for m in (A_UNIT.finditer(text) if " a" in low and may_match(_TIME_UNITS, low, folds(text)) else ()):
         # "fsync came back in about a microsecond", "takes under a millisecond": one of the unit
         if free(m.start(1), m.end(1)):
             atoms.append(_Atom(m.start(1), m.end(1), 1.0, spelled=True))

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from interviewer import capacity
+from interviewer.quickre import folds, may_match, needed_literals
 
 MODEL_MASK = "¶"
 GPU_MASK = "§"
@@ -38,6 +39,11 @@ _EMPTY_SLOT = re.compile(r"([A-Za-z][\w '’/()+-]{0,40}):[ \t]*(?:—|–|-{1,3
 _AGENDA = re.compile(r"(?:(?:let\s+me\s+|i.ll\s+|i\s+will\s+|so\s+)?(?:run|walk|go\s+through|cover|use|start\s+with)?\s*"
                      r"(?:my|the|a|this)\s+|^\s*)(?:checklist|list|agenda|outline)\b[^:.!?\n]{0,30}:([^.!?\n]*)", re.I)
 _SLOT_OPENS = re.compile(r"(?:^|[.!?;:\n]|^\s*(?:[-*+•]|\d+[.)]))\s*$")
+# Both patterns are tried at every letter of a turn (case-insensitive, no literal to skip ahead to),
+# and most turns have neither: each is run only on a text that holds what every match of it holds -
+# a colon with an empty-slot mark after it, or one of the agenda's words (may_match)
+_SLOT_MARK = re.compile(r":[ \t]*(?:—|–|-|\?|tbd|n/?a|…)", re.I)
+_AGENDA_WORDS = needed_literals(_AGENDA)
 
 
 def blank_empty_slots(text: str) -> str:
@@ -47,13 +53,13 @@ def blank_empty_slots(text: str) -> str:
     if ":" not in text:
         return text
     out: list[str] | None = None
-    for m in _EMPTY_SLOT.finditer(text):
+    for m in _EMPTY_SLOT.finditer(text) if _SLOT_MARK.search(text) else ():
         line_start = text.rfind("\n", 0, m.start()) + 1
         if not _SLOT_OPENS.search(text[line_start:m.start()]):
             continue
         out = out or list(text)
         out[m.start():m.end()] = " " * (m.end() - m.start())
-    for m in _AGENDA.finditer(text):
+    for m in _AGENDA.finditer(text) if may_match(_AGENDA_WORDS, text.lower(), folds(text)) else ():
         items = m.group(1)
         if items.count(",") < 2 or re.search(r"(?<!\w)\d", items):
             continue  # not a list, or one with figures in it: said, not announced
