@@ -763,7 +763,7 @@ def _cue_repeats(quote: str, given: tuple[frozenset, frozenset]) -> bool | None:
 
 # a sentence that takes back the one before it: "The natural answer is to preempt ... Actually, no - we won't",
 # "... But actually, no, we won't preempt"
-_RETRACT = re.compile(r"\s*(?:(?:but|and|hmm+|well|though|so)\s*,?\s+)?(?:actually,?\s+no\b|no,?\s+(?:scratch\s+that|wait|actually)\b|scratch\s+that\b|"
+_RETRACT = re.compile(r"\s*(?:(?:but|and|hmm+|well|though|so)\s*,?\s+)?(?:actually,?\s+no\b|(?:i.m\s+)?erasing\s+that\b|no,?\s+(?:scratch\s+that|wait|actually)\b|scratch\s+that\b|"
                       r"on\s+second\s+thought\b|wait,?\s+no\b)", re.I)
 
 
@@ -785,9 +785,15 @@ def _withdrawn(ev: Evidence, rubric: Rubric) -> None:
             del ev.hits[item.id]
 
 
+# ... or by its own end: "Then we preempt the lowest-priority sequence on the GPU with the most... actually, no,
+# I'm erasing that."
+_TAKEN_BACK = re.compile(r"\b(?:actually,?\s+no\b|no,?\s+scratch\s+that|scratch\s+that|(?:i.m\s+)?(?:erasing|erase|striking|strike|crossing\s+out|cross\s+out)\s+that\b)", re.I)
+
+
 def _retracted(text: str, start: int, end: int) -> bool:
-    """Is the sentence holding [start, end) taken back by the next one?"""
-    return _RETRACT.match(text, _sentence_bounds(text, start, end)[1]) is not None
+    """Is the sentence holding [start, end) taken back, by the next one or after the hit in its own?"""
+    _s, e = _sentence_bounds(text, start, end)
+    return _RETRACT.match(text, e) is not None or _TAKEN_BACK.search(text, end, e) is not None
 
 
 # the interviewer's figure said back in so many words: "Fleet is 2,000 H100 on 250 hosts, like you said."
