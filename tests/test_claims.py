@@ -1441,3 +1441,11 @@ def test_a_sum_labelled_free_is_free_memory_not_usable_memory():
                  "and 147 GB / 590 MB is about 250 sequences per replica.", opening=OPEN_70B + " Four H100s per replica.")
     assert not [c for c in led.by_kind("usable_memory_bytes") if c.value == 147e9], led.summary()
 
+
+def test_a_replicas_bandwidth_is_the_sum_of_its_gpus_and_a_step_or_one_sequences_kv_is_not_free():
+    led = ledger("At 100 sequences, a decode step reads 141 GB of weights plus about 66 GB of KV across four GPUs' "
+                 "13.4 TB/s, roughly 16 ms. Resume would mean mirroring: 6,000 tokens is about 2 GB of KV for that "
+                 "one sequence.", opening=OPEN_70B + " Four H100s per replica.")
+    assert status(led, "memory_bandwidth") == "ok", led.summary()
+    assert not led.by_kind("free_kv_bytes"), led.summary()
+

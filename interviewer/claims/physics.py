@@ -602,7 +602,9 @@ def check_bandwidth(c: Claim, ctx: Ctx, i: int) -> Check | None:
     if not g:
         return None
     bw = g.hbm_bandwidth_gbs * 1e9
-    ok, _ = _best(c, [bw], ctx.v.physics["tolerance"])
+    # the replica's GPUs together ("across four GPUs' 13.4 TB/s") read at the sum of their bandwidths
+    counts = {1, c.subject.gpus_in_sentence or 1, c.subject.tp or 1}
+    ok, _ = _best(c, [bw * k for k in counts], ctx.v.physics["tolerance"])
     trace = [f"{g.id}: {g.hbm_bandwidth_gbs:,.0f} GB/s peak"]
     if ok:
         return _check("ok", "bandwidth", bw, "bytes/s", c, f"Right: about {bw / 1e12:.2g} TB/s.", trace)
