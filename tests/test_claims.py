@@ -1449,3 +1449,8 @@ def test_a_replicas_bandwidth_is_the_sum_of_its_gpus_and_a_step_or_one_sequences
     assert status(led, "memory_bandwidth") == "ok", led.summary()
     assert not led.by_kind("free_kv_bytes"), led.summary()
 
+
+def test_a_sum_of_tokens_said_as_flops_leaves_the_flops_per_token_unsaid():
+    led = ledger("Compute: 300,000 prompt tokens a second plus 60,000 generated tokens is about 51 PFLOP/s.")
+    assert not [c for c in led.by_kind("arithmetic") if c.check is not None and c.check.status == "wrong"], led.summary()
+

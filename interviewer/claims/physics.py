@@ -1088,6 +1088,11 @@ def check_calculation(c: Claim, ctx: Ctx, i: int) -> Check | None:
     if result and result[-1].dim == "bytes" and len(values) == 2 and all(m is not None and m.dim in ("count", "tokens")
                                                                          for m in parts):
         return None  # "28 x 4k, that's ~56 GiB of KV", "128 × 1,800 tokens is ~70 GiB": the bytes per token left unsaid
+    if result and result[-1].dim == "flops" and all(m is not None and m.dim in ("count", "tokens", "rate_tokens")
+                                                    for m in parts):
+        # "300,000 prompt tokens a second plus 60,000 generated tokens is about 51 PFLOP/s": the FLOPs per
+        # token left unsaid
+        return None
     r = arithmetic.nearest_ratio(c.value, expected, dims)
     off = f" - about {max(r, 1 / r):.3g} times too {'high' if r > 1 else 'low'}" if r and (r >= 2 or r <= 0.5) else ""
     check = _check("wrong", "arithmetic", expected, c.unit, c,
