@@ -737,12 +737,16 @@ def _ledger_items(ev: Evidence, rubric: Rubric) -> None:
 
 
 def _file(ev: Evidence, spec, hit: Hit, text: str, repeats) -> None:
-    """Add `hit` as evidence, or as a name only: a guessed figure (which completes nothing), or, for
-    an item marked given_is_named, one that repeats the interviewer's (`repeats()`: None when there is
-    no figure to judge) or is said back "like you said"."""
+    """Add `hit` as evidence, or as a name only: a guessed figure (which completes nothing), one the
+    sentence credits to the interviewer (items marked echo_is_named: "the 800 ms p99 you gave me"), or,
+    for an item marked given_is_named, one that repeats the interviewer's (`repeats()`: None when there
+    is no figure to judge) or is said back "like you said"."""
     if spec.guess_is_named and _guessed_at(text, hit.start, hit.end):
         ev.named_hits.setdefault(hit.item, []).append(hit)
         ev.guessed.add(hit.item)
+        return
+    if spec.echo_is_named and _ECHO.search(text, *_sentence_bounds(text, hit.start, hit.end)):
+        ev.named_hits.setdefault(hit.item, []).append(hit)
         return
     if spec.given_is_named:
         said_again = repeats()
