@@ -1454,3 +1454,7 @@ def test_a_sum_of_tokens_said_as_flops_leaves_the_flops_per_token_unsaid():
     led = ledger("Compute: 300,000 prompt tokens a second plus 60,000 generated tokens is about 51 PFLOP/s.")
     assert not [c for c in led.by_kind("arithmetic") if c.check is not None and c.check.status == "wrong"], led.summary()
 
+
+
+def test_one_sequences_cache_said_with_then_is_not_free_memory():
+    assert not ledger("A 4,096-token sequence is then 2 GB of cache.").by_kind("free_kv_bytes")
