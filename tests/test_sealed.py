@@ -34,13 +34,14 @@ EXACT, WITHIN_ONE, PITFALL_RECALL, FALSE_PITFALL = 0.85, 0.97, 0.85, 0.02
 # 0.89; pitfall recall 0.82, 0.81), ZZG and ZZH (0.77, 0.84), ZZI and
 # ZZJ (0.77, 0.82), ZZK and ZZL (0.76, 0.70), ZZM and ZZN
 # (0.72, 0.82), ZZO and ZZP (0.82, 0.77), ZZQ and ZZR (0.78, 0.69), ZZS and ZZT (0.72, 0.88;
-# ZZT on false no_limits, one strong and two weak answers), ZZU and ZZV (0.83, 0.73), ZZW and ZZX (0.81, 0.77) missed it too
+# ZZT on false no_limits, one strong and two weak answers), ZZU and ZZV (0.83, 0.73), ZZW and ZZX (0.81, 0.77), ZZY and ZZZ (0.81, 0.77)
+# missed it too
 # and were then tuned on.
 BELOW_THE_BAR: dict[str, str] = {
-    "batch_zzy": ("measured once at 28bdf87 (cycle 39): exact 0.81 (73/90), within one 1.00 (90/90), pitfall recall "
-                  "0.95 (21/22), no false pitfall, strong >= 8: 5/6, weak <= 2: 6/8, stuffed <= 2: 3/3"),
-    "batch_zzz": ("measured once at 28bdf87 (cycle 39): exact 0.77 (69/90), within one 0.97 (87/90), pitfall recall "
-                  "0.78 (21/27), no_limits raised on 4% (1/25), strong >= 8: 3/6, weak <= 2: 5/8, stuffed <= 2: 0/3"),
+    "batch_zzza": ("measured once at 585cca4 (cycle 40): exact 0.82 (74/90), within one 0.99 (89/90), pitfall recall "
+                   "0.80 (16/20), policy_list raised on 4% (1/24), strong >= 8: 4/6, weak <= 2: 6/8, stuffed <= 2: 2/3"),
+    "batch_zzzb": ("measured once at 585cca4 (cycle 40): exact 0.77 (69/90), within one 0.99 (89/90), pitfall recall "
+                   "0.92 (22/24), quantizing_on_faith raised on 4% (1/25), strong >= 8: 6/6, weak <= 2: 2/8, stuffed <= 2: 2/3"),
 }
 
 BATCHES = sealed_batches()
