@@ -1458,3 +1458,10 @@ def test_a_sum_of_tokens_said_as_flops_leaves_the_flops_per_token_unsaid():
 
 def test_one_sequences_cache_said_with_then_is_not_free_memory():
     assert not ledger("A 4,096-token sequence is then 2 GB of cache.").by_kind("free_kv_bytes")
+
+
+def test_a_rate_said_before_the_group_it_leads_to_is_one_fsync_per_put():
+    led = ledger("Is it fair to assume about 1 ms per fsync? Then one fsync per put caps us around 1,000 puts a second, "
+                 "so we need roughly 50 puts per fsync.", opening="Design a KV store with a WAL: 50,000 writes per second.")
+    assert all(c.check.status != "wrong" for c in led.candidate_claims() if c.check is not None), led.summary()
+

@@ -1249,6 +1249,11 @@ def check_fsync_rate(c: Claim, ctx: Ctx, i: int) -> Check | None:
     expected = size * 1000.0 / L.value
     # every fsync time said before it ("~0.5 ms median and 1-2 ms at p99"), ranges by their ends
     readings = [size * 1000.0 / x for f in lat for x in (f.value, f.low, f.high) if x]
+    pos = c.sentence.find(c.span)
+    if sized is not None and 0 <= pos < sized.start():
+        # the rate said before the group is one fsync per write, the group its consequence: "one fsync per
+        # put caps us around 1,000 puts a second, so we need roughly 50 puts per fsync"
+        readings += [1000.0 / x for f in lat for x in (f.value, f.low, f.high) if x]
     if c.kind != "fsync_rate" and sized is not None:
         # the group times the fsyncs said with it: "At 80k/s that's ~80 records per fsync, ~1k fsyncs/s"
         readings += [size * f.value for f in (ctx.claims[j] for j in ctx.in_sentence(i))

@@ -30,7 +30,7 @@ _GENERIC_VALUE_HEADERS = re.compile(r"^(?:value|values|number|figure|estimate|am
 
 # a checklist slot left empty ("Trade-off: —.", "Max batch: TBD", "Corruption check: n/a"): its label
 # alone claims nothing, so the slot is blanked before any reading
-_EMPTY_SLOT = re.compile(r"([A-Za-z][\w '’/()+-]{0,40}):[ \t]*(?:—|–|-{1,3}|\?{1,3}|tbd|n/?a|…)[ \t]*"
+_EMPTY_SLOT = re.compile(r"([A-Za-z][\w '’/()+-]{0,40}):[ \t]*(?:—|–|-{1,3}|\?{1,3}|tbd|n/?a|…|see\s+(?:above|below|earlier|section\s+\d+(?:\.\d+)?))[ \t]*"
                          # ... or a dash that only defers: "What would show I'm wrong: — I'd have to think about it."
                          r"(?:(?<=[—–-]) ?(?:i.d\s+have\s+to\s+(?:think|check|look)|i.d\s+(?:settle|decide|figure|work|sort)\b|not\s+sure|don.t\s+know|no\s+idea|to\s+be\s+decided)\b[^.;\n\d]*)?"
                          r"(?:[.;]|(?=[ \t]*(?:\n|$)))", re.I)
@@ -42,17 +42,23 @@ _SLOT_OPENS = re.compile(r"(?:^|[.!?;:\n]|^\s*(?:[-*+•]|\d+[.)]))\s*$")
 # Both patterns are tried at every letter of a turn (case-insensitive, no literal to skip ahead to),
 # and most turns have neither: each is run only on a text that holds what every match of it holds -
 # a colon with an empty-slot mark after it, or one of the agenda's words (may_match)
-_SLOT_MARK = re.compile(r":[ \t]*(?:—|–|-|\?|tbd|n/?a|…)", re.I)
+_SLOT_MARK = re.compile(r":[ \t]*(?:—|–|-|\?|tbd|n/?a|…|see\s)", re.I)
+# ... or as a run of bare numbered headings: "Here's my outline. 1. Data model. 2. Write-ahead log. 3. Durability."
+_OUTLINE = re.compile(r"(?:(?<=\s)|^)(?:\d{1,2}[.)]\s+[A-Z][\w'’/-]*(?:\s+[\w'’/-]+){0,3}\.(?:\s+|$)){3,}")
 _AGENDA_WORDS = needed_literals(_AGENDA)
 
 
 def blank_empty_slots(text: str) -> str:
-    """`text` with every empty checklist slot ("Trade-off: —.") and every announced checklist's list of
-    slots turned to spaces: the same length, so offsets hold. Only a slot that opens its sentence or
-    bullet counts."""
-    if ":" not in text:
-        return text
+    """`text` with every empty checklist slot ("Trade-off: —."), every announced checklist's list of
+    slots and every run of bare numbered headings turned to spaces: the same length, so offsets hold.
+    Only a slot that opens its sentence or bullet counts."""
     out: list[str] | None = None
+    if "3." in text or "3)" in text:
+        for m in _OUTLINE.finditer(text):
+            out = out or list(text)
+            out[m.start():m.end()] = " " * (m.end() - m.start())
+    if ":" not in text:
+        return "".join(out) if out else text
     for m in _EMPTY_SLOT.finditer(text) if _SLOT_MARK.search(text) else ():
         line_start = text.rfind("\n", 0, m.start()) + 1
         if not _SLOT_OPENS.search(text[line_start:m.start()]):
