@@ -1,8 +1,9 @@
 """The grader against its training set: the 42 calibration transcripts and the blind-written batches
-it was tuned on (tests/training/batch_*, 2,340 transcripts). These figures are not a measure of how
+it was tuned on (tests/training/batch_*, 2,400 transcripts). These figures are not a measure of how
 well it grades new writing (tests/test_sealed.py is); they guard against a change that undoes what
 the tuning learned. The floors sit a little under the figures measured when tuning ended (exact
-0.897, within one 0.998, pitfall recall 0.961, worst false pitfall 0.6%)."""
+0.894, within one 0.998, pitfall recall 0.959, worst false pitfall 0.6%; the recall floor moved from
+0.96 to 0.95 when ZZZA, the batch with the lowest recall yet, joined)."""
 from __future__ import annotations
 
 import functools
@@ -11,7 +12,7 @@ from conftest import quote_problems
 
 from interviewer.calibration import agreement, load_cases, training_batches
 
-FLOORS = {"exact": 0.89, "within_one": 0.99, "pitfall_recall": 0.96, "false_pitfall": 0.02}
+FLOORS = {"exact": 0.89, "within_one": 0.99, "pitfall_recall": 0.95, "false_pitfall": 0.02}
 
 
 @functools.lru_cache(maxsize=None)
@@ -25,8 +26,8 @@ def training():
 def test_the_training_batches_are_all_there():
     names = [f.name for f in training_batches()]
     assert names == [f"batch_{b}" for b in [*"abcdefghijklmnopqrstuvwxyz", *(f"z{c}" for c in "abcdefghijklmnopqrstuvwxyz"),
-                                            "zza", "zzb", "zzc", "zzd", "zze", "zzf", "zzg", "zzh", "zzi", "zzj", "zzk", "zzl", "zzm", "zzn", "zzo", "zzp", "zzq", "zzr", "zzs", "zzt", "zzu", "zzv", "zzw", "zzx", "zzy", "zzz"]], names
-    assert len(training().cases) == 42 + 2340
+                                            "zza", "zzb", "zzc", "zzd", "zze", "zzf", "zzg", "zzh", "zzi", "zzj", "zzk", "zzl", "zzm", "zzn", "zzo", "zzp", "zzq", "zzr", "zzs", "zzt", "zzu", "zzv", "zzw", "zzx", "zzy", "zzz", "zzza", "zzzb"]], names
+    assert len(training().cases) == 42 + 2400
 
 
 def test_training_agreement_does_not_regress():
