@@ -1183,7 +1183,7 @@ def check_fleet_share(c: Claim, ctx: Ctx, i: int) -> Check | None:
 _ONE_FSYNC_EACH = re.compile(r"\b(?:every|each|per|one|an)\s+(?:put|write|fsync|request|record)s?\b|\bfsync\s+(?:on\s+)?(?:every|each)\b(?!\s+~?\d)", re.I)
 # group commit said in the sentence, with its size when given ("~50 records per fsync", "each fsync carries 50")
 _GROUP_SIZE = re.compile(r"~?(\d[\d,]*)\s+(?:records|puts|writes|requests|entries)\s+(?:per|each|in\s+(?:one|each|a))\s+"
-                         r"(?:fsync|flush|batch)|(?:(?:fsync|flush)\w*|(?:each|every)\s+one)\s+(?:carries|covers|holds|takes|batches|groups)\s+(?:about\s+|roughly\s+|around\s+)?~?"
+                         r"(?:fsync|flush|batch)|(?:(?:fsync|flush)\w*|(?:each|every)\s+one)\s+(?:(?:has\s+to|must|needs\s+to|would\s+have\s+to)\s+)?(?:carries|covers|holds|takes|batches|groups|carry|cover|hold|take|batch|group)\s+(?:about\s+|roughly\s+|around\s+)?~?"
                          r"(\d[\d,]*)(?![\d,.]|\s*(?:ms|µs|us|s|secs?|seconds?|milli\w*|micro\w*)\b)", re.I)  # not "an fsync takes ~2 ms"
 _TIMES = re.compile(r"\s*[x×*]\s*~?\d", re.I)
 _PRODUCT_RESULT = re.compile(r"(?:[^.;=]|\.(?=\d)){0,40}?(?:=|≈)\s*~?(\d[\d,]*(?:\.\d+)?)")
