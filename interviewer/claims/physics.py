@@ -578,7 +578,7 @@ def check_gpu_memory(c: Claim, ctx: Ctx, i: int) -> Check | None:
     mem = _mem(c.subject)
     if not mem:
         return None
-    counts = {1, c.subject.gpus_in_sentence or 1, c.subject.tp or 1}
+    counts = _gpu_counts(c.subject)
     # any GPU the round has named is a fair reading ("if we had H200s ... with 80 gig cards"), and any named in
     # the figure's own sentence ("On an A100 80GB that's nothing, but on a 24 GB L4 ...")
     mems = {mem} | ctx.memories(i) | _sentence_gpu_memories(c.sentence)
@@ -588,6 +588,11 @@ def check_gpu_memory(c: Claim, ctx: Ctx, i: int) -> Check | None:
         return _check("ok", "gpu_memory", best, "bytes", c, f"Right: {say.nbytes(best)}.", trace)
     return _check("wrong", "gpu_memory", mem, "bytes", c,
                   f"The {_gpu_label(c.subject)} has {mem / GIB:g} GB, not {say.nbytes(c.value)}.", trace)
+
+
+def _gpu_counts(s: Subject) -> set[int]:
+    """The GPUs a per-GPU figure may be said over: one card, the GPUs of its sentence, the replica's TP."""
+    return {1, s.gpus_in_sentence or 1, s.tp or 1}
 
 
 def _sentence_gpu_memories(sentence: str) -> set[float]:
@@ -603,7 +608,7 @@ def check_bandwidth(c: Claim, ctx: Ctx, i: int) -> Check | None:
         return None
     bw = g.hbm_bandwidth_gbs * 1e9
     # the replica's GPUs together ("across four GPUs' 13.4 TB/s") read at the sum of their bandwidths
-    counts = {1, c.subject.gpus_in_sentence or 1, c.subject.tp or 1}
+    counts = _gpu_counts(c.subject)
     ok, _ = _best(c, [bw * k for k in counts], ctx.v.physics["tolerance"])
     trace = [f"{g.id}: {g.hbm_bandwidth_gbs:,.0f} GB/s peak"]
     if ok:
@@ -1319,15 +1324,15 @@ def check_write_bandwidth(c: Claim, ctx: Ctx, i: int) -> Check | None:
     second"): the write rate times a record's size, both said earlier in the round (either speaker) or
     in this sentence. Read loosely - from half to three times the bare product, for headers and keys -
     so only a slip of units or orders of magnitude is called wrong."""
-    return _log_growth(c, ctx, i, 1.0)
+    return _log_growth(c, ctx, i, None)
 
 
 # a rate said as what something can do, not the load: "fsync-per-put tops out at 5,000 a second"
 _CEILING = re.compile(r"\btops?\s+out\b|\bcaps?\s+(?:us\s+)?(?:at|near|around)\b|\bceiling\b|\bat\s+most\b|\bmax(?:es)?\s+out\b", re.I)
 # a size said over a period: "the log grows about 20 GB an hour"
 _PER_PERIOD = re.compile(r"\s*(?:an?|per|each|every|/)\s*(hours?|hrs?|h|days?|minutes?|mins?)\b", re.I)
-_PERIOD_S = {"h": 3600, "hr": 3600, "hrs": 3600, "hour": 3600, "hours": 3600, "day": 86400, "days": 86400,
-             "min": 60, "mins": 60, "minute": 60, "minutes": 60}
+_PERIOD_NAME = {"h": "hour", "hr": "hour", "hrs": "hour", "hours": "hour", "days": "day", "min": "minute",
+                "mins": "minute", "minutes": "minute"}
 
 
 def check_log_size(c: Claim, ctx: Ctx, i: int) -> Check | None:
@@ -1336,26 +1341,30 @@ def check_log_size(c: Claim, ctx: Ctx, i: int) -> Check | None:
     m = _PER_PERIOD.match(ctx.texts[c.turn], c.end) if ctx.texts is not None else None
     if m is None:
         return None
-    return _log_growth(c, ctx, i, _PERIOD_S[m.group(1).lower()])
+    word = m.group(1).lower()
+    return _log_growth(c, ctx, i, _PERIOD_NAME.get(word, word))
 
 
 # (a size per period needs only the log named: "Per hour that's about 198 GB of log, so roughly 2 TB a day")
 _LOG_NAMED = re.compile(r"\b(?:log|wal)\b", re.I)
 
 
-def _log_growth(c: Claim, ctx: Ctx, i: int, period_s: float) -> Check | None:
+def _log_growth(c: Claim, ctx: Ctx, i: int, period: str | None) -> Check | None:
+    """A log's growth a second (`period` None) or over a minute, an hour or a day, against the write
+    rate times a record's size."""
+    period_s = _PERIOD_MS[period] / 1000.0 if period else 1.0
     pos = c.sentence.find(c.span)
-    growth = _LOG_GROWTH if period_s == 1 else _LOG_NAMED
+    growth = _LOG_NAMED if period else _LOG_GROWTH
     if c.bound or c.hypothetical or not growth.search(c.sentence) or (
             pos > 0 and _READ_AT.search(c.sentence[max(0, pos - 50):pos])):
         return None  # a drive's or a replay's bandwidth is no product of the write rate
     later = [ctx.claims[j] for j in ctx.in_sentence(i) if j > i]
-    said = [x for x in ctx.claims[:i] + later if x.value and not x.negated and not x.hypothetical
-            and not _CEILING.search(x.sentence)]
+    known = [x for x in ctx.claims[:i] + later if x.value and not x.negated and not x.hypothetical
+             and not _CEILING.search(x.sentence)]
     # the write rate the log takes (a request rate only when none is said: "fsync-per-put tops out at 5,000
     # a second" is a ceiling, not the load)
-    rates = [x for x in said if x.kind == "write_rate"] or [x for x in said if x.kind == "request_rate_rps"]
-    sizes = [x for x in said if x.kind == "other_bytes" and 16 <= x.value <= 1e6]
+    rates = [x for x in known if x.kind == "write_rate"] or [x for x in known if x.kind == "request_rate_rps"]
+    sizes = [x for x in known if x.kind == "other_bytes" and 16 <= x.value <= 1e6]
     if not rates or not sizes:
         return None
     readings = [r.value * s.value * period_s for r in rates for s in sizes]
@@ -1363,11 +1372,11 @@ def _log_growth(c: Claim, ctx: Ctx, i: int, period_s: float) -> Check | None:
         return None
     R, S = rates[-1], sizes[-1]
     expected = R.value * S.value * period_s
-    per = "a second" if period_s == 1 else {3600: "an hour", 86400: "a day", 60: "a minute"}[int(period_s)]
+    per = f"{'an' if period == 'hour' else 'a'} {period}" if period else "a second"
     trace = [f"{R.value:,.0f} writes a second x {say.nbytes(S.value)} a record = {say.nbytes(R.value * S.value)} a second"]
-    if period_s != 1:
+    if period:
         trace.append(f"x {period_s:,.0f} s = {say.nbytes(expected)} {per}")
-    return _check("wrong", "write_bandwidth", expected, "bytes/s" if period_s == 1 else "bytes", c,
+    return _check("wrong", "write_bandwidth", expected, "bytes" if period else "bytes/s", c,
                   f"At {say.count(R.value)} writes a second of about {say.nbytes(S.value)} each, the log grows about "
                   f"{say.nbytes(expected)} {per}, not {say.nbytes(c.value)}.", trace)
 

@@ -38,13 +38,13 @@ _EMPTY_SLOT = re.compile(r"([A-Za-z][\w '’/()+-]{0,40}):[ \t]*(?:—|–|-{1,3
 # rule, ..."): the slots it names are said later, or not at all
 _AGENDA = re.compile(r"(?:(?:let\s+me\s+|i.ll\s+|i\s+will\s+|so\s+)?(?:run|walk|go\s+through|cover|use|start\s+with)?\s*"
                      r"(?:my|the|a|this)\s+|^\s*)(?:checklist|list|agenda|outline)\b[^:.!?\n]{0,30}:([^.!?\n]*)", re.I)
-_SLOT_OPENS = re.compile(r"(?:^|[.!?;:\n]|^\s*(?:[-*+•]|\d+[.)]))\s*$")
-# Both patterns are tried at every letter of a turn (case-insensitive, no literal to skip ahead to),
-# and most turns have neither: each is run only on a text that holds what every match of it holds -
-# a colon with an empty-slot mark after it, or one of the agenda's words (may_match)
-_SLOT_MARK = re.compile(r":[ \t]*(?:—|–|-|\?|tbd|n/?a|…|see\s)", re.I)
 # ... or as a run of bare numbered headings: "Here's my outline. 1. Data model. 2. Write-ahead log. 3. Durability."
 _OUTLINE = re.compile(r"(?:(?<=\s)|^)(?:\d{1,2}[.)]\s+[A-Z][\w'’/-]*(?:\s+[\w'’/-]+){0,3}\.(?:\s+|$)){3,}")
+_SLOT_OPENS = re.compile(r"(?:^|[.!?;:\n]|^\s*(?:[-*+•]|\d+[.)]))\s*$")
+# The slot and agenda patterns are tried at every letter of a turn (case-insensitive, no literal to skip
+# ahead to), and most turns have neither: each is run only on a text that holds what every match of it
+# holds - a colon with an empty-slot mark after it, or one of the agenda's words (may_match)
+_SLOT_MARK = re.compile(r":[ \t]*(?:—|–|-|\?|tbd|n/?a|…|see\s)", re.I)
 _AGENDA_WORDS = needed_literals(_AGENDA)
 
 
