@@ -393,7 +393,11 @@ def _policy_list(ev: Evidence, p: Pitfall, since: int = 0) -> bool:
                 # or SLO-aware scheduling, depending on the tenant"), beside a deferral
                 between = sentence[names[0][0]:]
                 joined = len(names) >= p.min_names or (_OR.search(between) and deferred)
-                if joined:
+                # parts of one plan said with a commitment and no "or": "I'd build quotas and the serving
+                # priority class first, and defer fair-share lending"
+                planned = not deferred and not _OR.search(sentence, names[0][0], names[-1][1]) \
+                    and _COMMITTED.search(sentence, 0, names[0][0]) is not None
+                if joined and not planned:
                     ev.pitfalls[p.id] = Hit(p.id, turn, start, sm.start() + names[-1][1],
                                             quote_around(text, start, sm.start() + names[-1][1]))
                     ev.pitfall_kinds[p.id] = "names"
@@ -455,7 +459,7 @@ def _policy_list(ev: Evidence, p: Pitfall, since: int = 0) -> bool:
 
 
 # "There are a few well-known approaches", "A few options, each with trade-offs:", "The options are"
-_NOUNS = r"(?:options|approaches|ways|paths|routes|avenues|choices|strategies|policies|possibilities|alternatives|answers|fallbacks|patterns|techniques|toolbox|toolkit)\b"
+_NOUNS = r"(?:options|approaches|ways|paths|routes|avenues|choices|strategies|policies|possibilities|alternatives|answers|fallbacks|patterns|techniques|toolbox|toolkit|controls|mechanisms|tactics)\b"
 # "We'd use the standard toolkit there", "the standard resilience toolkit"
 _TOOLKIT_WORDS = r"\b(?:standard|usual|whole|common)\s+(?:[\w-]+\s+)?(?:toolkit|toolbox)\b"
 _MENU_OPENER = re.compile(
@@ -463,6 +467,8 @@ _MENU_OPENER = re.compile(
     r"a\s+couple\s+of|some|\w+)\s+(?:[\w-]+\s+){0,2}?" + _NOUNS +
     r"|^\W*(?:a\s+few|several|many|multiple|some|(?:a\s+)?couple(?:\s+of)?|two|three|four|five|\d+)\s+(?:[\w-]+\s+){0,2}?" + _NOUNS +
     r"|\b(?:the|my|our)\s+(?:\w+\s+)?(?:options|choices|alternatives)\s+(?:are|include)\b"
+    # "there's a menu of controls: load shedding, priority queues, ..."
+    r"|\ba\s+menu\s+of\s+(?:[\w-]+\s+){0,2}?" + _NOUNS +
     # "It's genuinely hard to pick one without knowing the org"
     r"|\b(?:hard|difficult|tough|impossible)\s+to\s+(?:pick|choose)\s+(?:just\s+)?(?:one|a\s+single\s+\w+)\b"
     # a heading over the options: "Options: resume, recompute, ...", "restart options:" above bullets
@@ -474,6 +480,8 @@ _MENU_OPENER = re.compile(
     # a table of options: "| path | cost | catch |" over one row per option
     r"|^\s*\|\s*(?:path|option|approach|mode|strategy|choice|alternative|fallback|policy)s?\s*\|", re.I | re.M)
 _TOOLKIT = re.compile(_TOOLKIT_WORDS, re.I)
+_COMMITTED = re.compile(r"\b(?:i|we)(?:.d|\s+would|.ll|\s+will)\s+(?:\w+\s+){0,2}?(?:build|use|run|ship|implement|enforce|"
+                        r"start\s+with|go\s+with)\b", re.I)
 _OR_LEAD = re.compile(r"\s*or\b", re.I)
 _OPENER_NOUN = guarded(re.compile(_NOUNS, re.I))  # every branch of the opener ends in one of these
 _OPENER_NEEDS = needed_literals(_MENU_OPENER)

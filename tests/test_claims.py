@@ -1344,6 +1344,9 @@ def test_a_replicas_free_memory_is_not_read_per_gpu_because_a_per_gpu_overhead_s
     ("On our NVMe fsync-per-put tops out at 5,000 a second. The log grows about 20 GB an hour at that rate.",
      "other_bytes", True),
     ("The log grows about 180 GB an hour at that rate.", "other_bytes", False),
+    # a growth said with a terse period ("/hr") after the rate it comes from
+    ("Log growth: 50k x 1 KB = 50 MB/s, so about 18 GB/hr of log.", "other_bytes", True),
+    ("Log growth: 50k x 1 KB = 50 MB/s, so about 180 GB/hr of log.", "other_bytes", False),
 ])
 def test_the_logs_growth_is_the_write_rate_times_the_record_size(text, kind, wrong):
     led = ledger(text, opening="Design a KV store with a WAL: 50,000 writes per second, 1 KB values.")
@@ -1387,6 +1390,25 @@ def test_a_share_of_fleet_is_checked_without_an_article_but_not_a_share_of_its_t
     assert status(led, "fleet_share") == "wrong"
     assert not ledger("Scavengers get those 120 GPUs, so call it 3% of fleet throughput.",
                       opening=opening).by_kind("fleet_share")
+
+
+def test_one_layers_share_of_a_tokens_kv_is_not_the_tokens_kv():
+    led = ledger("Per token per layer, K and V: 2 x 8 x 128 x 2 bytes = 4 KB. Times 32 layers that's 128 KB a token.",
+                 opening="Llama-3-8B in FP16 on one H100 80GB.")
+    assert [c.value for c in led.by_kind("kv_bytes_per_token")] == [128e3], led.summary()
+    # ... while a size per token said across the layers is that token's KV
+    led = ledger("That's 4 KB per token per layer, so 128 KB per token across 32 layers.",
+                 opening="Llama-3-8B in FP16 on one H100 80GB.")
+    assert [c.value for c in led.by_kind("kv_bytes_per_token")] == [128e3], led.summary()
+
+
+def test_a_sum_said_after_the_weights_and_a_group_size_are_not_the_weights_or_the_heads():
+    led = ledger("Next to about 13.5 GB of 7B weights that's around 21.5 GB, so it fits an A100 40GB.",
+                 opening="Llama-2-7B in FP16.")
+    assert not [c for c in led.by_kind("weights_bytes") if c.value > 20e9], led.summary()
+    led = ledger("With GQA each KV head serves four query heads, so the cache shrinks by 4x.",
+                 opening="Llama-2-7B in FP16.")
+    assert not led.by_kind("attention_heads"), led.summary()
 
 
 def test_what_is_left_after_the_weights_is_not_the_weights():

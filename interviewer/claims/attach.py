@@ -24,6 +24,21 @@ _OF = re.compile(r"\s+of\s+(?:the\s+)?", re.I)
 # the factor's noun may sit between it and the operator: "50M active users x 128 dims x 2 bytes"
 _OP = re.compile(r"\s*(?:\([^()\d]{1,30}\)\s*)?(?:(?:head[_ ]?dim(?:ension)?s?|dims|dimensions|(?:(?:active|unique|daily|monthly|distinct|total)\s+)?(?:users|rows|entries|items|ids|embeddings|vectors|features))\s*)?(x|×|\*|·|⋅|times|multiplied\s+by|/|over|divided\s+by|÷|minus|less|plus|\+|\s-\s)\s*",
                  re.I)
+_PER_LAYER = re.compile(r"\b(?:per|each|a|every)[- ]layer\b", re.I)
+_PER_LAYER_AFTER = re.compile(r"\s*(?:of\s+kv\s+)?(?:(?:per|a|each|/)\s*token\s+)?(?:per|a|each|/)\s*layer\b", re.I)
+_LAYERS = re.compile(r"\blayers?\b", re.I)
+
+
+def _per_layer(text: str, m: Mention) -> bool:
+    """Is a per-token size said of one layer ("16 KB per token per layer"), with no layer count after it
+    to multiply it back up ("... so 512 KB per token across 32 layers")?"""
+    if _PER_LAYER_AFTER.match(text, m.end):
+        return True
+    said = list(_PER_LAYER.finditer(text, 0, m.start))
+    return bool(said) and not _LAYERS.search(text, said[-1].end(), m.start) \
+        and not _LAYERS.search(text, m.end, m.end + 40)
+
+
 # "another 13 GB for KV", "an extra 10k tokens": a difference, not the quantity itself
 _DELTA_BEFORE = re.compile(r"\b(?:another|an?\s+(?:extra|additional))\s*~?\s*$", re.I)
 _RESULT = re.compile(  # ("20,000 requests a second x 300 candidates each is 6M": the operand's "each")
@@ -330,6 +345,8 @@ def find_claims(seg: Segment, v: Vocab, carried_rate: str | None = None,
             kind = decision.rule.kind
         if kind is None:
             continue
+        if kind == "kv_bytes_per_token" and _per_layer(text, m):
+            continue  # "Per token per layer, K and V: 2 x 32 x 128 x 2 bytes = 16 KB": one layer's share
         value, low, high = _to_unit(kind, m, v)
         bound, approx = bound_of(text, m, v)
         f = Found(kind=kind, value=value, mention=m, start=m.start, end=m.end, low=low, high=high, approx=approx,
