@@ -178,16 +178,37 @@ def _vocab():
     return load()
 
 
+class _ClauseMarks:
+    """Where a turn's negation cues, their exemptions, clause breaks and hypothetical cues are: each
+    found once per text, and only when first asked for (most turns never get past "is there a
+    negation cue just before?", so their clause breaks are never needed), so each cue match asks with
+    a binary search instead of a regex."""
+
+    def __init__(self, text: str):
+        self.text = text
+
+    @functools.cached_property
+    def negation(self) -> tuple[list[int], list[tuple[int, int]]]:
+        neg = [(m.start(), m.end()) for m in _vocab().negation.finditer(self.text)]
+        return [a for a, _b in neg], neg
+
+    @functools.cached_property
+    def exempt(self) -> list[tuple[int, int]]:
+        return [(m.start(), m.end()) for m in _vocab().negation_exempt.finditer(self.text)]
+
+    @functools.cached_property
+    def breaks(self) -> tuple[list[int], list[tuple[int, int]]]:
+        breaks = [(m.start(), m.end()) for m in _vocab().negation_breaks.finditer(self.text)]
+        return [a for a, _b in breaks], breaks
+
+    @functools.cached_property
+    def hypothetical(self) -> list[int]:
+        return [m.start() for m in _vocab().hypothetical.finditer(self.text)]
+
+
 @functools.lru_cache(maxsize=1024)
-def _clause_marks(text: str) -> tuple:
-    """Where a turn's negation cues, their exemptions, clause breaks and hypothetical cues are: found
-    once per text, so each cue match asks with a binary search instead of a regex."""
-    v = _vocab()
-    neg = [(m.start(), m.end()) for m in v.negation.finditer(text)]
-    exempt = [(m.start(), m.end()) for m in v.negation_exempt.finditer(text)]
-    breaks = [(m.start(), m.end()) for m in v.negation_breaks.finditer(text)]
-    hyp = [m.start() for m in v.hypothetical.finditer(text)]
-    return [a for a, _b in neg], neg, exempt, [a for a, _b in breaks], breaks, hyp
+def _clause_marks(text: str) -> _ClauseMarks:
+    return _ClauseMarks(text)
 
 
 def negated_at(text: str, start: int) -> bool:
@@ -197,7 +218,8 @@ def negated_at(text: str, start: int) -> bool:
     break between it and `start`."""
     s, _e = _sentence_bounds(text, start, start)
     lo = max(s, start - 80)
-    neg_starts, neg, exempt, break_starts, breaks, _hyp = _clause_marks(text)
+    marks = _clause_marks(text)
+    neg_starts, neg = marks.negation
     last = None
     for k in range(bisect.bisect_left(neg_starts, start) - 1, -1, -1):
         ns, ne = neg[k]
@@ -208,8 +230,9 @@ def negated_at(text: str, start: int) -> bool:
             break
     if last is None:
         return False
-    if any(a <= last[0] < b for a, b in exempt):
+    if any(a <= last[0] < b for a, b in marks.exempt):
         return False
+    break_starts, breaks = marks.breaks
     for k in range(bisect.bisect_left(break_starts, last[1]), len(breaks)):
         a, b = breaks[k]
         if a >= start:
@@ -222,7 +245,7 @@ def negated_at(text: str, start: int) -> bool:
 def hypothetical_at(text: str, start: int) -> bool:
     """Does the sentence describe a world that is not the plan ("if we had H200s ...") before `start`?"""
     s, _e = _sentence_bounds(text, start, start)
-    hyp = _clause_marks(text)[5]
+    hyp = _clause_marks(text).hypothetical
     k = bisect.bisect_left(hyp, s)
     return k < len(hyp) and hyp[k] < start
 
