@@ -21,9 +21,17 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from interviewer.claims.numbers import european_to_english, writes_european
-from interviewer.claims.segments import blank_empty_slots
-from interviewer.quickre import folds, guarded, longest_at_each_place, may_match, needed_literals, starts_after
+from interviewer.claims.numbers import writes_european
+from interviewer.claims.segments import candidate_reading
+from interviewer.quickre import (
+    folds,
+    group_gate,
+    guarded,
+    longest_at_each_place,
+    may_match,
+    needed_literals,
+    starts_after,
+)
 from interviewer.rubric import Rubric, number_follow
 
 if TYPE_CHECKING:
@@ -472,9 +480,11 @@ def scan_turn(text: str, rubric: Rubric, family: str) -> tuple[tuple[Span, ...],
     pitfalls = []
     folded = folds(norm)  # no literal can rule a pattern out
     for pitfall, pats in pitfall_plan:
-        for pat, needs, lead, at, opens in pats:
+        for pat, needs, lead, at, opens, gate in pats:
             if needs is not None and not folded and present.isdisjoint(needs):
                 continue  # a turn without any of the literals one of which each match holds
+            if gate is not None and gate.search(norm) is None:
+                continue  # nor one without the hit's own part ("(?P<at>...)"), found by itself in one scan
             found = None
             # read as the cues read: "twenty-four times" as "24 times", "3.5-4x" with its decimal kept
             lead = lead if places is not None else None
@@ -610,8 +620,8 @@ def _plan(rubric: Rubric, family: str) -> tuple[tuple, tuple]:
     and pattern: for each item (id, keeps every match, negatable, not_after, patterns) with, for
     each pattern, whether it names the item, its literal, the literals one of which each match
     holds (needed_literals), whether it needs a digit, and where it is tried; for each pitfall its
-    patterns with their literals, leading words, the group a hit starts at and the characters it
-    opens after."""
+    patterns with their literals, leading words, the group a hit starts at, the characters it
+    opens after and that group as a pattern of its own (quickre.group_gate)."""
     items = []
     for item in items_for(rubric, family):
         named = item.tier == "name"
@@ -640,7 +650,7 @@ def _plan(rubric: Rubric, family: str) -> tuple[tuple, tuple]:
     pitfalls = []
     for pitfall in rubric.pitfalls.values():
         pats = tuple((pat, needed_literals(pat), pitfall.led_by.get(id(pat)), pat.groupindex.get("at", 0),
-                      starts_after(pat)) for pat in pitfall.patterns_for(family))
+                      starts_after(pat), group_gate(pat, "at")) for pat in pitfall.patterns_for(family))
         pitfalls.append((pitfall, pats))
     return tuple(items), tuple(pitfalls)
 
@@ -683,7 +693,7 @@ def extract(turns: list[tuple[int, str]], rubric: Rubric, family: str, ledger: L
     european = writes_european([text for _idx, text in turns])
     for idx, original in turns:
         ev.texts[idx] = original
-        text = blank_empty_slots(european_to_english(original) if european else original)
+        text = candidate_reading(original, european)
         hits, pitfalls, ignored = scan_turn(text, rubric, family)
         for item, s, e, quote in ignored:
             ev.ignored.append(Hit(item, idx, s, e, quote))
