@@ -21,9 +21,17 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from interviewer.claims.numbers import european_to_english, writes_european
-from interviewer.claims.segments import blank_empty_slots
-from interviewer.quickre import folds, guarded, longest_at_each_place, may_match, needed_literals, starts_after
+from interviewer.claims.numbers import writes_european
+from interviewer.claims.segments import candidate_reading
+from interviewer.quickre import (
+    folds,
+    group_gate,
+    guarded,
+    longest_at_each_place,
+    may_match,
+    needed_literals,
+    starts_after,
+)
 from interviewer.rubric import Rubric, number_follow
 
 if TYPE_CHECKING:
@@ -178,16 +186,37 @@ def _vocab():
     return load()
 
 
+class _ClauseMarks:
+    """Where a turn's negation cues, their exemptions, clause breaks and hypothetical cues are: each
+    found once per text, and only when first asked for (most turns never get past "is there a
+    negation cue just before?", so their clause breaks are never needed), so each cue match asks with
+    a binary search instead of a regex."""
+
+    def __init__(self, text: str):
+        self.text = text
+
+    @functools.cached_property
+    def negation(self) -> tuple[list[int], list[tuple[int, int]]]:
+        neg = [(m.start(), m.end()) for m in _vocab().negation.finditer(self.text)]
+        return [a for a, _b in neg], neg
+
+    @functools.cached_property
+    def exempt(self) -> list[tuple[int, int]]:
+        return [(m.start(), m.end()) for m in _vocab().negation_exempt.finditer(self.text)]
+
+    @functools.cached_property
+    def breaks(self) -> tuple[list[int], list[tuple[int, int]]]:
+        breaks = [(m.start(), m.end()) for m in _vocab().negation_breaks.finditer(self.text)]
+        return [a for a, _b in breaks], breaks
+
+    @functools.cached_property
+    def hypothetical(self) -> list[int]:
+        return [m.start() for m in _vocab().hypothetical.finditer(self.text)]
+
+
 @functools.lru_cache(maxsize=1024)
-def _clause_marks(text: str) -> tuple:
-    """Where a turn's negation cues, their exemptions, clause breaks and hypothetical cues are: found
-    once per text, so each cue match asks with a binary search instead of a regex."""
-    v = _vocab()
-    neg = [(m.start(), m.end()) for m in v.negation.finditer(text)]
-    exempt = [(m.start(), m.end()) for m in v.negation_exempt.finditer(text)]
-    breaks = [(m.start(), m.end()) for m in v.negation_breaks.finditer(text)]
-    hyp = [m.start() for m in v.hypothetical.finditer(text)]
-    return [a for a, _b in neg], neg, exempt, [a for a, _b in breaks], breaks, hyp
+def _clause_marks(text: str) -> _ClauseMarks:
+    return _ClauseMarks(text)
 
 
 def negated_at(text: str, start: int) -> bool:
@@ -197,7 +226,8 @@ def negated_at(text: str, start: int) -> bool:
     break between it and `start`."""
     s, _e = _sentence_bounds(text, start, start)
     lo = max(s, start - 80)
-    neg_starts, neg, exempt, break_starts, breaks, _hyp = _clause_marks(text)
+    marks = _clause_marks(text)
+    neg_starts, neg = marks.negation
     last = None
     for k in range(bisect.bisect_left(neg_starts, start) - 1, -1, -1):
         ns, ne = neg[k]
@@ -208,8 +238,9 @@ def negated_at(text: str, start: int) -> bool:
             break
     if last is None:
         return False
-    if any(a <= last[0] < b for a, b in exempt):
+    if any(a <= last[0] < b for a, b in marks.exempt):
         return False
+    break_starts, breaks = marks.breaks
     for k in range(bisect.bisect_left(break_starts, last[1]), len(breaks)):
         a, b = breaks[k]
         if a >= start:
@@ -222,7 +253,7 @@ def negated_at(text: str, start: int) -> bool:
 def hypothetical_at(text: str, start: int) -> bool:
     """Does the sentence describe a world that is not the plan ("if we had H200s ...") before `start`?"""
     s, _e = _sentence_bounds(text, start, start)
-    hyp = _clause_marks(text)[5]
+    hyp = _clause_marks(text).hypothetical
     k = bisect.bisect_left(hyp, s)
     return k < len(hyp) and hyp[k] < start
 
@@ -449,9 +480,11 @@ def scan_turn(text: str, rubric: Rubric, family: str) -> tuple[tuple[Span, ...],
     pitfalls = []
     folded = folds(norm)  # no literal can rule a pattern out
     for pitfall, pats in pitfall_plan:
-        for pat, needs, lead, at, opens in pats:
+        for pat, needs, lead, at, opens, gate in pats:
             if needs is not None and not folded and present.isdisjoint(needs):
                 continue  # a turn without any of the literals one of which each match holds
+            if gate is not None and gate.search(norm) is None:
+                continue  # nor one without the hit's own part ("(?P<at>...)"), found by itself in one scan
             found = None
             # read as the cues read: "twenty-four times" as "24 times", "3.5-4x" with its decimal kept
             lead = lead if places is not None else None
@@ -587,8 +620,8 @@ def _plan(rubric: Rubric, family: str) -> tuple[tuple, tuple]:
     and pattern: for each item (id, keeps every match, negatable, not_after, patterns) with, for
     each pattern, whether it names the item, its literal, the literals one of which each match
     holds (needed_literals), whether it needs a digit, and where it is tried; for each pitfall its
-    patterns with their literals, leading words, the group a hit starts at and the characters it
-    opens after."""
+    patterns with their literals, leading words, the group a hit starts at, the characters it
+    opens after and that group as a pattern of its own (quickre.group_gate)."""
     items = []
     for item in items_for(rubric, family):
         named = item.tier == "name"
@@ -617,7 +650,7 @@ def _plan(rubric: Rubric, family: str) -> tuple[tuple, tuple]:
     pitfalls = []
     for pitfall in rubric.pitfalls.values():
         pats = tuple((pat, needed_literals(pat), pitfall.led_by.get(id(pat)), pat.groupindex.get("at", 0),
-                      starts_after(pat)) for pat in pitfall.patterns_for(family))
+                      starts_after(pat), group_gate(pat, "at")) for pat in pitfall.patterns_for(family))
         pitfalls.append((pitfall, pats))
     return tuple(items), tuple(pitfalls)
 
@@ -660,7 +693,7 @@ def extract(turns: list[tuple[int, str]], rubric: Rubric, family: str, ledger: L
     european = writes_european([text for _idx, text in turns])
     for idx, original in turns:
         ev.texts[idx] = original
-        text = blank_empty_slots(european_to_english(original) if european else original)
+        text = candidate_reading(original, european)
         hits, pitfalls, ignored = scan_turn(text, rubric, family)
         for item, s, e, quote in ignored:
             ev.ignored.append(Hit(item, idx, s, e, quote))

@@ -257,3 +257,51 @@ def first_class(items) -> re.Pattern | None:
         return re.compile(f"[{''.join(sorted(set(chars)))}]")
     except re.error:
         return None
+
+
+def group_gate(pattern: re.Pattern, name: str) -> re.Pattern | None:
+    """The named group of `pattern` as a pattern of its own, where every match of `pattern` holds a
+    match of the group (it sits in the pattern's top-level sequence, not in an alternation, an
+    optional part or a lookaround): a text the group's own pattern finds nothing in cannot match
+    `pattern`. Lookarounds inside the group read the same text either way. None otherwise."""
+    gid = pattern.groupindex.get(name)
+    if gid is None or pattern.flags & re.VERBOSE:
+        return None
+    try:
+        tree = _parser.parse(pattern.pattern, pattern.flags)
+    except (re.error, RecursionError):
+        return None
+    if not any(op is _C.SUBPATTERN and av[0] == gid for op, av in tree):
+        return None
+    opening = f"(?P<{name}>"
+    start = pattern.pattern.find(opening)
+    if start < 0:
+        return None
+    i, depth, in_class, src = start + len(opening), 1, False, pattern.pattern
+    while i < len(src):
+        ch = src[i]
+        if ch == "\\":
+            i += 2
+            continue
+        if in_class:
+            in_class = ch != "]"
+        elif ch == "[":
+            in_class = True
+            if src[i + 1:i + 2] == "^":
+                i += 1
+            if src[i + 1:i + 2] == "]":
+                i += 1  # a "]" first in a class is a member
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+            if depth == 0:
+                break
+        i += 1
+    body = src[start + len(opening):i]
+    if depth or re.search(r"\\\d|\(\?P=|\(\?\(", body):
+        return None  # unbalanced, or a back-reference to a group outside it
+    try:
+        return guarded(re.compile(body, pattern.flags))
+    except re.error:
+        return None

@@ -186,11 +186,58 @@ class Possible:
         (worked out once per segment and list of rules)."""
         hit = self._of.get(id(rules))
         if hit is None or hit[0] is not rules:  # (the entry holds the list, so its id stays its own)
-            hit = self._of[id(rules)] = (
-                rules,
-                frozenset(r.index for r in rules if r.right and self(r.right_needs)),
-                frozenset(r.index for r in rules if (r.left and self(r.left_needs)) or (r.near and self(r.near_needs))))
+            if self._index is None or self.every:
+                hit = (rules,
+                       frozenset(r.index for r in rules if r.right and self(r.right_needs)),
+                       frozenset(r.index for r in rules
+                                 if (r.left and self(r.left_needs)) or (r.near and self(r.near_needs))))
+            else:
+                if self._present is None:
+                    self._present = self._index.present(self.low)
+                hit = (rules, *_RuleLiterals.of(rules).possible(self._present))
+            self._of[id(rules)] = hit
         return hit[1], hit[2]
+
+
+class _RuleLiterals:
+    """For one list of rules, which rules each cue literal makes possible: a segment's right and
+    left-or-near rules are then the union over the literals it holds (set operations), instead of
+    one test per rule and segment. Same answer as Possible.__call__ rule by rule."""
+
+    _by_list: dict[int, tuple[list[Rule], _RuleLiterals]] = {}
+
+    def __init__(self, rules: list[Rule]):
+        self.right_always, self.right_by = self._index([(r, r.right_needs) for r in rules if r.right])
+        self.left_always, self.left_by = self._index(
+            [(r, needs) for r in rules for cues, needs in ((r.left, r.left_needs), (r.near, r.near_needs)) if cues])
+
+    @staticmethod
+    def _index(pairs) -> tuple[frozenset[int], dict[str, frozenset[int]]]:
+        always: set[int] = set()
+        by: dict[str, set[int]] = {}
+        for rule, needs in pairs:
+            if needs is None:
+                always.add(rule.index)
+            else:
+                for w in needs:
+                    by.setdefault(w, set()).add(rule.index)
+        return frozenset(always), {w: frozenset(ix) for w, ix in by.items()}
+
+    @classmethod
+    def of(cls, rules: list[Rule]) -> _RuleLiterals:
+        hit = cls._by_list.get(id(rules))
+        if hit is None or hit[0] is not rules:  # (the entry holds the list, so its id stays its own)
+            hit = cls._by_list[id(rules)] = (rules, cls(rules))
+        return hit[1]
+
+    def possible(self, present: set[str]) -> tuple[frozenset[int], frozenset[int]]:
+        right, left = set(self.right_always), set(self.left_always)
+        for w in present:
+            if w in self.right_by:
+                right |= self.right_by[w]
+            if w in self.left_by:
+                left |= self.left_by[w]
+        return frozenset(right), frozenset(left)
 
 
 def classify(text: str, m: Mention, rules: list[Rule], block: int, next_start: int, value: float,

@@ -7,9 +7,9 @@ from typing import Optional, Sequence
 
 from interviewer.claims.attach import clause_flags, find_claims
 from interviewer.claims.models import Claim, Ledger, construct
-from interviewer.claims.numbers import european_to_english, writes_european
+from interviewer.claims.numbers import writes_european
 from interviewer.claims.physics import Ctx, check_all
-from interviewer.claims.segments import blank_empty_slots, segments
+from interviewer.claims.segments import candidate_reading, segments
 from interviewer.claims.subjects import Tracker
 from interviewer.claims.vocab import load
 
@@ -66,7 +66,7 @@ def build_ledger(turns: Sequence[tuple[str, str]], family: Optional[str] = None,
         what_if = None
         read = text
         if speaker == "candidate":
-            read = blank_empty_slots(european_to_english(text) if european else text)
+            read = candidate_reading(text, european)
         for si, (seg, found, said, hyp, comp) in enumerate(_found(read)):
             # "What if we had H200s?", "If you quantize the weights to INT4, what gets faster?": the answer is about those
             if speaker == "interviewer" and (hyp or _ASKED_IF.match(seg.text) and "?" in seg.text) \

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from interviewer import capacity
+from interviewer.claims.numbers import european_to_english
 from interviewer.quickre import folds, may_match, needed_literals
 
 MODEL_MASK = "¶"
@@ -23,7 +24,8 @@ _SENT_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[A-Z0-9~\"'(\[*_-]|[a-z]+_[a-z
 _BULLET = re.compile(r"^\s*(?:[-*+•]|\d+[.)])\s+")
 _TABLE_SEP = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
 # names a preset list does not know: "GPT-4", "Qwen2-72B", "8x7B", "Llama-3.1-70B"
-_OTHER_NAMES = re.compile(r"(?<![\w])(?!(?i:tp)[-_=]?\d)(?:[A-Za-z][A-Za-z]*[-_]?\d[\w.]*(?:-[\w.]+)*|\d+x\d+(?:\.\d+)?[bB])(?![\w])")
+# (the letter run is possessive: a shorter run is followed by a letter, never by the digit it needs)
+_OTHER_NAMES = re.compile(r"(?<![\w])(?!(?i:tp)[-_=]?\d)(?:[A-Za-z][A-Za-z]*+[-_]?\d[\w.]*(?:-[\w.]+)*|\d+x\d+(?:\.\d+)?[bB])(?![\w])")
 _PARENS = re.compile(r"\([^)]*\d[^)]*\)")
 _LABEL_FIGURES = re.compile(r"(?<![\w.-])~?\d[\d,.]*\s*(?:%|[a-zA-Z]{1,3}\b)?")
 _GENERIC_VALUE_HEADERS = re.compile(r"^(?:value|values|number|figure|estimate|amount|size|result|n|#|qty|quantity)$", re.I)
@@ -72,6 +74,14 @@ def blank_empty_slots(text: str) -> str:
         out = out or list(text)
         out[m.start(1):m.end(1)] = " " * (m.end(1) - m.start(1))
     return "".join(out) if out else text
+
+
+@lru_cache(maxsize=1024)
+def candidate_reading(text: str, european: bool) -> str:
+    """A candidate's turn as the claim ledger and the cue scan both read it: each dotted thousands
+    group written with commas when the candidate writes numbers the European way, then the empty
+    slots blanked (the same length, so offsets hold). Cached by text: the two read the same turns."""
+    return blank_empty_slots(european_to_english(text) if european else text)
 
 
 @dataclass
