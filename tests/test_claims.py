@@ -1406,9 +1406,34 @@ def test_a_sum_said_after_the_weights_and_a_group_size_are_not_the_weights_or_th
     led = ledger("Next to about 13.5 GB of 7B weights that's around 21.5 GB, so it fits an A100 40GB.",
                  opening="Llama-2-7B in FP16.")
     assert not [c for c in led.by_kind("weights_bytes") if c.value > 20e9], led.summary()
-    led = ledger("With GQA each KV head serves four query heads, so the cache shrinks by 4x.",
+    for text in ("With GQA each KV head serves four query heads, so the cache shrinks by 4x.",
+                 "Attention repeats each kv head for 4 query heads (repeat_interleave).") :
+        led = ledger(text, opening="Llama-2-7B in FP16.")
+        assert not led.by_kind("attention_heads"), led.summary()
+
+
+def test_a_product_said_as_a_divisor_is_not_checked_on_its_own():
+    led = ledger("Llama-3-70B in BF16 on two H200s: 141 gigs of weights over two times 4.8 terabytes a second is "
+                 "about 15 milliseconds a step.", opening="A 70B model on H200s.")
+    assert not [c for c in led.by_kind("arithmetic") if c.check is not None and c.check.status == "wrong"], led.summary()
+
+
+def test_a_deadlines_cap_is_no_sequence_limit_and_a_hyphenated_number_word_is_a_number():
+    led = ledger("Whole generation: 2,048 tokens at 30 milliseconds is about 61 seconds, plus three, so I'd hard-cap at 75.",
+                 opening="Design the timeouts for a 70B model on H200s.")
+    assert not led.by_kind("max_num_seqs"), led.summary()
+    assert [c.value for c in ledger("We cap max_num_seqs at 64.").by_kind("max_num_seqs")] == [64]
+    led = ledger("A 1.5 s queue allowance plus 1.2 s of prefill, so a three-second first-token deadline.",
+                 opening="Design the timeouts for a 70B model on H200s.")
+    assert 3000.0 in [c.value for c in led.claims if c.unit == "ms"], led.summary()
+
+
+def test_memory_left_after_a_total_that_includes_the_cache_checks_out():
+    led = ledger("On A100 40G: weights ~13.5 GB + 8 GiB cache = ~22 GB, ~1.5 GB runtime -> ~17 GB left.",
                  opening="Llama-2-7B in FP16.")
-    assert not led.by_kind("attention_heads"), led.summary()
+    assert status(led, "free_kv_bytes") == "ok", led.summary()
+    led = ledger("On A100 40G: weights ~13.5 GB, ~1.5 GB runtime -> ~17 GB left.", opening="Llama-2-7B in FP16.")
+    assert status(led, "free_kv_bytes") == "wrong", led.summary()
 
 
 def test_what_is_left_after_the_weights_is_not_the_weights():

@@ -537,6 +537,7 @@ def check_free(c: Claim, ctx: Ctx, i: int) -> Check | None:
     readings = list(cap["free"])
     if cap["n"] > 1:
         readings += [r / cap["n"] for r in cap["free"]]  # a per-GPU figure for a sharded replica
+    readings += _left_after_a_total(c, ctx, list(cap["free"]), cap["weights"])
     ok, best = _best(c, readings, tol)
     n, mem, w = cap["n"], cap["mem"], cap["weights"]
     expected = cap["primary_free"]
@@ -556,6 +557,27 @@ def check_free(c: Claim, ctx: Ctx, i: int) -> Check | None:
                   f"{gl[0].upper() + gl[1:]} less about {say.nbytes(w)} of weights leaves roughly "
                   f"{say.nbytes(0.9 * n * mem - w)} to {say.nbytes(n * mem - w)}, not {say.nbytes(c.value)}.", trace,
                   low=0.9 * n * mem - w, high=n * mem - w)
+
+
+def _left_after_a_total(c: Claim, ctx: Ctx, readings: list[float], weights: float) -> list[float]:
+    """What is left once a total said before the figure is set aside too: "weights ~13.5 GB + 8 GiB
+    cache = ~22 GB, ~1.5 GB runtime -> ~17 GB left" is the card less that 22 GB and the 1.5 GB, not
+    less the weights alone."""
+    from interviewer.claims.numbers import find_mentions
+
+    pos = c.sentence.find(c.span)
+    if pos <= 0 or not readings:
+        return []
+    card = max(readings) + weights
+    # (not the card itself: "On A100 40G: weights ...")
+    said = [m for m in find_mentions(c.sentence[:pos], ctx.v) if m.dim == "bytes" and 0 < m.value < 0.9 * card]
+    out = []
+    for k, total in enumerate(said):
+        if k == 0 or total.value <= said[0].value:
+            continue  # a total follows the parts it sums: the weights said first, then what they add up to
+        rest = total.value + sum(m.value for m in said[k + 1:])
+        out += [r + weights - rest for r in readings]  # (each reading is the card less the weights)
+    return [x for x in out if x > 0]
 
 
 def check_usable(c: Claim, ctx: Ctx, i: int) -> Check | None:

@@ -235,8 +235,10 @@ def load() -> Vocab:
     words = u["number_words"]
     w_alt = "|".join(sorted(words, key=len, reverse=True))
     number_word_re = guarded(re.compile(
-        # "four-way tensor parallel", "TP-four", "a two-GPU replica": joined by a hyphen, still a number
-        rf"(?:(?<![\w-])|(?<=tp-))(?:a\s+)?(?:{w_alt})(?:(?:[\s-]+|\s+and\s+)(?:{w_alt}))*(?:(?![\w-])|(?=-(?:way|gpus?)\b))", FLAGS))
+        # "four-way tensor parallel", "TP-four", "a two-GPU replica", "a three-second deadline", "a
+        # ten-minute window": joined by a hyphen, still a number
+        rf"(?:(?<![\w-])|(?<=tp-))(?:a\s+)?(?:{w_alt})(?:(?:[\s-]+|\s+and\s+)(?:{w_alt}))*"
+        rf"(?:(?![\w-])|(?=-(?:way|gpus?|seconds?|minutes?|hours?|days?|milliseconds?|tokens?)\b))", FLAGS))
     fractions = {key.lower(): float(v) for key, v in u["fractions"].items()}
     fraction_re = guarded(re.compile(rf"(?<![\w-])(?:{_alternation(fractions)})(?![\w-])", FLAGS))
 
