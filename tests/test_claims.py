@@ -1428,6 +1428,15 @@ def test_a_deadlines_cap_is_no_sequence_limit_and_a_hyphenated_number_word_is_a_
     assert 3000.0 in [c.value for c in led.claims if c.unit == "ms"], led.summary()
 
 
+def test_a_result_said_after_a_comma_and_about_is_checked_but_not_a_chain_missing_its_rate():
+    led = ledger("If max_tokens is 2,048, that's 2,048 times 30 ms, about 6 seconds.", opening="A 70B model on H100s.")
+    assert "wrong" in [c.check.status for c in led.by_kind("arithmetic") if c.check], led.summary()
+    led = ledger("If max_tokens is 2,048, that's 2,048 times 30 ms, about 61 seconds.", opening="A 70B model on H100s.")
+    assert "wrong" not in [c.check.status for c in led.by_kind("arithmetic") if c.check], led.summary()
+    led = ledger("Prefill is 300,000 prompt tokens a second at 2 × 70.6 GFLOP each, about 42 PFLOP/s.")
+    assert not led.by_kind("arithmetic"), led.summary()
+
+
 def test_memory_left_after_a_total_that_includes_the_cache_checks_out():
     led = ledger("On A100 40G: weights ~13.5 GB + 8 GiB cache = ~22 GB, ~1.5 GB runtime -> ~17 GB left.",
                  opening="Llama-2-7B in FP16.")

@@ -415,6 +415,8 @@ def _calculations(text: str, ms: list[Mention], chains: list[_Chain], v: Vocab, 
             continue  # "~32 s x 50k x 4 KB is ~6.5 GB": a factor the chain left out; the product cannot be judged
         if _TIMES_BEFORE.search(text, ms[first - 1].end if first else 0, ms[first].start):
             continue  # "2 million stores and dishes × 64 dims × 4 bytes ≈ 512 MB": likewise, its words in between
+        if first and _AT_BEFORE.search(text, ms[first - 1].end, ms[first].start):
+            continue  # "300,000 tokens a second at 2 × 70.6 GFLOP each, about 42 PFLOP/s": the rate is a factor too
         if any(_UNKNOWN_UNIT.match(text, ms[i].end) for i in [*ch.operands, ch.result] if ms[i].dim == "count"):
             continue  # "8 x 312 TFLOPS ≈ 2.5 PF": a unit the ledger does not read; the sum cannot be judged
         formula: list[str] = []
