@@ -196,6 +196,8 @@ def _claim_cap(cid: str, family: str, ev: Evidence, rubric: Rubric) -> tuple[int
             return c.kind, tuple(c.formula)
         if c.kind == "fleet_share":
             return c.kind, c.turn, c.start  # each share is of its own count: one said right excuses no other
+        if c.kind == "concurrent_sequences" and c.check.rule == "host_sequences":
+            return c.kind, c.subject.model, c.check.rule  # one GPU's figure said right excuses no host total
         return ("fits_on_gpus" if c.kind == "tensor_parallel" else c.kind), c.subject.model
 
     right = {key(c) for c in claims if c.check.status == "ok"}

@@ -1437,6 +1437,21 @@ def test_a_result_said_after_a_comma_and_about_is_checked_but_not_a_chain_missin
     assert not led.by_kind("arithmetic"), led.summary()
 
 
+def test_a_hosts_total_is_the_per_gpu_figure_times_its_gpus():
+    opening = "Route Llama-2-13B in FP16 on eight A100 80GB GPUs in one host."
+    led = ledger("Free is about 50 GB, so about 27 sequences per GPU, and across the host that's about 430 "
+                 "concurrent sequences.", opening=opening)
+    assert [c.check.status for c in led.by_kind("concurrent_sequences") if c.value == 430] == ["wrong"], led.summary()
+    led = ledger("Free is about 50 GB, so about 27 sequences per GPU, and across the host that's about 216 "
+                 "concurrent sequences.", opening=opening)
+    assert [c.check.status for c in led.by_kind("concurrent_sequences") if c.value == 216] == ["ok"], led.summary()
+
+
+def test_a_model_said_to_sit_on_one_card_is_a_fit_claim():
+    led = ledger("The 70B sits on one H100 with room to spare.", opening="Llama-3-70B in FP16 on H100 80GB.")
+    assert status(led, "fits_on_gpus") == "impossible", led.summary()
+
+
 def test_memory_left_after_a_total_that_includes_the_cache_checks_out():
     led = ledger("On A100 40G: weights ~13.5 GB + 8 GiB cache = ~22 GB, ~1.5 GB runtime -> ~17 GB left.",
                  opening="Llama-2-7B in FP16.")

@@ -679,12 +679,35 @@ def _scope_for_sequences(c: Claim) -> str | None:
     return None
 
 
+def _host_from_per_gpu(c: Claim, ctx: Ctx, i: int) -> Check | None:
+    """A host's sequences said right after one GPU's ("about 27 sequences per GPU, and across the host
+    that's about 430"): the host's GPUs times the per-GPU figure, whatever the sequence length."""
+    if not (c.scope == "per_host" and c.scope_stated and c.value):
+        return None
+    per_gpu = next((ctx.claims[j] for j in reversed(ctx.in_sentence(i)) if j < i
+                    and ctx.claims[j].kind == "concurrent_sequences" and ctx.claims[j].scope == "per_gpu"
+                    and ctx.claims[j].scope_stated and ctx.claims[j].value and ctx.claims[j].speaker == c.speaker), None)
+    if per_gpu is None:
+        return None
+    host = ctx.related(i, ("gpu_count",), same_sentence_first=False)
+    n = int(host.value) if host and host.value and 2 <= host.value <= 16 else 8
+    expected = per_gpu.value * n
+    ok, _ = _best(c, [expected], ctx.v.physics["tolerance"])
+    trace = [f"{say.count(per_gpu.value)} a GPU x {n} GPUs a host = {say.count(expected)}"]
+    return _check("ok" if ok else "wrong", "host_sequences", expected, "sequences", c,
+                  f"{say.count(per_gpu.value).capitalize()} sequences a GPU across a host of {n} GPUs is about "
+                  f"{say.count(expected)}" + ("." if ok else f", not {say.count(c.value)}."), trace)
+
+
 def check_sequences(c: Claim, ctx: Ctx, i: int) -> Check | None:
     if c.scope == "fleet" and c.scope_stated:
         return None
     if any(o.kind in ("max_num_seqs", "max_batch_size") and o.value == c.value and o.speaker == c.speaker
            for o in ctx.claims[:i]):
         return None  # "at 128 sequences" after "max num seqs 128": the limit said again, not what fits
+    scaled = _host_from_per_gpu(c, ctx, i)
+    if scaled is not None:
+        return scaled
     lens = _seq_lens(c, ctx, i)
     seq, why = lens[0] if lens else (None, "")
     if seq and _rests_on_shared_prefix(c):
