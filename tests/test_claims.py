@@ -1452,6 +1452,30 @@ def test_a_model_said_to_sit_on_one_card_is_a_fit_claim():
     assert status(led, "fits_on_gpus") == "impossible", led.summary()
 
 
+@pytest.mark.parametrize("text, status_", [
+    ("20,000 requests a second at 400 candidates each is 800,000 scores a second.", "wrong"),
+    ("20,000 requests a second at 400 candidates each is 8 million scores a second.", "ok"),
+])
+def test_items_scored_a_second_are_the_request_rate_times_the_items_a_request(text, status_):
+    led = ledger(text, opening="Recommendation serving at 20,000 requests per second on L4s.")
+    assert status(led, "items_per_s") == status_, led.summary()
+
+
+def test_a_replay_time_cannot_be_shorter_than_reading_the_log():
+    opening = "A KV store with a WAL: 50,000 writes per second, 1 KB values."
+    assert status(ledger("Replay reads 20 GB at 200 MB/s, so about 10 seconds.", opening=opening),
+                  "recovery_time_s") == "wrong"
+    led = ledger("Replay reads 20 GB at 2 GB/s, so about 10 seconds plus applying it.", opening=opening)
+    assert "wrong" not in [c.check.status for c in led.by_kind("recovery_time_s") if c.check], led.summary()
+
+
+def test_a_count_of_hosts_with_a_word_between_is_still_hosts():
+    led = ledger("I'd keep about 8 whole hosts reserved for gangs, which costs around 8% of the fleet.",
+                 opening="We run 2,000 H100s in 250 hosts of 8 GPUs for 40 teams.")
+    assert status(led, "fleet_share") == "wrong", led.summary()
+    assert [c.value for c in led.by_kind("host_count")] == [8], led.summary()
+
+
 def test_memory_left_after_a_total_that_includes_the_cache_checks_out():
     led = ledger("On A100 40G: weights ~13.5 GB + 8 GiB cache = ~22 GB, ~1.5 GB runtime -> ~17 GB left.",
                  opening="Llama-2-7B in FP16.")

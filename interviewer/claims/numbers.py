@@ -36,6 +36,7 @@ _GPU_AFTER = re.compile(r"\s*(?:x\s*)?(?:\d+\s*(?:gb|gib|g)\s+)?(?:nvidia\s+)?§
 _MULTIPLIER = re.compile(r"(?:x|×)(?=\s+[a-z(]|\s*$|[,.;)])|\s+times\s+(?=(?:faster|slower|more|fewer|less|higher|lower|larger|smaller|the|bigger|cheaper|over)\b)", re.I)
 _GAP = re.compile(r"[\s-]*")
 _HEAD_DIM = re.compile(r"[\s_-]*dim", re.I)
+_MACHINE_ADJ = re.compile(r"(?:whole|full|empty|spare|idle|reserved|dedicated|healthy|physical)\s+", re.I)
 _PRONOUN_BEFORE = re.compile(r"\b(?:this|that|the|which|each|every|any|no|another|only|next|last|first|a|new|old|right|wrong|big|small|same)\s+$", re.I)
 _PRONOUN_LONGEST = 7  # "another"
 
@@ -209,6 +210,12 @@ def _unit_at(text: str, pos: int, v: Vocab) -> tuple[str, str, float, int] | Non
         nm = None  # "128 times 2 bytes" multiplies; "retries 3 times" counts
     if nm and nm.group(0).lower() == "head" and _HEAD_DIM.match(text, nm.end()):
         nm = None  # "128 head dim" is the head dimension, not 128 heads
+    if nm is None and best is None:
+        # "8 whole hosts", "10 spare GPUs": a count of machines with a word about them in between
+        adj = _MACHINE_ADJ.match(text, p)
+        nm = v.noun_re.match(text, adj.end()) if adj else None
+        if nm and v.noun_dim[" ".join(nm.group(0).lower().split())] not in ("hosts", "gpus", "replicas"):
+            nm = None
     if nm and (best is None or nm.end() > best[3]):
         alias = " ".join(nm.group(0).lower().split())
         best = (v.noun_dim[alias], nm.group(0), 1.0, nm.end())

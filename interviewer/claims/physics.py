@@ -1521,12 +1521,73 @@ def check_host_gpus(c: Claim, ctx: Ctx, i: int) -> Check | None:
     return check
 
 
+def check_items_rate(c: Claim, ctx: Ctx, i: int) -> Check | None:
+    """Items scored a second said after the request rate and the items a request carries ("20,000
+    requests a second at 400 candidates each is 800,000 scores a second"): their product."""
+    from interviewer.claims.numbers import find_mentions
+
+    pos = c.sentence.find(c.span)
+    rate = next((ctx.claims[j] for j in reversed(ctx.in_sentence(i)) if j < i
+                 and ctx.claims[j].kind == "request_rate_rps" and ctx.claims[j].value), None)
+    if rate is None or pos <= 0:
+        return None
+    start = c.sentence.find(rate.span)
+    if start < 0 or start >= pos:
+        return None
+    between = [m for m in find_mentions(c.sentence[start + len(rate.span):pos], ctx.v) if m.value]
+    if len(between) != 1 or between[0].dim != "items" or between[0].value < 2:
+        return None  # exactly one count of items a request between the rate and the product
+    per = between[0].value
+    expected = rate.value * per
+    ok, _ = _best(c, [expected], ctx.v.physics["tolerance"])
+    trace = [f"{say.count(rate.value)} requests a second x {say.count(per)} items each = {say.count(expected)} a second"]
+    return _check("ok" if ok else "wrong", "items_rate", expected, c.unit, c,
+                  f"{say.count(rate.value).capitalize()} requests a second at {say.count(per)} each is about "
+                  f"{say.count(expected)} a second" + ("." if ok else f", not {say.count(c.value)}."), trace)
+
+
+_BANDWIDTH_KINDS = ("memory_bandwidth", "write_bandwidth", "link_bandwidth")
+_READ_AT_SPEED = re.compile(r"\s*(?:of\s+(?:log|wal|data|records|snapshot)\s+)?(?:read\s+)?(?:at|@)\s*(?:about\s+|roughly\s+|~)?", re.I)
+
+
+def check_recovery_time(c: Claim, ctx: Ctx, i: int) -> Check | None:
+    """A replay or load time said after the size read and the speed it is read at ("replay reads 20 GB
+    at 200 MB/s, so about 10 seconds"): it cannot be shorter than the size over the speed (applying the
+    records may make it longer, so only a time too short is wrong)."""
+    from interviewer.claims.numbers import find_mentions
+
+    pos = c.sentence.find(c.span)
+    if pos <= 0 or not c.value:
+        return None
+    speed = next((ctx.claims[j] for j in reversed(ctx.in_sentence(i)) if j < i
+                  and ctx.claims[j].kind in _BANDWIDTH_KINDS and ctx.claims[j].value), None)
+    if speed is None:
+        return None
+    at = c.sentence.find(speed.span)
+    if at <= 0 or not 0 <= pos - (at + len(speed.span)) <= 30 or any(ch.isdigit() for ch in c.sentence[at + len(speed.span):pos]):
+        return None  # the time right after the speed, nothing counted in between
+    said = [m for m in find_mentions(c.sentence[:at], ctx.v) if m.value]
+    # ... and the size right before it: "20 GB at 200 MB/s", "reading 20 GB of log at 2 GB/s"
+    sizes = said[-1:] if said and said[-1].dim == "bytes" and said[-1].value >= 1e8 else []
+    if not sizes or not _READ_AT_SPEED.fullmatch(c.sentence, sizes[0].end, at):
+        return None
+    floor_s = sizes[0].value / speed.value
+    trace = [f"{say.nbytes(sizes[0].value)} / {say.nbytes(speed.value)} a second = {floor_s:,.1f} s at least"]
+    if c.value * 1.5 >= floor_s:
+        return None  # at least the read, maybe plus applying it: not judged further
+    return _check("wrong", "recovery_time", floor_s, c.unit, c,
+                  f"Reading {say.nbytes(sizes[0].value)} at {say.nbytes(speed.value)} a second takes at least about "
+                  f"{floor_s:,.0f} seconds, not {c.value:g}.", trace)
+
+
 def check_fleet_count(c: Claim, ctx: Ctx, i: int) -> Check | None:
     return check_share_count(c, ctx, i) or check_host_gpus(c, ctx, i)
 
 
 CHECKS = {
     "arithmetic": check_calculation,
+    "items_per_s": check_items_rate,
+    "recovery_time_s": check_recovery_time,
     "host_count": check_share_count,
     "gpu_count": check_fleet_count,
     "fleet_share": check_fleet_share,
