@@ -1476,6 +1476,31 @@ def test_a_count_of_hosts_with_a_word_between_is_still_hosts():
     assert [c.value for c in led.by_kind("host_count") if c.speaker == "candidate"] == [8], led.summary()
 
 
+def test_memory_a_change_frees_is_no_free_memory():
+    led = ledger("Easy win: quantize the weights to int8. That frees 13 GB per card, which is 7 more sequences.",
+                 opening="Llama-2-13B in FP16 on A100 80GB.")
+    assert not led.by_kind("free_kv_bytes"), led.summary()
+
+
+def test_a_table_row_of_prompt_plus_reply_and_a_calculated_cell():
+    table = ("| item | value |\n|---|---|\n| KV per token | 2 x 40 layers x 40 KV heads x 128 x 2 bytes = 819,200 B |\n"
+             "| per sequence (2,000 + 250 tokens) | about 1.8 GB |\n"
+             "| free after weights and ~6 GB runtime | about 48 GB |\n| sequences per GPU | 48 / 1.84 = about 26 |")
+    led = ledger(table, opening="Llama-2-13B in FP16 on A100 80GB.")
+    assert [c.value for c in led.by_kind("seq_len")] == [2250], led.summary()
+    assert status(led, "kv_bytes_per_sequence") == "ok", led.summary()
+    assert not [c for c in led.claims if c.check is not None and c.check.status == "wrong"], led.summary()
+
+
+@pytest.mark.parametrize("text", [
+    "A background thread fsyncs every 5 ms. That gets the full 50,000/s with ~250 writes per fsync.",
+    "An fsync is 100-200 µs on this NVMe. With a ~1 ms commit cycle that's about 50 puts per fsync.",
+])
+def test_a_group_flushed_once_a_window_is_the_rate_times_the_window(text):
+    led = ledger(text, opening="A KV store with a WAL: 50,000 writes per second, 1 KB values.")
+    assert not [c for c in led.claims if c.check is not None and c.check.status == "wrong"], led.summary()
+
+
 def test_memory_left_after_a_total_that_includes_the_cache_checks_out():
     led = ledger("On A100 40G: weights ~13.5 GB + 8 GiB cache = ~22 GB, ~1.5 GB runtime -> ~17 GB left.",
                  opening="Llama-2-7B in FP16.")

@@ -40,7 +40,9 @@ def _per_layer(text: str, m: Mention) -> bool:
 
 
 # "another 13 GB for KV", "an extra 10k tokens": a difference, not the quantity itself
-_DELTA_BEFORE = re.compile(r"\b(?:another|an?\s+(?:extra|additional))\s*~?\s*$", re.I)
+# ... "That frees 13 GB per card", "saves about 4 GB": what a change gives back
+_DELTA_BEFORE = re.compile(r"\b(?:another|an?\s+(?:extra|additional)|(?:frees?|freeing|saves?|saving)(?:\s+up)?"
+                           r"(?:\s+(?:about|roughly|around))?)\s*~?\s*$", re.I)
 _RESULT = re.compile(  # ("20,000 requests a second x 300 candidates each is 6M": the operand's "each")
     r"(?:\s+(?:each|apiece|per\s+request|in\s+(?:fp|bf|int)\d+))?[\s`*]*(?:,\s*(?:which\s+is|that's|that\s+is)|=|≈|~=|->|→|:|,|is|are|gives|give|comes\s+to|makes|that's|that\s+is|which\s+is|so"
     r"|per\s+token\s+is)?"
@@ -241,6 +243,7 @@ def find_claims(seg: Segment, v: Vocab, carried_rate: str | None = None,
     chains = _chains(text, ms)
     role: dict[int, str] = {}
     hints: dict[int, tuple[str, list[str]]] = {}
+    sums: list[_Chain] = []
     for ch in chains:
         mul_only = set(ch.ops) <= _MUL
         for i in ch.operands:
@@ -267,6 +270,12 @@ def find_claims(seg: Segment, v: Vocab, carried_rate: str | None = None,
                 first = ms[ch.operands[0]]
                 if first.dim in ("count", "tokens") and first.value >= 1000 and len(ch.operands) == 2:
                     role[ch.operands[0]] = "cache_tokens"
+        if ch.result is None and set(ch.ops) <= _ADD and ms[ch.operands[-1]].dim == "tokens" \
+                and all(ms[k].dim in ("tokens", "count") and not ms[k].weak for k in ch.operands):
+            # "per sequence (2,000 + 250 tokens)": a sequence said as its prompt plus its reply, no total given
+            for k in ch.operands:
+                role[k] = "sum_part"
+            sums.append(ch)
         if ch.result is not None:
             h = _hint(ch, ms)
             if h and ms[ch.result].dim in _HINT_DIMS.get(h, set()):
@@ -275,7 +284,17 @@ def find_claims(seg: Segment, v: Vocab, carried_rate: str | None = None,
                 hints[ch.result] = ("", [text[ms[i].start:ms[i].end] for i in ch.operands])
     prev_time: Found | None = None
     possible = Possible(text, v.cue_literals)
+    if seg.map_from:
+        # a table cell that is a calculation ("sequences per GPU | 48 / 1.84 = about 26"): the row's label
+        # names its result; its bare operands are no figures of that kind
+        for ch in chains:
+            if ch.result is not None:
+                for k in ch.operands:
+                    if ms[k].dim == "count":
+                        role.setdefault(k, "operand")
     for i, m in enumerate(ms):
+        if role.get(i) in ("sum_part", "operand"):
+            continue
         if role.get(i) == "factor" and m.dim not in _SHAPE_DIMS and m.dim != "count":
             continue
         if (m.weak or role.get(i) == "term" or _TIMES_PAREN.match(text, m.end)) and m.dim == "count":
@@ -361,6 +380,12 @@ def find_claims(seg: Segment, v: Vocab, carried_rate: str | None = None,
         if kind == "output_tokens" and _is_total(found, value):
             f.kind = "seq_len"  # "1,500 prompt plus 300 reply, so about 1,800 tokens": the whole sequence
         found.append(f)
+    for ch in sums:
+        first, last = ms[ch.operands[0]], ms[ch.operands[-1]]
+        found.append(Found(kind="seq_len", value=sum(ms[k].value for k in ch.operands), mention=last,
+                           start=first.start, end=last.end, approx=any(ms[k].approx for k in ch.operands),
+                           negated=_negated(text, first.start, v), hypothetical=bool(hyp_m and hyp_m.start() <= first.start),
+                           comparison=comp, cue="sum"))
     found.extend(_calculations(text, ms, chains, v, hyp_m, comp))
     if carried_rate and ms and ms[0].dim == "bytes" and _CARRIED_LEAD.fullmatch(text, 0, ms[0].start) \
             and (pm := _PERIOD.match(text, ms[0].end)) is not None:
