@@ -40,9 +40,11 @@ def _per_layer(text: str, m: Mention) -> bool:
 
 
 # "another 13 GB for KV", "an extra 10k tokens": a difference, not the quantity itself
-# ... "That frees 13 GB per card", "saves about 4 GB": what a change gives back
-_DELTA_BEFORE = re.compile(r"\b(?:another|an?\s+(?:extra|additional)|(?:frees?|freeing|saves?|saving)(?:\s+up)?"
-                           r"(?:\s+(?:about|roughly|around))?)\s*~?\s*$", re.I)
+# ... "That frees 13 GB per card", "saves about 4 GB": what a change gives back (not "which frees 45 GB for
+# the cache": what is then left for it)
+_FOR_THE_CACHE = re.compile(r"\s*(?:of\s+\w+\s+)?for\s+(?:the\s+)?(?:kv\b|cache|kv[- ]cache)", re.I)
+_DELTA_BEFORE = re.compile(r"\b(?:another|an?\s+(?:extra|additional))\s*~?\s*$", re.I)
+_FREED_BEFORE = re.compile(r"\b(?:frees?|freeing|saves?|saving)(?:\s+up)?(?:\s+(?:about|roughly|around))?\s*~?\s*$", re.I)
 _RESULT = re.compile(  # ("20,000 requests a second x 300 candidates each is 6M": the operand's "each")
     r"(?:\s+(?:each|apiece|per\s+request|in\s+(?:fp|bf|int)\d+))?[\s`*]*(?:,\s*(?:which\s+is|that's|that\s+is)|=|≈|~=|->|→|:|,|is|are|gives|give|comes\s+to|makes|that's|that\s+is|which\s+is|so"
     r"|per\s+token\s+is)?"
@@ -301,7 +303,8 @@ def find_claims(seg: Segment, v: Vocab, carried_rate: str | None = None,
             continue  # a bare "one" is a word, not a figure; "1.5 × (1 + 0.14 + 164)" is a multiplier
         if m.dim == "sequences" and _QUANTIFIED.search(text, max(0, m.start - 24), m.start):
             continue  # "a few 2k prompts": the prompts' size, counted by "a few"
-        if m.qualifiers & _DELTA or _DELTA_BEFORE.search(text, max(0, m.start - 24), m.start):
+        if m.qualifiers & _DELTA or _DELTA_BEFORE.search(text, max(0, m.start - 24), m.start) or (
+                _FREED_BEFORE.search(text, max(0, m.start - 24), m.start) and not _FOR_THE_CACHE.match(text, m.end)):
             continue  # "~2e4 more tokens", "another 13 GB": a difference, not the quantity itself
         # the previous number of the same dimension blocks cues that lie beyond it
         block = 0

@@ -529,7 +529,24 @@ def check_kv_per_sequence(c: Claim, ctx: Ctx, i: int) -> Check | None:
                   f"{say.nbytes(expected)} of KV, not {say.nbytes(c.value)}.", trace)
 
 
+_FREED = re.compile(r"\b(?:frees?|freeing|saves?|saving)(?:\s+up)?(?:\s+(?:about|roughly|around))?\s*~?\s*$", re.I)
+
+
+def _freed_by_a_change(c: Claim, ctx: Ctx) -> bool:
+    """Is a figure said as what a change frees ("INT4 ... three and a half gigs instead of fourteen, ...
+    you free ten gigs for KV") the difference of two sizes said before it: a saving, not the memory left?"""
+    from interviewer.claims.numbers import find_mentions
+
+    pos = c.sentence.find(c.span)
+    if pos <= 0 or not c.value or not _FREED.search(c.sentence, max(0, pos - 24), pos):
+        return False
+    sizes = [m.value for m in find_mentions(c.sentence[:pos], ctx.v) if m.dim == "bytes" and m.value]
+    return any(a > b and abs((a - b) - c.value) <= 0.15 * c.value for a in sizes for b in sizes)
+
+
 def check_free(c: Claim, ctx: Ctx, i: int) -> Check | None:
+    if _freed_by_a_change(c, ctx):
+        return None
     cap = _capacity(c, ctx, i, c.scope if c.scope_stated else None)
     if not cap:
         return None
