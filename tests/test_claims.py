@@ -1501,6 +1501,39 @@ def test_a_group_flushed_once_a_window_is_the_rate_times_the_window(text):
     assert not [c for c in led.claims if c.check is not None and c.check.status == "wrong"], led.summary()
 
 
+def test_a_figure_taken_back_in_the_same_breath_is_not_held_against_the_candidate():
+    led = ledger("KV per token is 80 layers x 8 KV heads x 128 head dim x 2 bytes = 160 KiB, no, times two because "
+                 "K and V are both stored, so 320 KiB per token.", opening="Llama-3-70B in FP16 on H100 80GB.")
+    assert [c.value for c in led.by_kind("kv_bytes_per_token") if not c.negated] == [320 * 1024], led.summary()
+
+
+@pytest.mark.parametrize("text, kind, value", [
+    # the whole card a subtraction starts from is no free memory, whatever the row says
+    ("Free memory: 320 GB − 140 GB of weights − roughly 20 GB for activations ≈ 160 GB.", "free_kv_bytes", 320e9),
+    # a term after the weights is another term
+    ("On one H100: 80 GiB − 12.55 GiB of weights − ~4 GiB workspace ≈ 63 GiB.", "weights_bytes", 4 * 1024 ** 3),
+    # what a step reads is not what is free, decimals and all
+    ("At batch 8 a decode step reads about 13.5 GB of weights plus 8.6 GB of cache, roughly 11 ms.", "free_kv_bytes", 8.6e9),
+])
+def test_terms_of_a_memory_sum_keep_their_own_kind(text, kind, value):
+    led = ledger(text, opening="Llama-2-7B in FP16 on H100 80GB.")
+    assert not [c for c in led.by_kind(kind) if abs(c.value - value) < 0.01 * value], led.summary()
+
+
+def test_a_batchs_aggregate_rate_and_what_a_sum_costs_are_not_checked_as_other_things():
+    led = ledger("At 63 sequences a step reads 13.5 GB of weights plus ~67.6 GB of KV, ~24 ms per step, ~2,600 "
+                 "tokens/s aggregate, ten times batch 1.", opening="Llama-2-7B in FP16 on H100 80GB.")
+    assert not [c for c in led.claims if c.check is not None and c.check.status == "impossible"], led.summary()
+    led = ledger("Recompute the prompt plus the tokens already streamed, say 6,000 + 300, which is ~0.6 s of prefill.",
+                 opening="A 70B model on H100s.")
+    assert not led.by_kind("arithmetic"), led.summary()
+
+
+def test_limits_said_as_slots_are_the_max_sequences():
+    led = ledger("For this loop my limits are 8 slots and 2,048 tokens per slot.", opening="Llama-2-7B in FP16 on H100 80GB.")
+    assert [c.value for c in led.by_kind("max_num_seqs")] == [8] and not led.by_kind("concurrent_sequences"), led.summary()
+
+
 def test_memory_left_after_a_total_that_includes_the_cache_checks_out():
     led = ledger("On A100 40G: weights ~13.5 GB + 8 GiB cache = ~22 GB, ~1.5 GB runtime -> ~17 GB left.",
                  opening="Llama-2-7B in FP16.")

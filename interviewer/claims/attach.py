@@ -22,7 +22,7 @@ from interviewer.quickre import folds, may_match
 _OF = re.compile(r"\s+of\s+(?:the\s+)?", re.I)
 # a shape's own noun may sit before the operator: "128 head dim x 2 bytes"
 # the factor's noun may sit between it and the operator: "50M active users x 128 dims x 2 bytes"
-_OP = re.compile(r"\s*(?:\([^()\d]{1,30}\)\s*)?(?:(?:head[_ ]?dim(?:ension)?s?|dims|dimensions|(?:(?:active|unique|daily|monthly|distinct|total)\s+)?(?:users|rows|entries|items|ids|embeddings|vectors|features))\s*)?(x|×|\*|·|⋅|times|multiplied\s+by|/|over|divided\s+by|÷|minus|less|plus|\+|\s-\s)\s*",
+_OP = re.compile(r"\s*(?:\([^()\d]{1,30}\)\s*)?(?:(?:head[_ ]?dim(?:ension)?s?|dims|dimensions|(?:(?:active|unique|daily|monthly|distinct|total)\s+)?(?:users|rows|entries|items|ids|embeddings|vectors|features))\s*)?(x|×|\*|·|⋅|times|multiplied\s+by|/|over|divided\s+by|÷|minus|less|plus|\+|\s-\s|\s?[−–]\s)\s*",
                  re.I)
 _PER_LAYER = re.compile(r"\b(?:per|each|a|every)[- ]layer\b", re.I)
 _PER_LAYER_AFTER = re.compile(r"\s*(?:of\s+kv\s+)?(?:(?:per|a|each|/)\s*token\s+)?(?:per|a|each|/)\s*layer\b", re.I)
@@ -39,6 +39,7 @@ def _per_layer(text: str, m: Mention) -> bool:
         and not _LAYERS.search(text, m.end, m.end + 40)
 
 
+_SELF_CORRECTED = re.compile(r"\s*(?:[,;—–-]\s*|\.\s+)(?:no|wait|oops|sorry)\s*[,!—–-]", re.I)
 # "another 13 GB for KV", "an extra 10k tokens": a difference, not the quantity itself
 # ... "That frees 13 GB per card", "saves about 4 GB": what a change gives back (not "which frees 45 GB for
 # the cache": what is then left for it)
@@ -97,7 +98,7 @@ class _Chain:
 
 def _norm_op(op: str) -> str:
     op = " ".join(op.lower().split())
-    return "-" if op == "-" else op
+    return "-" if op in ("-", "−", "–") else op  # a minus sign or an en dash between spaces subtracts
 
 
 def _chains(text: str, ms: list[Mention]) -> list[_Chain]:
@@ -272,6 +273,8 @@ def find_claims(seg: Segment, v: Vocab, carried_rate: str | None = None,
                 first = ms[ch.operands[0]]
                 if first.dim in ("count", "tokens") and first.value >= 1000 and len(ch.operands) == 2:
                     role[ch.operands[0]] = "cache_tokens"
+        if set(ch.ops) & _SUB and ch.ops[0] in _SUB and ms[ch.operands[0]].dim == "bytes":
+            role.setdefault(ch.operands[0], "minuend")  # "Free memory: 320 GB − 140 GB of weights − ...": the whole
         if ch.result is None and set(ch.ops) <= _ADD and ms[ch.operands[-1]].dim == "tokens" \
                 and all(ms[k].dim in ("tokens", "count") and not ms[k].weak for k in ch.operands):
             # "per sequence (2,000 + 250 tokens)": a sequence said as its prompt plus its reply, no total given
@@ -365,7 +368,7 @@ def find_claims(seg: Segment, v: Vocab, carried_rate: str | None = None,
             if decision is None:
                 continue
             kind = decision.rule.kind
-        if kind is None:
+        if kind is None or (kind == "free_kv_bytes" and role.get(i) == "minuend"):
             continue
         if kind == "kv_bytes_per_token" and _per_layer(text, m):
             continue  # "Per token per layer, K and V: 2 x 32 x 128 x 2 bytes = 16 KB": one layer's share
@@ -382,6 +385,8 @@ def find_claims(seg: Segment, v: Vocab, carried_rate: str | None = None,
             prev_time = f
         if kind == "output_tokens" and _is_total(found, value):
             f.kind = "seq_len"  # "1,500 prompt plus 300 reply, so about 1,800 tokens": the whole sequence
+        if _SELF_CORRECTED.match(text, m.end):
+            f.negated = True  # "= 160 KiB, no, times two because K and V are both stored": taken back at once
         found.append(f)
     for ch in sums:
         first, last = ms[ch.operands[0]], ms[ch.operands[-1]]
@@ -445,6 +450,8 @@ def _calculations(text: str, ms: list[Mention], chains: list[_Chain], v: Vocab, 
             continue  # "2 million stores and dishes × 64 dims × 4 bytes ≈ 512 MB": likewise, its words in between
         if first and _AT_BEFORE.search(text, ms[first - 1].end, ms[first].start):
             continue  # "300,000 tokens a second at 2 × 70.6 GFLOP each, about 42 PFLOP/s": the rate is a factor too
+        if set(ch.ops) <= _ADD | _SUB and ms[ch.result].dim not in {ms[k].dim for k in ch.operands} | {"count"}:
+            continue  # "6,000 + 300, which is ~0.6 s of prefill": what the sum costs, not the sum
         if any(_UNKNOWN_UNIT.match(text, ms[i].end) for i in [*ch.operands, ch.result] if ms[i].dim == "count"):
             continue  # "8 x 312 TFLOPS ≈ 2.5 PF": a unit the ledger does not read; the sum cannot be judged
         formula: list[str] = []

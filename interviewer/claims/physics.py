@@ -984,6 +984,7 @@ _ONE_STREAM = re.compile(r"\bbatch(?:\s+size)?\s*(?:of\s+|=\s*)?(?:1|one)\b|\b(?
 
 
 # a batch larger than one said after "batch 1": "at 32", "batch of 64", "32 tokens a step", "48 sequences"
+_AGGREGATE = re.compile(r"\s*(?:in\s+)?(?:aggregate|total|combined|overall|across\s+(?:the\s+)?(?:batch|all))\b", re.I)
 _MANY_STREAMS = re.compile(r"\b(?:at|batch(?:\s+size)?(?:\s+of)?|bs\s*=?)\s*(?:[2-9]|\d\d+)\b|"
                            r"\b(?:[2-9]|\d\d+)\s+(?:tokens\s+(?:a|per)\s+step|sequences|concurrent|streams|users)\b", re.I)
 
@@ -997,6 +998,8 @@ def check_single_stream_rate(c: Claim, ctx: Ctx, i: int) -> Check | None:
         return None
     if at > ones[-1].end() and _MANY_STREAMS.search(c.sentence, ones[-1].end(), at):
         return None  # "at batch 1 it's ~4 ms; at 32 ... 32 tokens a step: ~2,200 tokens/s": the batch's rate
+    if at >= 0 and _AGGREGATE.match(c.sentence, at + len(c.span)):
+        return None  # "~2,600 tokens/s aggregate - ten times batch 1": the whole batch's rate
     fl = _floor_ms(c, ctx, i, 0)
     if not fl or not fl[2]:
         return None
