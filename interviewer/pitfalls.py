@@ -471,6 +471,8 @@ _MENU_OPENER = re.compile(
     r"|\ba\s+menu\s+of\s+(?:[\w-]+\s+){0,2}?" + _NOUNS +
     # "It's genuinely hard to pick one without knowing the org"
     r"|\b(?:hard|difficult|tough|impossible)\s+to\s+(?:pick|choose)\s+(?:just\s+)?(?:one|a\s+single\s+\w+)\b"
+    # numbered options, one a line: "- Option one: drain now ...", "- Option two: wait for the checkpoint"
+    r"|^\W*option\s+(?:one|two|three|four|five|[1-5]|[a-e])\b\s*[:.)—–-]"
     # a heading over the options: "Options: resume, recompute, ...", "restart options:" above bullets
     r"|^\W*(?:[\w-]+\s+)?(?:options|choices|alternatives|fallbacks)(?:\s+(?:when|if|for|on)\b[^:.\n]{0,40})?\s*:"
     # a heading over a table of options, alone on its line: "## 3. Restart options"
@@ -483,5 +485,6 @@ _TOOLKIT = re.compile(_TOOLKIT_WORDS, re.I)
 _COMMITTED = re.compile(r"\b(?:i|we)(?:.d|\s+would|.ll|\s+will)\s+(?:\w+\s+){0,2}?(?:build|use|run|ship|implement|enforce|"
                         r"start\s+with|go\s+with)\b", re.I)
 _OR_LEAD = re.compile(r"\s*or\b", re.I)
-_OPENER_NOUN = guarded(re.compile(_NOUNS, re.I))  # every branch of the opener ends in one of these
+# every branch of the opener ends in one of these, or numbers its options
+_OPENER_NOUN = guarded(re.compile(_NOUNS + r"|\boption\s+(?:one|two|three|four|five|[1-5]|[a-e])\b", re.I))
 _OPENER_NEEDS = needed_literals(_MENU_OPENER)
