@@ -1534,6 +1534,13 @@ def test_limits_said_as_slots_are_the_max_sequences():
     assert [c.value for c in led.by_kind("max_num_seqs")] == [8] and not led.by_kind("concurrent_sequences"), led.summary()
 
 
+def test_an_fsync_time_said_per_flush_is_the_fsync_latency():
+    led = ledger("With PLP an fsync is ~50-100 µs, so one fsync per put serialises at ≤ 10-20k puts/s, and on a drive "
+                 "without PLP, ~1-2 ms a flush, it's ≤ 1,000/s.", opening="A KV store with a WAL: 50,000 writes per second.")
+    assert 1.5 in [c.value for c in led.by_kind("fsync_latency_ms")], led.summary()
+    assert not [c for c in led.claims if c.check is not None and c.check.status == "wrong"], led.summary()
+
+
 def test_memory_left_after_a_total_that_includes_the_cache_checks_out():
     led = ledger("On A100 40G: weights ~13.5 GB + 8 GiB cache = ~22 GB, ~1.5 GB runtime -> ~17 GB left.",
                  opening="Llama-2-7B in FP16.")
