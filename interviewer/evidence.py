@@ -30,6 +30,7 @@ from interviewer.quickre import (
     longest_at_each_place,
     may_match,
     needed_literals,
+    sentence_reach,
     starts_after,
 )
 from interviewer.rubric import Rubric, number_follow
@@ -443,9 +444,18 @@ def scan_turn(text: str, rubric: Rubric, family: str) -> tuple[tuple[Span, ...],
             hit = after[(target, chars)] = [0, *(m.end() for m in re.finditer(f"[{chars}]", target))]
         return hit
 
+    cuts: dict[tuple[str, str], list[int]] = {}  # (text, stops) -> where its stretches end (_within)
+
+    def within(pat: re.Pattern, target: str, stretch: tuple[str, int], words: tuple[str, ...]):
+        stops, reach = stretch
+        hit = cuts.get((target, stops))
+        if hit is None:
+            hit = cuts[(target, stops)] = [m.end() for m in re.finditer(f"[{re.escape(stops)}](?=[ \\n])", target)]
+        return _within(pat, target, hit, places.of(words), reach)
+
     for item_id, every, negatable, not_after, pats in item_plan:
         best = None
-        for pat, is_name, lit, needs, digits, mode, lead, scan in pats:
+        for pat, is_name, lit, needs, digits, mode, lead, scan, stretch, words in pats:
             if lit is not None and lit not in present:
                 continue  # a text without the pattern's literal cannot match it
             target = digits_only if digits else low
@@ -457,6 +467,8 @@ def scan_turn(text: str, rubric: Rubric, family: str) -> tuple[tuple[Span, ...],
                 found = _tried_at(pat, target, places.of(lead))
             elif mode is _SENTENCE_LED:
                 found = _tried_at(pat, target, places_after(target, lead))
+            elif stretch is not None and places is not None:
+                found = within(scan, target, stretch, words)
             else:
                 found = scan.finditer(target)
             for m in found:
@@ -480,7 +492,7 @@ def scan_turn(text: str, rubric: Rubric, family: str) -> tuple[tuple[Span, ...],
     pitfalls = []
     folded = folds(norm)  # no literal can rule a pattern out
     for pitfall, pats in pitfall_plan:
-        for pat, needs, lead, at, opens, gate in pats:
+        for pat, needs, lead, at, opens, gate, stretch in pats:
             if needs is not None and not folded and present.isdisjoint(needs):
                 continue  # a turn without any of the literals one of which each match holds
             if gate is not None and gate.search(norm) is None:
@@ -489,7 +501,10 @@ def scan_turn(text: str, rubric: Rubric, family: str) -> tuple[tuple[Span, ...],
             # read as the cues read: "twenty-four times" as "24 times", "3.5-4x" with its decimal kept
             lead = lead if places is not None else None
             for m in (_tried_at(pat, norm, places.of(lead)) if lead else
-                      _tried_at(pat, norm, places_after(norm, opens)) if opens else pat.finditer(norm)):
+                      _tried_at(pat, norm, places_after(norm, opens)) if opens else
+                      # (its literals found in the lowered turn: where none folds, at the same places)
+                      within(pat, norm, stretch, needs) if stretch and places is not None and not folded else
+                      pat.finditer(norm)):
                 s, e = ostart[m.start(at)], oend[max(m.end() - 1, m.start(at))]
                 sb, se = _sentence_bounds(masked, s, s)
                 # the contrast may hold the match's own first word: "no attention tensors anywhere"
@@ -595,6 +610,25 @@ def _lead_words(rubric: Rubric, family: str) -> tuple[re.Pattern, dict[str, tupl
 _NEVER = re.compile(r"(?!)")  # a family with no leading words: no place to find
 
 
+def _within(pat: re.Pattern, text: str, cuts: list[int], places: list[int], reach: int):
+    """pat.finditer(text) for a pattern whose every match lies between two `cuts` (where the text's
+    stretches end) and holds a literal that starts at one of `places` (sorted): run over the stretches
+    holding one alone, in order, each read `reach` characters past its end (as far as the pattern's
+    lookaheads read), a match found past its end left to the stretch that holds it. Every try starts
+    and reads where finditer's would: the same matches (quickre.sentence_reach)."""
+    n, last = len(text), -1
+    for p in places:
+        k = bisect.bisect_right(cuts, p)
+        if k == last:
+            continue  # (places are sorted: a stretch's places come together)
+        last = k
+        s, e = cuts[k - 1] if k else 0, cuts[k] if k < len(cuts) else n
+        for m in pat.finditer(text, s, min(n, e + reach)):
+            if m.start() >= e:
+                break
+            yield m
+
+
 def _tried_at(pat: re.Pattern, text: str, starts: list[int]):
     """pat.finditer(text) for a pattern whose every match starts at one of `starts` (a number, or a
     word it leads with): tried only there, in order, as finditer would. A match found from inside a
@@ -619,9 +653,11 @@ def _plan(rubric: Rubric, family: str) -> tuple[tuple, tuple]:
     """How scan_turn tries a family's cue and pitfall patterns, worked out once instead of per turn
     and pattern: for each item (id, keeps every match, negatable, not_after, patterns) with, for
     each pattern, whether it names the item, its literal, the literals one of which each match
-    holds (needed_literals), whether it needs a digit, and where it is tried; for each pitfall its
-    patterns with their literals, leading words, the group a hit starts at, the characters it
-    opens after and that group as a pattern of its own (quickre.group_gate)."""
+    holds (needed_literals), whether it needs a digit, where it is tried, the pattern scanned, and
+    for one scanned within the sentences that hold its literals (_within) the stops it cannot cross,
+    how far its lookaheads read and those literals; for each pitfall its patterns with their
+    literals, leading words, the group a hit starts at, the characters it opens after, that group as
+    a pattern of its own (quickre.group_gate) and the stops and reach, as for an item's."""
     items = []
     for item in items_for(rubric, family):
         named = item.tier == "name"
@@ -643,14 +679,23 @@ def _plan(rubric: Rubric, family: str) -> tuple[tuple, tuple]:
                     mode, lead = _WORD_LED, item.led_by[id(pat)]
                 elif (opens := starts_after(pat)) is not None:
                     mode, lead = _SENTENCE_LED, opens
+                scan = item.scans.get(id(pat), pat)
+                # a scanned pattern that holds a literal and no match of which crosses a sentence's end is
+                # run over the sentences that hold the literal (found in the lowered turn: not for a literal
+                # with a space over the text with its digitless sentences blanked, where the blanks may make one)
+                words = needs if needs else (lit,) if lit is not None else None
+                digits = id(pat) in item.digit_patterns
+                if words and digits and any(c.isspace() for w in words for c in w):
+                    words = None
+                stretch = sentence_reach(scan) if mode is _SCAN and words and not pat.flags & re.IGNORECASE else None
                 # a word-led pattern is scanned in full where a letter changed size when lowered (no places)
-                pats.append((pat, is_name, lit, needs, id(pat) in item.digit_patterns, mode, lead,
-                             item.scans.get(id(pat), pat)))
+                pats.append((pat, is_name, lit, needs, digits, mode, lead, scan, stretch, words))
         items.append((item.id, item.given_is_named, item.negatable, tuple(item.not_after), tuple(pats)))
     pitfalls = []
     for pitfall in rubric.pitfalls.values():
-        pats = tuple((pat, needed_literals(pat), pitfall.led_by.get(id(pat)), pat.groupindex.get("at", 0),
-                      starts_after(pat), group_gate(pat, "at")) for pat in pitfall.patterns_for(family))
+        pats = tuple((pat, needs, pitfall.led_by.get(id(pat)), pat.groupindex.get("at", 0),
+                      starts_after(pat), group_gate(pat, "at"), sentence_reach(pat) if needs else None)
+                     for pat in pitfall.patterns_for(family) for needs in (needed_literals(pat),))
         pitfalls.append((pitfall, pats))
     return tuple(items), tuple(pitfalls)
 

@@ -305,3 +305,128 @@ def group_gate(pattern: re.Pattern, name: str) -> re.Pattern | None:
         return guarded(re.compile(body, pattern.flags))
     except re.error:
         return None
+
+
+# ----------------------------------------------------------------------------- sentence-bound scans
+#
+# A pattern that can never consume a sentence stop followed by a space or newline (". ", "?\n")
+# matches only inside the stretches between such cuts; one that also needs a literal (needed_literals)
+# matches only inside a stretch that holds the literal. `sentence_reach` proves the first from the
+# parse tree; `StretchScan` then runs the pattern over the stretches that hold a literal instead of
+# the whole text, with the same matches in the same order.
+
+_STOPS = ".!?"
+_CUT_AFTER = " \n"  # a stop followed by one of these is a cut
+_CLASS_CATEGORIES = {_C.CATEGORY_DIGIT: r"\d", _C.CATEGORY_NOT_DIGIT: r"\D", _C.CATEGORY_SPACE: r"\s",
+                     _C.CATEGORY_NOT_SPACE: r"\S", _C.CATEGORY_WORD: r"\w", _C.CATEGORY_NOT_WORD: r"\W"}
+# zero-width tests that read at most one character on either side (none reads the end of the text)
+_LOCAL_AT = {_C.AT_BEGINNING, _C.AT_BEGINNING_STRING, _C.AT_BOUNDARY, _C.AT_NON_BOUNDARY}
+
+
+def _takes(op, av, ch: str) -> bool:
+    """May the one-character op (op, av) consume `ch`? (_Open where this reading does not know.)"""
+    if op is _C.LITERAL:
+        return chr(av) == ch
+    if op is _C.NOT_LITERAL:
+        return chr(av) != ch
+    if op is _C.ANY:
+        return True  # (without DOTALL, all but a newline: "may" is enough)
+    if op is _C.IN:
+        neg, hit = False, False
+        for o, a in av:
+            if o is _C.NEGATE:
+                neg = True
+            elif o is _C.LITERAL:
+                hit = hit or chr(a) == ch
+            elif o is _C.RANGE:
+                hit = hit or a[0] <= ord(ch) <= a[1]
+            elif o is _C.CATEGORY and a in _CLASS_CATEGORIES:
+                hit = hit or re.fullmatch(_CLASS_CATEGORIES[a], ch) is not None
+            else:
+                raise _Open
+        return hit != neg
+    raise _Open
+
+
+class _Ends:
+    """What a piece of a pattern may consume, read for one stop: whether it may be empty, start with a
+    cut-after character, end on the stop, or hold the stop followed by a cut-after character; and
+    how far past a place its lookaheads may read."""
+
+    __slots__ = ("empty", "first", "last", "inner", "reach")
+
+    def __init__(self, empty=True, first=False, last=False, inner=False, reach=0):
+        self.empty, self.first, self.last, self.inner, self.reach = empty, first, last, inner, reach
+
+    def then(self, other: _Ends) -> _Ends:
+        return _Ends(self.empty and other.empty, self.first or (self.empty and other.first),
+                     other.last or (other.empty and self.last),
+                     self.inner or other.inner or (self.last and other.first), max(self.reach, other.reach))
+
+    def either(self, other: _Ends) -> _Ends:
+        return _Ends(self.empty or other.empty, self.first or other.first, self.last or other.last,
+                     self.inner or other.inner, max(self.reach, other.reach))
+
+
+def _ends(items, stop: str) -> _Ends:
+    out = _Ends()
+    for op, av in items:
+        if op in (_C.LITERAL, _C.NOT_LITERAL, _C.ANY, _C.IN):
+            part = _Ends(False, any(_takes(op, av, c) for c in _CUT_AFTER), _takes(op, av, stop))
+        elif op is _C.AT:
+            if av not in _LOCAL_AT:
+                raise _Open  # "$" reads the end of the text, which a stretch would move
+            part = _Ends(reach=1)
+        elif op in (_C.ASSERT, _C.ASSERT_NOT):
+            direction, body = av
+            inner = _ends(body, stop)  # read, not consumed: only how far it reads counts
+            width = body.getwidth()[1] if direction == 1 else 0
+            if width >= _C.MAXREPEAT:
+                raise _Open  # a lookahead that may read without bound
+            part = _Ends(reach=max(1, width + inner.reach))
+        elif op is _C.SUBPATTERN:
+            if av[1] or av[2]:
+                raise _Open  # scoped flags ("(?i:...)"): a literal there may match what the text lowered does not hold
+            part = _ends(av[-1], stop)
+        elif op is _C.BRANCH:
+            branches = [_ends(b, stop) for b in av[1]]
+            part = branches[0]
+            for b in branches[1:]:
+                part = part.either(b)
+        elif op in _REPEATS and op is not None:
+            lo, hi, body = av
+            one = _ends(body, stop)
+            if hi == 0:
+                part = _Ends(reach=one.reach)
+            else:
+                part = _Ends(lo == 0 or one.empty, one.first, one.last,
+                             one.inner or (hi >= 2 and one.last and one.first), one.reach)
+        elif op is getattr(_C, "ATOMIC_GROUP", None):
+            part = _ends(av, stop)
+        else:
+            raise _Open  # back-references and the like: not read here
+        out = out.then(part)
+    return out
+
+
+def sentence_reach(pattern: re.Pattern) -> tuple[str, int] | None:
+    """For a pattern no match of which can hold a cut (one of `stops` followed by a space or a
+    newline), nor be empty: (stops, reach) - the stops (of ".!?") it cannot cut across, '.' among
+    them, and how many characters past any place its lookaheads (and \\b) may read. Its matches then
+    each lie between two cuts. None for any other pattern (and for one with scoped flags, or whose
+    parts this reading does not know)."""
+    if pattern.flags & re.VERBOSE:
+        return None
+    try:
+        tree = _parser.parse(pattern.pattern, pattern.flags)
+        if not _consumes(tree):
+            return None
+        stops, reach = "", 0
+        for stop in _STOPS:
+            e = _ends(tree, stop)
+            reach = max(reach, e.reach)
+            if not e.inner:
+                stops += stop
+    except (_Open, re.error, RecursionError):
+        return None
+    return (stops, max(reach, 1)) if "." in stops else None
