@@ -24,6 +24,8 @@ from typing import TYPE_CHECKING
 from interviewer.claims.numbers import writes_european
 from interviewer.claims.segments import candidate_reading
 from interviewer.quickre import (
+    Sentences,
+    cuts_of,
     folds,
     group_gate,
     guarded,
@@ -32,6 +34,7 @@ from interviewer.quickre import (
     needed_literals,
     sentence_reach,
     starts_after,
+    within,
 )
 from interviewer.rubric import Rubric, number_follow
 
@@ -59,6 +62,7 @@ GRADER_DIRECTED = guarded(re.compile(
     re.IGNORECASE,
 ))
 _GRADER_DIRECTED_NEEDS = needed_literals(GRADER_DIRECTED)
+_GRADER_DIRECTED_REACH = sentence_reach(GRADER_DIRECTED)  # read in the sentences that hold one of those
 _NUMBER = re.compile(r"(?<![\w.])(\d[\d,]*(?:\.\d+)?)\s*([kKmM](?![a-zA-Z]))?")
 _WORDY_NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
                   "nine": 9, "ten": 10}
@@ -157,9 +161,10 @@ def _sentence_bounds(text: str, start: int, end: int) -> tuple[int, int]:
 def _mask_grader_directed(text: str) -> tuple[str, list[tuple[int, int]]]:
     """Blank out sentences that address the grader; offsets are preserved."""
     spans = []
-    if not may_match(_GRADER_DIRECTED_NEEDS, text.lower(), folds(text)):
+    low = text.lower()
+    if not may_match(_GRADER_DIRECTED_NEEDS, low, folds(text)):
         return text, []  # none of the words a sentence to the grader holds
-    for m in GRADER_DIRECTED.finditer(text):
+    for m in Sentences(text, low).finditer(GRADER_DIRECTED, _GRADER_DIRECTED_REACH, _GRADER_DIRECTED_NEEDS):
         spans.append(_sentence_bounds(text, m.start(), m.end()))
     if not spans:
         return text, []
@@ -444,14 +449,14 @@ def scan_turn(text: str, rubric: Rubric, family: str) -> tuple[tuple[Span, ...],
             hit = after[(target, chars)] = [0, *(m.end() for m in re.finditer(f"[{chars}]", target))]
         return hit
 
-    cuts: dict[tuple[str, str], list[int]] = {}  # (text, stops) -> where its stretches end (_within)
+    cuts: dict[tuple[str, str], list[int]] = {}  # (text, stops) -> where its stretches end (quickre.within)
 
-    def within(pat: re.Pattern, target: str, stretch: tuple[str, int], words: tuple[str, ...]):
+    def sentences_with(pat: re.Pattern, target: str, stretch: tuple[str, int], words: tuple[str, ...]):
         stops, reach = stretch
         hit = cuts.get((target, stops))
         if hit is None:
-            hit = cuts[(target, stops)] = [m.end() for m in re.finditer(f"[{re.escape(stops)}](?=[ \\n])", target)]
-        return _within(pat, target, hit, places.of(words), reach)
+            hit = cuts[(target, stops)] = cuts_of(target, stops)
+        return within(pat, target, hit, places.of(words), reach)
 
     for item_id, every, negatable, not_after, pats in item_plan:
         best = None
@@ -468,7 +473,7 @@ def scan_turn(text: str, rubric: Rubric, family: str) -> tuple[tuple[Span, ...],
             elif mode is _SENTENCE_LED:
                 found = _tried_at(pat, target, places_after(target, lead))
             elif stretch is not None and places is not None:
-                found = within(scan, target, stretch, words)
+                found = sentences_with(scan, target, stretch, words)
             else:
                 found = scan.finditer(target)
             for m in found:
@@ -503,7 +508,7 @@ def scan_turn(text: str, rubric: Rubric, family: str) -> tuple[tuple[Span, ...],
             for m in (_tried_at(pat, norm, places.of(lead)) if lead else
                       _tried_at(pat, norm, places_after(norm, opens)) if opens else
                       # (its literals found in the lowered turn: where none folds, at the same places)
-                      within(pat, norm, stretch, needs) if stretch and places is not None and not folded else
+                      sentences_with(pat, norm, stretch, needs) if stretch and places is not None and not folded else
                       pat.finditer(norm)):
                 s, e = ostart[m.start(at)], oend[max(m.end() - 1, m.start(at))]
                 sb, se = _sentence_bounds(masked, s, s)
@@ -610,25 +615,6 @@ def _lead_words(rubric: Rubric, family: str) -> tuple[re.Pattern, dict[str, tupl
 _NEVER = re.compile(r"(?!)")  # a family with no leading words: no place to find
 
 
-def _within(pat: re.Pattern, text: str, cuts: list[int], places: list[int], reach: int):
-    """pat.finditer(text) for a pattern whose every match lies between two `cuts` (where the text's
-    stretches end) and holds a literal that starts at one of `places` (sorted): run over the stretches
-    holding one alone, in order, each read `reach` characters past its end (as far as the pattern's
-    lookaheads read), a match found past its end left to the stretch that holds it. Every try starts
-    and reads where finditer's would: the same matches (quickre.sentence_reach)."""
-    n, last = len(text), -1
-    for p in places:
-        k = bisect.bisect_right(cuts, p)
-        if k == last:
-            continue  # (places are sorted: a stretch's places come together)
-        last = k
-        s, e = cuts[k - 1] if k else 0, cuts[k] if k < len(cuts) else n
-        for m in pat.finditer(text, s, min(n, e + reach)):
-            if m.start() >= e:
-                break
-            yield m
-
-
 def _tried_at(pat: re.Pattern, text: str, starts: list[int]):
     """pat.finditer(text) for a pattern whose every match starts at one of `starts` (a number, or a
     word it leads with): tried only there, in order, as finditer would. A match found from inside a
@@ -654,7 +640,7 @@ def _plan(rubric: Rubric, family: str) -> tuple[tuple, tuple]:
     and pattern: for each item (id, keeps every match, negatable, not_after, patterns) with, for
     each pattern, whether it names the item, its literal, the literals one of which each match
     holds (needed_literals), whether it needs a digit, where it is tried, the pattern scanned, and
-    for one scanned within the sentences that hold its literals (_within) the stops it cannot cross,
+    for one scanned within the sentences that hold its literals (quickre.within) the stops it cannot cross,
     how far its lookaheads read and those literals; for each pitfall its patterns with their
     literals, leading words, the group a hit starts at, the characters it opens after, that group as
     a pattern of its own (quickre.group_gate) and the stops and reach, as for an item's."""

@@ -19,7 +19,7 @@ import re
 
 from interviewer.claims.vocab import any_of
 from interviewer.evidence import Evidence, Hit, hypothetical_at, negated_at, quote_around
-from interviewer.quickre import folds, guarded, may_match, needed_literals
+from interviewer.quickre import Sentences, folds, guarded, may_match, needed_literals, sentence_reach
 from interviewer.rubric import Pitfall, Rubric
 
 _SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?]+|(?=\n)|$)")  # a bullet line with no full stop is a sentence too
@@ -326,11 +326,15 @@ def _turn_scan(pid: str, text: str) -> tuple[bool, tuple[int, ...], bool]:
         may_match(_OPENER_NEEDS, sm.group(0).lower(), folded) and _MENU_OPENER.search(sm.group(0))
         for sm in _SENTENCE.finditer(text))
     # whether any deferral (or menu) pattern matches: one at a time, each skipped on a substring test
-    # where it can, instead of the union tried at every character
-    deferral, menu, names_need = _needs(pid, id(p))
-    return (any(may_match(need, low, folded) and pat.search(text) for pat, need in deferral),
-            tuple(m.start() for m in names.finditer(text)) if names and may_match(names_need, low, folded) else (),
-            any(may_match(need, low, folded) and pat.search(text) for pat, need in menu) or opener)
+    # where it can, instead of the union tried at every character, and read in the sentences that hold
+    # its literals where it cannot cross a sentence's end
+    deferral, menu, (names_need, names_reach) = _needs(pid, id(p))
+    sentences = Sentences(text, low)
+    return (any(may_match(need, low, folded) and sentences.search(pat, reach, need) for pat, need, reach in deferral),
+            tuple(m.start() for m in sentences.finditer(names, names_reach, names_need))
+            if names and may_match(names_need, low, folded) else (),
+            any(may_match(need, low, folded) and sentences.search(pat, reach, need) for pat, need, reach in menu)
+            or opener)
 
 
 @functools.lru_cache(maxsize=64)
@@ -341,14 +345,14 @@ def _clearing(pid: str, ident: int) -> tuple:
 
 
 @functools.lru_cache(maxsize=64)
-def _needs(pid: str, ident: int) -> tuple[tuple, tuple, tuple[str, ...] | None]:
-    """A pitfall's deferral and menu patterns, each with its needed literals, and the literals one of
-    which any policy name holds (keyed like _unions_of)."""
+def _needs(pid: str, ident: int) -> tuple[tuple, tuple, tuple]:
+    """A pitfall's deferral and menu patterns, each with its needed literals and sentence reach, and
+    the literals one of which any policy name holds with the names' reach (keyed like _unions_of)."""
     p = _PITFALLS[pid]
     names = _unions_of(pid, ident)[2]
-    return (tuple((pat, needed_literals(pat)) for pat in p.deferral),
-            tuple((pat, needed_literals(pat)) for pat in p.menu),
-            needed_literals(names) if names is not None else None)
+    return (tuple((pat, needed_literals(pat), sentence_reach(pat)) for pat in p.deferral),
+            tuple((pat, needed_literals(pat), sentence_reach(pat)) for pat in p.menu),
+            (needed_literals(names), sentence_reach(names)) if names is not None else (None, None))
 
 
 def _unions(p: Pitfall) -> tuple[re.Pattern | None, re.Pattern | None, re.Pattern | None]:

@@ -10,6 +10,7 @@ that first character is in the set.
 """
 from __future__ import annotations
 
+import bisect
 import re
 from re import _constants as _C
 from re import _parser
@@ -430,3 +431,64 @@ def sentence_reach(pattern: re.Pattern) -> tuple[str, int] | None:
     except (_Open, re.error, RecursionError):
         return None
     return (stops, max(reach, 1)) if "." in stops else None
+
+
+def within(pattern: re.Pattern, text: str, cuts: list[int], places: list[int], reach: int):
+    """pattern.finditer(text) for a pattern whose every match lies between two `cuts` (where the text's
+    stretches end: sentence_reach) and holds a literal that starts at one of `places` (sorted): run
+    over the stretches holding one alone, in order, each read `reach` characters past its end (as far
+    as the pattern's lookaheads read), a match found past its end left to the stretch that holds it.
+    Every try starts and reads where finditer's would: the same matches."""
+    n, last = len(text), -1
+    for p in places:
+        k = bisect.bisect_right(cuts, p)
+        if k == last:
+            continue  # (places are sorted: a stretch's places come together)
+        last = k
+        s, e = cuts[k - 1] if k else 0, cuts[k] if k < len(cuts) else n
+        for m in pattern.finditer(text, s, min(n, e + reach)):
+            if m.start() >= e:
+                break
+            yield m
+
+
+def cuts_of(text: str, stops: str) -> list[int]:
+    """Where `text`'s stretches end: right after each of `stops` followed by a space or a newline."""
+    return [m.end() for m in re.finditer(f"[{re.escape(stops)}](?=[ \\n])", text)]
+
+
+class Sentences:
+    """One text read by many patterns, each (where sentence_reach and needed_literals allow) over the
+    sentences holding its literals alone: the text's cuts and each literal's places found once. `low`
+    is text.lower(); where a letter changes size when lowered, or folds (see `folds`), every pattern
+    scans the whole text."""
+
+    def __init__(self, text: str, low: str):
+        self.text, self.low = text, low
+        self.exact = len(low) == len(text) and not folds(text)
+        self._cuts: dict[str, list[int]] = {}
+        self._places: dict[str, list[int]] = {}
+
+    def finditer(self, pattern: re.Pattern, reach: tuple[str, int] | None, words: tuple[str, ...] | None):
+        """pattern.finditer(self.text), for a pattern with that sentence_reach and needed_literals."""
+        if reach is None or not words or not self.exact:
+            return pattern.finditer(self.text)
+        stops, ahead = reach
+        cuts = self._cuts.get(stops)
+        if cuts is None:
+            cuts = self._cuts[stops] = cuts_of(self.text, stops)
+        places: set[int] = set()
+        for w in words:
+            at = self._places.get(w)
+            if at is None:
+                at, i = [], self.low.find(w)
+                while i >= 0:
+                    at.append(i)
+                    i = self.low.find(w, i + 1)
+                self._places[w] = at
+            places.update(at)
+        return within(pattern, self.text, cuts, sorted(places), ahead)
+
+    def search(self, pattern: re.Pattern, reach: tuple[str, int] | None, words: tuple[str, ...] | None) -> bool:
+        """Does `pattern` match anywhere in the text?"""
+        return next(self.finditer(pattern, reach, words), None) is not None

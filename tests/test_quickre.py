@@ -61,8 +61,7 @@ def test_sentence_reach_reads_what_a_match_may_cross(pattern, expected):
 
 
 def test_a_scan_within_the_sentences_holding_a_literal_finds_every_match():
-    from interviewer.evidence import _within
-    from interviewer.quickre import needed_literals
+    from interviewer.quickre import cuts_of, needed_literals, within
 
     text = (TEXT.lower() + "\nthe p99 is 5 ms! then p99 at 40 ms? ok. p99 target 800 ms.\n" * 3)
     rubric = load_rubric()
@@ -74,9 +73,23 @@ def test_a_scan_within_the_sentences_holding_a_literal_finds_every_match():
             if not needs or reach is None:
                 continue
             stops, ahead = reach
-            cuts = [m.end() for m in re.finditer(f"[{re.escape(stops)}](?=[ \\n])", text)]
+            cuts = cuts_of(text, stops)
             places = sorted(m.start() for w in needs for m in re.finditer(f"(?={re.escape(w)})", text))
-            assert [m.span() for m in _within(pat, text, cuts, places, ahead)] == \
+            assert [m.span() for m in within(pat, text, cuts, places, ahead)] == \
                 [m.span() for m in pat.finditer(text)], pat.pattern
             checked += 1
     assert checked > 50
+
+
+def test_sentences_read_a_text_as_the_whole_scan_does():
+    from interviewer.quickre import Sentences, needed_literals
+
+    text = ("It depends on the tenant. Each has its trade-offs!\nWe could pick per region? "
+            "Honestly, it depends. Or FIFO; whichever fits.")
+    for pattern in (r"\bit\s+depends\b", r"\bwhichever\s+fits\b", r"trade-offs[^.\n]{0,20}", r"\bper\s+region\b"):
+        pat = re.compile(pattern, re.I)
+        reach = sentence_reach(pat)
+        assert reach is not None
+        for t in (text, text.upper(), text.replace("It", "\u0130t")):  # "İ" grows when lowered: a whole scan
+            found = Sentences(t, t.lower()).finditer(pat, reach, needed_literals(pat))
+            assert [m.span() for m in found] == [m.span() for m in pat.finditer(t)]
