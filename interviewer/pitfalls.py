@@ -87,6 +87,7 @@ def _cleared(ev: Evidence, p: Pitfall, hit: Hit | None) -> bool:
         near = [(ev.texts[t], named and t > hit.turn, hit.start if t == hit.turn and listed else 0) for t in later]
     deferral, _menu, names = _unions(p)
     lows = {id(t): (t.lower(), folds(t)) for t, _must, _after in near}
+    sentences = {id(t): Sentences(t, lows[id(t)][0]) for t, _must, _after in near}
     # "if"/"which" just before the choice, in its own sentence ("... which it isn't here. So I choose" chooses)
     return any(not negated_at(t, m.start())
                and not _CONDITIONAL.search(t, max(0, m.start() - 40, _sentence_start(t, m.start())), m.start())
@@ -97,8 +98,8 @@ def _cleared(ev: Evidence, p: Pitfall, hit: Hit | None) -> bool:
                and (not must_name or (names is not None and names.search(t, m.start(), _sentence_end(t, m.end()))))
                # "I'd start with priority classes plus fair share, or plain quotas": still two options
                and not _or_another(t, m.end(), names)
-               for pat, need in _clearing(p.id, id(p)) for t, must_name, after in near
-               if may_match(need, *lows[id(t)]) for m in pat.finditer(t, after)) \
+               for pat, need, reach in _clearing(p.id, id(p)) for t, must_name, after in near
+               if may_match(need, *lows[id(t)]) for m in sentences[id(t)].finditer(pat, reach, need, after)) \
         or _answered_pick(ev, p, hit)
 
 
@@ -339,9 +340,9 @@ def _turn_scan(pid: str, text: str) -> tuple[bool, tuple[int, ...], bool]:
 
 @functools.lru_cache(maxsize=64)
 def _clearing(pid: str, ident: int) -> tuple:
-    """A pitfall's cleared_by patterns, each with its needed literals (keyed like _unions_of; the
-    pitfall is registered by _unions)."""
-    return tuple((pat, needed_literals(pat)) for pat in _PITFALLS[pid].cleared_by)
+    """A pitfall's cleared_by patterns, each with its needed literals and sentence reach (keyed like
+    _unions_of; the pitfall is registered by _unions)."""
+    return tuple((pat, needed_literals(pat), sentence_reach(pat)) for pat in _PITFALLS[pid].cleared_by)
 
 
 @functools.lru_cache(maxsize=64)

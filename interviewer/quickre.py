@@ -433,12 +433,12 @@ def sentence_reach(pattern: re.Pattern) -> tuple[str, int] | None:
     return (stops, max(reach, 1)) if "." in stops else None
 
 
-def within(pattern: re.Pattern, text: str, cuts: list[int], places: list[int], reach: int):
-    """pattern.finditer(text) for a pattern whose every match lies between two `cuts` (where the text's
-    stretches end: sentence_reach) and holds a literal that starts at one of `places` (sorted): run
-    over the stretches holding one alone, in order, each read `reach` characters past its end (as far
-    as the pattern's lookaheads read), a match found past its end left to the stretch that holds it.
-    Every try starts and reads where finditer's would: the same matches."""
+def within(pattern: re.Pattern, text: str, cuts: list[int], places: list[int], reach: int, pos: int = 0):
+    """pattern.finditer(text, pos) for a pattern whose every match lies between two `cuts` (where the
+    text's stretches end: sentence_reach) and holds a literal that starts at one of `places` (sorted):
+    run over the stretches holding one alone, in order, each read `reach` characters past its end (as
+    far as the pattern's lookaheads read), a match found past its end left to the stretch that holds
+    it. Every try starts and reads where finditer's would: the same matches."""
     n, last = len(text), -1
     for p in places:
         k = bisect.bisect_right(cuts, p)
@@ -446,7 +446,9 @@ def within(pattern: re.Pattern, text: str, cuts: list[int], places: list[int], r
             continue  # (places are sorted: a stretch's places come together)
         last = k
         s, e = cuts[k - 1] if k else 0, cuts[k] if k < len(cuts) else n
-        for m in pattern.finditer(text, s, min(n, e + reach)):
+        if e <= pos:
+            continue
+        for m in pattern.finditer(text, max(s, pos), min(n, e + reach)):
             if m.start() >= e:
                 break
             yield m
@@ -469,10 +471,11 @@ class Sentences:
         self._cuts: dict[str, list[int]] = {}
         self._places: dict[str, list[int]] = {}
 
-    def finditer(self, pattern: re.Pattern, reach: tuple[str, int] | None, words: tuple[str, ...] | None):
-        """pattern.finditer(self.text), for a pattern with that sentence_reach and needed_literals."""
+    def finditer(self, pattern: re.Pattern, reach: tuple[str, int] | None, words: tuple[str, ...] | None,
+                 pos: int = 0):
+        """pattern.finditer(self.text, pos), for a pattern with that sentence_reach and needed_literals."""
         if reach is None or not words or not self.exact:
-            return pattern.finditer(self.text)
+            return pattern.finditer(self.text, pos)
         stops, ahead = reach
         cuts = self._cuts.get(stops)
         if cuts is None:
@@ -487,7 +490,7 @@ class Sentences:
                     i = self.low.find(w, i + 1)
                 self._places[w] = at
             places.update(at)
-        return within(pattern, self.text, cuts, sorted(places), ahead)
+        return within(pattern, self.text, cuts, sorted(places), ahead, pos)
 
     def search(self, pattern: re.Pattern, reach: tuple[str, int] | None, words: tuple[str, ...] | None) -> bool:
         """Does `pattern` match anywhere in the text?"""

@@ -91,5 +91,6 @@ def test_sentences_read_a_text_as_the_whole_scan_does():
         reach = sentence_reach(pat)
         assert reach is not None
         for t in (text, text.upper(), text.replace("It", "\u0130t")):  # "İ" grows when lowered: a whole scan
-            found = Sentences(t, t.lower()).finditer(pat, reach, needed_literals(pat))
-            assert [m.span() for m in found] == [m.span() for m in pat.finditer(t)]
+            for pos in (0, 5, 30, 60, len(t)):
+                found = Sentences(t, t.lower()).finditer(pat, reach, needed_literals(pat), pos)
+                assert [m.span() for m in found] == [m.span() for m in pat.finditer(t, pos)]
