@@ -34,6 +34,7 @@ from interviewer.quickre import (
     needed_literals,
     sentence_reach,
     starts_after,
+    starts_within,
     within,
 )
 from interviewer.rubric import Rubric, number_follow
@@ -451,12 +452,24 @@ def scan_turn(text: str, rubric: Rubric, family: str) -> tuple[tuple[Span, ...],
 
     cuts: dict[tuple[str, str], list[int]] = {}  # (text, stops) -> where its stretches end (quickre.within)
 
-    def sentences_with(pat: re.Pattern, target: str, stretch: tuple[str, int], words: tuple[str, ...]):
-        stops, reach = stretch
+    def cuts_in(target: str, stops: str) -> list[int]:
         hit = cuts.get((target, stops))
         if hit is None:
             hit = cuts[(target, stops)] = cuts_of(target, stops)
-        return within(pat, target, hit, places.of(words), reach)
+        return hit
+
+    def sentences_with(pat: re.Pattern, target: str, stretch: tuple[str, int], words: tuple[str, ...]):
+        return within(pat, target, cuts_in(target, stretch[0]), places.lists(words), stretch[1])
+
+    def held(starts: list[int], target: str, stretch: tuple[str, int] | None, words: tuple[str, ...] | None):
+        # a led pattern that cannot cross a sentence's end is tried only in the sentences holding its
+        # literals - where they are fewer than the places it is tried at (else sorting them out costs more)
+        if stretch is None or places is None:
+            return starts
+        lists = places.lists(words)
+        if sum(map(len, lists)) >= len(starts):
+            return starts
+        return starts_within(starts, cuts_in(target, stretch[0]), lists)
 
     for item_id, every, negatable, not_after, pats in item_plan:
         best = None
@@ -467,9 +480,9 @@ def scan_turn(text: str, rubric: Rubric, family: str) -> tuple[tuple[Span, ...],
             if needs is not None and (present.isdisjoint(needs) if needs[0] else not any(w in target for w in needs[1:])):
                 continue  # nor one without any of the literals one of which each match holds
             if mode is _NUMBER_LED:
-                found = _tried_at(pat, target, numbers.at(target, lead))
+                found = _tried_at(pat, target, held(numbers.at(target, lead), target, stretch, words))
             elif mode is _WORD_LED and places is not None:
-                found = _tried_at(pat, target, places.of(lead))
+                found = _tried_at(pat, target, held(places.of(lead), target, stretch, words))
             elif mode is _SENTENCE_LED:
                 found = _tried_at(pat, target, places_after(target, lead))
             elif stretch is not None and places is not None:
@@ -576,6 +589,12 @@ class _Places:
             self._word = self._index()
         return {w for w, at in self._word.items() if at}
 
+    def lists(self, words: tuple[str, ...]) -> list[list[int]]:
+        """Where each of `words` occurs (a sorted list each)."""
+        if self._word is None:
+            self._word = self._index()
+        return [self._word[w] for w in words]
+
     def of(self, words: tuple[str, ...]) -> list[int]:
         hit = self._at.get(words)
         if hit is None:
@@ -641,7 +660,8 @@ def _plan(rubric: Rubric, family: str) -> tuple[tuple, tuple]:
     each pattern, whether it names the item, its literal, the literals one of which each match
     holds (needed_literals), whether it needs a digit, where it is tried, the pattern scanned, and
     for one scanned within the sentences that hold its literals (quickre.within) the stops it cannot cross,
-    how far its lookaheads read and those literals; for each pitfall its patterns with their
+    how far its lookaheads read and those literals (for a led one, the stops: it is tried only in those
+    sentences); for each pitfall its patterns with their
     literals, leading words, the group a hit starts at, the characters it opens after, that group as
     a pattern of its own (quickre.group_gate) and the stops and reach, as for an item's."""
     items = []
@@ -666,14 +686,16 @@ def _plan(rubric: Rubric, family: str) -> tuple[tuple, tuple]:
                 elif (opens := starts_after(pat)) is not None:
                     mode, lead = _SENTENCE_LED, opens
                 scan = item.scans.get(id(pat), pat)
-                # a scanned pattern that holds a literal and no match of which crosses a sentence's end is
-                # run over the sentences that hold the literal (found in the lowered turn: not for a literal
+                # a scanned or led pattern that holds a literal and no match of which crosses a sentence's end
+                # is run over (or tried in) the sentences that hold the literal (found in the lowered turn: not for a literal
                 # with a space over the text with its digitless sentences blanked, where the blanks may make one)
                 words = needs if needs else (lit,) if lit is not None else None
                 digits = id(pat) in item.digit_patterns
                 if words and digits and any(c.isspace() for w in words for c in w):
                     words = None
-                stretch = sentence_reach(scan) if mode is _SCAN and words and not pat.flags & re.IGNORECASE else None
+                stretch = None
+                if words and not pat.flags & re.IGNORECASE and mode is not _SENTENCE_LED:
+                    stretch = sentence_reach(scan if mode is _SCAN else pat)
                 # a word-led pattern is scanned in full where a letter changed size when lowered (no places)
                 pats.append((pat, is_name, lit, needs, digits, mode, lead, scan, stretch, words))
         items.append((item.id, item.given_is_named, item.negatable, tuple(item.not_after), tuple(pats)))

@@ -433,18 +433,29 @@ def sentence_reach(pattern: re.Pattern) -> tuple[str, int] | None:
     return (stops, max(reach, 1)) if "." in stops else None
 
 
-def within(pattern: re.Pattern, text: str, cuts: list[int], places: list[int], reach: int, pos: int = 0):
+def holding(cuts: list[int], places) -> list[int]:
+    """The stretches (k: the one from cuts[k - 1], or 0, to cuts[k], or the end) where one of `places`
+    (lists of places, each sorted) is, in order."""
+    keep: set[int] = set()
+    for at in places:
+        last = -1
+        for p in at:
+            k = bisect.bisect_right(cuts, p)
+            if k != last:
+                keep.add(k)
+                last = k
+    return sorted(keep)
+
+
+def within(pattern: re.Pattern, text: str, cuts: list[int], places, reach: int, pos: int = 0):
     """pattern.finditer(text, pos) for a pattern whose every match lies between two `cuts` (where the
-    text's stretches end: sentence_reach) and holds a literal that starts at one of `places` (sorted):
-    run over the stretches holding one alone, in order, each read `reach` characters past its end (as
-    far as the pattern's lookaheads read), a match found past its end left to the stretch that holds
-    it. Every try starts and reads where finditer's would: the same matches."""
-    n, last = len(text), -1
-    for p in places:
-        k = bisect.bisect_right(cuts, p)
-        if k == last:
-            continue  # (places are sorted: a stretch's places come together)
-        last = k
+    text's stretches end: sentence_reach) and holds a literal that starts at one of `places` (lists of
+    places, each sorted): run over the stretches holding one alone, in order, each read `reach`
+    characters past its end (as far as the pattern's lookaheads read), a match found past its end
+    left to the stretch that holds it. Every try starts and reads where finditer's would: the same
+    matches."""
+    n = len(text)
+    for k in holding(cuts, places):
         s, e = cuts[k - 1] if k else 0, cuts[k] if k < len(cuts) else n
         if e <= pos:
             continue
@@ -452,6 +463,18 @@ def within(pattern: re.Pattern, text: str, cuts: list[int], places: list[int], r
             if m.start() >= e:
                 break
             yield m
+
+
+def starts_within(starts: list[int], cuts: list[int], places) -> list[int]:
+    """Of `starts` (sorted), those in a stretch (ended by `cuts`) that holds one of `places` (lists of
+    places, each sorted): where a pattern whose every match starts at one of `starts`, lies between
+    two cuts and holds a literal found at `places` may match."""
+    out: list[int] = []
+    for k in holding(cuts, places):
+        lo = bisect.bisect_left(starts, cuts[k - 1]) if k else 0
+        hi = bisect.bisect_left(starts, cuts[k]) if k < len(cuts) else len(starts)
+        out.extend(starts[lo:hi])
+    return out
 
 
 def cuts_of(text: str, stops: str) -> list[int]:
@@ -480,7 +503,7 @@ class Sentences:
         cuts = self._cuts.get(stops)
         if cuts is None:
             cuts = self._cuts[stops] = cuts_of(self.text, stops)
-        places: set[int] = set()
+        places = []
         for w in words:
             at = self._places.get(w)
             if at is None:
@@ -489,8 +512,8 @@ class Sentences:
                     at.append(i)
                     i = self.low.find(w, i + 1)
                 self._places[w] = at
-            places.update(at)
-        return within(pattern, self.text, cuts, sorted(places), ahead, pos)
+            places.append(at)
+        return within(pattern, self.text, cuts, places, ahead, pos)
 
     def search(self, pattern: re.Pattern, reach: tuple[str, int] | None, words: tuple[str, ...] | None) -> bool:
         """Does `pattern` match anywhere in the text?"""

@@ -74,7 +74,7 @@ def test_a_scan_within_the_sentences_holding_a_literal_finds_every_match():
                 continue
             stops, ahead = reach
             cuts = cuts_of(text, stops)
-            places = sorted(m.start() for w in needs for m in re.finditer(f"(?={re.escape(w)})", text))
+            places = [[m.start() for m in re.finditer(f"(?={re.escape(w)})", text)] for w in needs]
             assert [m.span() for m in within(pat, text, cuts, places, ahead)] == \
                 [m.span() for m in pat.finditer(text)], pat.pattern
             checked += 1
@@ -94,3 +94,12 @@ def test_sentences_read_a_text_as_the_whole_scan_does():
             for pos in (0, 5, 30, 60, len(t)):
                 found = Sentences(t, t.lower()).finditer(pat, reach, needed_literals(pat), pos)
                 assert [m.span() for m in found] == [m.span() for m in pat.finditer(t, pos)]
+
+
+def test_starts_within_keeps_the_starts_of_the_stretches_holding_a_literal():
+    from interviewer.quickre import cuts_of, starts_within
+
+    text = "a b. c d. e f. g"
+    cuts = cuts_of(text, ".")
+    assert cuts == [4, 9, 14]
+    assert starts_within([0, 2, 5, 7, 10, 12, 15], cuts, [[7], [15, 15]]) == [5, 7, 15]
