@@ -208,8 +208,13 @@ class _ClauseMarks:
         return [a for a, _b in neg], neg
 
     @functools.cached_property
+    def _sentences(self) -> Sentences:
+        return Sentences(self.text, self.text.lower())
+
+    @functools.cached_property
     def exempt(self) -> list[tuple[int, int]]:
-        return [(m.start(), m.end()) for m in _vocab().negation_exempt.finditer(self.text)]
+        pat = _vocab().negation_exempt
+        return [(m.start(), m.end()) for m in self._sentences.finditer(pat, *_reading(pat))]
 
     @functools.cached_property
     def breaks(self) -> tuple[list[int], list[tuple[int, int]]]:
@@ -218,7 +223,15 @@ class _ClauseMarks:
 
     @functools.cached_property
     def hypothetical(self) -> list[int]:
-        return [m.start() for m in _vocab().hypothetical.finditer(self.text)]
+        pat = _vocab().hypothetical
+        return [m.start() for m in self._sentences.finditer(pat, *_reading(pat))]
+
+
+@functools.lru_cache(maxsize=16)
+def _reading(pattern: re.Pattern) -> tuple[tuple[str, int] | None, tuple[str, ...] | None]:
+    """A vocabulary pattern's sentence_reach and needed_literals: where it allows, a turn is read in
+    the sentences that hold one of those literals (quickre.Sentences)."""
+    return sentence_reach(pattern), needed_literals(pattern)
 
 
 @functools.lru_cache(maxsize=1024)
@@ -299,10 +312,13 @@ _DECIMAL = re.compile(r"(?<=\d)\.(?=\d)")
 class _Builder:
     """A rewritten text with, for each of its characters, the span of the original it came from."""
 
-    def __init__(self) -> None:
+    def __init__(self, text: str = "") -> None:
         self.parts: list[str] = []
         self.ostart: list[int] = []
         self.oend: list[int] = []
+        # the rewrites the whole text holds a literal of: no chunk of it can need another
+        low, folded = text.lower(), folds(text)
+        self.rewrites = [(pat, edit) for pat, edit, needs in _rewrites() if may_match(needs, low, folded)]
 
     def keep(self, text: str, s: int, e: int) -> None:
         """Copy text[s:e], with numbers said in words as digits and "percent" as "%"."""
@@ -310,12 +326,8 @@ class _Builder:
 
         chunk = text[s:e]
         edits = [(a, b, f"{v:g}" if v < 1e6 else f"{v:.0f}") for a, b, v in spelled_numbers(chunk)]
-        edits += [(m.start(), m.end(), _TYPOS[m.group(0).lower()]) for m in _TYPO.finditer(chunk)]
-        edits += [(m.start(), m.end(), "%") for m in _PERCENT_WORD.finditer(chunk)]
-        edits += [(m.start(), m.end(), "ms") for m in _MS_WORD.finditer(chunk)]
-        edits += [(m.start(1), m.end(1), "1") for m in _ONE_UNIT.finditer(chunk)]
-        edits += [(m.start(), m.end(), _ORDINALS[m.group(1).lower().replace("-", " ")])
-                  for m in _ORDINAL_PCT.finditer(chunk)]
+        for pat, edit in self.rewrites:
+            edits += [edit(m) for m in pat.finditer(chunk)]
         pos = 0
         for a, b, rep in sorted(edits):
             if a < pos:
@@ -354,6 +366,20 @@ _TYPOS = {"cahce": "cache", "chache": "cache", "caceh": "cache", "latnecy": "lat
 _TYPO = guarded(re.compile(r"\b(?:" + "|".join(_TYPOS) + r")\b", re.I))
 
 
+@functools.lru_cache(maxsize=1)
+def _rewrites() -> tuple:
+    """The rewrites `_Builder.keep` makes besides spelled numbers, in order: (pattern, the edit of a
+    match, the literals one of which each match holds)."""
+    edits = (
+        (_TYPO, lambda m: (m.start(), m.end(), _TYPOS[m.group(0).lower()])),
+        (_PERCENT_WORD, lambda m: (m.start(), m.end(), "%")),
+        (_MS_WORD, lambda m: (m.start(), m.end(), "ms")),
+        (_ONE_UNIT, lambda m: (m.start(1), m.end(1), "1")),
+        (_ORDINAL_PCT, lambda m: (m.start(), m.end(), _ORDINALS[m.group(1).lower().replace("-", " ")])),
+    )
+    return tuple((pat, edit, needed_literals(pat)) for pat, edit in edits)
+
+
 def digitized(text: str) -> tuple[str, list[int], list[int]]:
     """`text` as the cues read it, and the map back (for each character, the start and end of the
     original it came from): numbers said in words as digits ("thirteen hundred GPUs" -> "1300
@@ -361,7 +387,7 @@ def digitized(text: str) -> tuple[str, list[int], list[int]]:
     cue reads a table as it reads prose."""
     from interviewer.claims.segments import _GENERIC_VALUE_HEADERS, _clean_label, _split_cells, _table_lines
 
-    b = _Builder()
+    b = _Builder(text)
     b._src = text
     rows = _table_lines(text) if "|" in text else {}
     lines = text.split("\n")
