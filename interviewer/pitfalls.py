@@ -86,8 +86,6 @@ def _cleared(ev: Evidence, p: Pitfall, hit: Hit | None) -> bool:
         listed = bool(p.names or p.menu)
         near = [(ev.texts[t], named and t > hit.turn, hit.start if t == hit.turn and listed else 0) for t in later]
     deferral, _menu, names = _unions(p)
-    lows = {id(t): (t.lower(), folds(t)) for t, _must, _after in near}
-    sentences = {id(t): Sentences(t, lows[id(t)][0]) for t, _must, _after in near}
     # "if"/"which" just before the choice, in its own sentence ("... which it isn't here. So I choose" chooses)
     return any(not negated_at(t, m.start())
                and not _CONDITIONAL.search(t, max(0, m.start() - 40, _sentence_start(t, m.start())), m.start())
@@ -99,12 +97,18 @@ def _cleared(ev: Evidence, p: Pitfall, hit: Hit | None) -> bool:
                # "I'd start with priority classes plus fair share, or plain quotas": still two options
                and not _or_another(t, m.end(), names)
                for pat, need, reach in _clearing(p.id, id(p)) for t, must_name, after in near
-               if may_match(need, *lows[id(t)]) for m in sentences[id(t)].finditer(pat, reach, need, after)) \
+               if _sentences(t).may_match(need) for m in _sentences(t).finditer(pat, reach, need, after)) \
         or _answered_pick(ev, p, hit)
 
 
 # a first sentence that still does not choose: "Default... depends.", "whatever the load test favours"
 _UNDECIDED = re.compile(r"\bor\b|\?|\b(?:depend\w*|whatever|whichever|varies|not\s+sure|hard\s+to\s+say)\b", re.I)
+
+
+@functools.lru_cache(maxsize=1024)
+def _sentences(text: str) -> Sentences:
+    """A candidate answer as the clearing patterns read it (each pitfall's, each time a list is cleared)."""
+    return Sentences(text, text.lower())
 
 
 def _or_another(text: str, pos: int, names: re.Pattern | None) -> bool:

@@ -503,17 +503,23 @@ class Sentences:
         cuts = self._cuts.get(stops)
         if cuts is None:
             cuts = self._cuts[stops] = cuts_of(self.text, stops)
-        places = []
-        for w in words:
-            at = self._places.get(w)
-            if at is None:
-                at, i = [], self.low.find(w)
-                while i >= 0:
-                    at.append(i)
-                    i = self.low.find(w, i + 1)
-                self._places[w] = at
-            places.append(at)
-        return within(pattern, self.text, cuts, places, ahead, pos)
+        return within(pattern, self.text, cuts, [self._at(w) for w in words], ahead, pos)
+
+    def _at(self, word: str) -> list[int]:
+        at = self._places.get(word)
+        if at is None:
+            at, i = [], self.low.find(word)
+            while i >= 0:
+                at.append(i)
+                i = self.low.find(word, i + 1)
+            self._places[word] = at
+        return at
+
+    def may_match(self, words: tuple[str, ...] | None) -> bool:
+        """may_match(words, low, folds(text)), each literal's places found once."""
+        if words is None or not self.exact:
+            return may_match(words, self.low, folds(self.text))
+        return any(self._at(w) for w in words)
 
     def search(self, pattern: re.Pattern, reach: tuple[str, int] | None, words: tuple[str, ...] | None) -> bool:
         """Does `pattern` match anywhere in the text?"""
