@@ -225,7 +225,7 @@ def _unchosen(ev: Evidence, hit: Hit, items) -> None:
         return
     # "There are a few ways. Dynamic batching, or fixed-size batches, or ... We could also shed load, or
     # ...": the menu runs from its opener, not only the sentence the list was found in
-    opener = next((m for m in _SENTENCE.finditer(text) if m.start() < s and _MENU_OPENER.search(m.group(0))), None)
+    opener = next((m for m in _SENTENCE.finditer(text) if m.start() < s and _opens_menu(m.group(0))), None)
     if opener is not None:
         s = opener.start()
     for item in items:
@@ -385,7 +385,7 @@ def _policy_list(ev: Evidence, p: Pitfall, since: int = 0) -> bool:
         nxt = min((t for t in ev.texts if t > turn), default=None)
         deferred_next = nxt is not None and _scan(p, ev.texts[nxt])[0]
         if len(starts) < 2 and not ((deferred or deferred_next) and menu_in_turn) \
-                and not (menu_in_turn and _MENU_OPENER.search(text)):
+                and not (menu_in_turn and _opens_menu(text)):
             continue  # fewer than two policy names and no menu left open or opened: nothing to find in this answer
         for sm in _SENTENCE.finditer(text):
             sentence = sm.group(0)
@@ -413,7 +413,7 @@ def _policy_list(ev: Evidence, p: Pitfall, since: int = 0) -> bool:
                     return True
             # a menu opened in so many words and never closed: "There are several good strategies here: preemption,
             # swapping to CPU, recomputation, priority queues, or admission control" (a choice later withdraws it)
-            opened = _MENU_OPENER.search(sentence) is not None and (
+            opened = _opens_menu(sentence) and (
                 len(_OR.findall(sentence)) >= 1 and sentence.count(",") + len(_OR.findall(sentence)) >= 4
                 # "Circuit breakers, hedged requests, fallbacks, caching, bulkheads; the standard resilience toolkit"
                 or _TOOLKIT.search(sentence) is not None and sentence.count(",") >= 3)
@@ -450,12 +450,12 @@ def _policy_list(ev: Evidence, p: Pitfall, since: int = 0) -> bool:
         # or the next ("It really depends on the org ... I'd make the policy pluggable")
         if deferred or deferred_next:
             sentences = list(_SENTENCE.finditer(text))
-            opener = next((sm for sm in sentences if _MENU_OPENER.search(sm.group(0))), None)
+            opener = next((sm for sm in sentences if _opens_menu(sm.group(0))), None)
             ors = [sm for sm in sentences if _OR_LEAD.match(sm.group(0))]
             if opener is None and len(ors) >= 2:
                 opener = next((sm for sm in sentences if sm.end() <= ors[0].start() and p.menu[0].search(sm.group(0))),
                               ors[0])
-            if opener is not None and (len(ors) >= 2 or _MENU_OPENER.search(opener.group(0))):
+            if opener is not None and (len(ors) >= 2 or _opens_menu(opener.group(0))):
                 start = opener.start() + (len(opener.group(0)) - len(opener.group(0).lstrip()))
                 # through the deferral said in this answer, else through the whole answer
                 ends = [sm.end() for sm in sentences if any(d.search(sm.group(0)) for d in p.deferral)]
@@ -494,3 +494,9 @@ _COMMITTED = re.compile(r"\b(?:i|we)(?:.d|\s+would|.ll|\s+will)\s+(?:\w+\s+){0,2
 _OR_LEAD = re.compile(r"\s*or\b", re.I)
 _OPENER_NOUN = guarded(re.compile(_NOUNS, re.I))  # every branch of the opener ends in one of these
 _OPENER_NEEDS = needed_literals(_MENU_OPENER)
+
+
+def _opens_menu(text: str) -> bool:
+    """Does `text` open a menu of options (_MENU_OPENER)? Skipped on a substring test where it holds
+    none of the opener's literals."""
+    return may_match(_OPENER_NEEDS, text.lower(), folds(text)) and _MENU_OPENER.search(text) is not None
