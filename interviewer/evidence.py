@@ -208,13 +208,8 @@ class _ClauseMarks:
         return [a for a, _b in neg], neg
 
     @functools.cached_property
-    def _sentences(self) -> Sentences:
-        return Sentences(self.text, self.text.lower())
-
-    @functools.cached_property
     def exempt(self) -> list[tuple[int, int]]:
-        pat = _vocab().negation_exempt
-        return [(m.start(), m.end()) for m in self._sentences.finditer(pat, *_reading(pat))]
+        return [(m.start(), m.end()) for m in _vocab().negation_exempt.finditer(self.text)]
 
     @functools.cached_property
     def breaks(self) -> tuple[list[int], list[tuple[int, int]]]:
@@ -223,15 +218,7 @@ class _ClauseMarks:
 
     @functools.cached_property
     def hypothetical(self) -> list[int]:
-        pat = _vocab().hypothetical
-        return [m.start() for m in self._sentences.finditer(pat, *_reading(pat))]
-
-
-@functools.lru_cache(maxsize=16)
-def _reading(pattern: re.Pattern) -> tuple[tuple[str, int] | None, tuple[str, ...] | None]:
-    """A vocabulary pattern's sentence_reach and needed_literals: where it allows, a turn is read in
-    the sentences that hold one of those literals (quickre.Sentences)."""
-    return sentence_reach(pattern), needed_literals(pattern)
+        return [m.start() for m in _vocab().hypothetical.finditer(self.text)]
 
 
 @functools.lru_cache(maxsize=1024)
