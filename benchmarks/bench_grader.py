@@ -83,7 +83,7 @@ def text_caches():
     from interviewer.claims import ledger, segments
 
     return [evidence._breaks, evidence.scan_turn, evidence._mask_grader_directed, evidence._clause_marks,
-            ledger._found, segments._names, segments.candidate_reading, pitfalls._turn_scan]
+            ledger._found, segments._names, segments.candidate_reading, pitfalls._turn_scan, pitfalls._sentences]
 
 
 def report(name: str, cases) -> None:

@@ -24,13 +24,18 @@ from typing import TYPE_CHECKING
 from interviewer.claims.numbers import writes_european
 from interviewer.claims.segments import candidate_reading
 from interviewer.quickre import (
+    Sentences,
+    cuts_of,
     folds,
     group_gate,
     guarded,
     longest_at_each_place,
     may_match,
     needed_literals,
+    sentence_reach,
     starts_after,
+    starts_within,
+    within,
 )
 from interviewer.rubric import Rubric, number_follow
 
@@ -58,6 +63,7 @@ GRADER_DIRECTED = guarded(re.compile(
     re.IGNORECASE,
 ))
 _GRADER_DIRECTED_NEEDS = needed_literals(GRADER_DIRECTED)
+_GRADER_DIRECTED_REACH = sentence_reach(GRADER_DIRECTED)  # read in the sentences that hold one of those
 _NUMBER = re.compile(r"(?<![\w.])(\d[\d,]*(?:\.\d+)?)\s*([kKmM](?![a-zA-Z]))?")
 _WORDY_NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
                   "nine": 9, "ten": 10}
@@ -156,9 +162,10 @@ def _sentence_bounds(text: str, start: int, end: int) -> tuple[int, int]:
 def _mask_grader_directed(text: str) -> tuple[str, list[tuple[int, int]]]:
     """Blank out sentences that address the grader; offsets are preserved."""
     spans = []
-    if not may_match(_GRADER_DIRECTED_NEEDS, text.lower(), folds(text)):
+    low = text.lower()
+    if not may_match(_GRADER_DIRECTED_NEEDS, low, folds(text)):
         return text, []  # none of the words a sentence to the grader holds
-    for m in GRADER_DIRECTED.finditer(text):
+    for m in Sentences(text, low).finditer(GRADER_DIRECTED, _GRADER_DIRECTED_REACH, _GRADER_DIRECTED_NEEDS):
         spans.append(_sentence_bounds(text, m.start(), m.end()))
     if not spans:
         return text, []
@@ -292,10 +299,13 @@ _DECIMAL = re.compile(r"(?<=\d)\.(?=\d)")
 class _Builder:
     """A rewritten text with, for each of its characters, the span of the original it came from."""
 
-    def __init__(self) -> None:
+    def __init__(self, text: str = "") -> None:
         self.parts: list[str] = []
         self.ostart: list[int] = []
         self.oend: list[int] = []
+        # the rewrites the whole text holds a literal of: no chunk of it can need another
+        low, folded = text.lower(), folds(text)
+        self.rewrites = [(pat, edit) for pat, edit, needs in _rewrites() if may_match(needs, low, folded)]
 
     def keep(self, text: str, s: int, e: int) -> None:
         """Copy text[s:e], with numbers said in words as digits and "percent" as "%"."""
@@ -303,12 +313,8 @@ class _Builder:
 
         chunk = text[s:e]
         edits = [(a, b, f"{v:g}" if v < 1e6 else f"{v:.0f}") for a, b, v in spelled_numbers(chunk)]
-        edits += [(m.start(), m.end(), _TYPOS[m.group(0).lower()]) for m in _TYPO.finditer(chunk)]
-        edits += [(m.start(), m.end(), "%") for m in _PERCENT_WORD.finditer(chunk)]
-        edits += [(m.start(), m.end(), "ms") for m in _MS_WORD.finditer(chunk)]
-        edits += [(m.start(1), m.end(1), "1") for m in _ONE_UNIT.finditer(chunk)]
-        edits += [(m.start(), m.end(), _ORDINALS[m.group(1).lower().replace("-", " ")])
-                  for m in _ORDINAL_PCT.finditer(chunk)]
+        for pat, edit in self.rewrites:
+            edits += [edit(m) for m in pat.finditer(chunk)]
         pos = 0
         for a, b, rep in sorted(edits):
             if a < pos:
@@ -347,6 +353,20 @@ _TYPOS = {"cahce": "cache", "chache": "cache", "caceh": "cache", "latnecy": "lat
 _TYPO = guarded(re.compile(r"\b(?:" + "|".join(_TYPOS) + r")\b", re.I))
 
 
+@functools.lru_cache(maxsize=1)
+def _rewrites() -> tuple:
+    """The rewrites `_Builder.keep` makes besides spelled numbers, in order: (pattern, the edit of a
+    match, the literals one of which each match holds)."""
+    edits = (
+        (_TYPO, lambda m: (m.start(), m.end(), _TYPOS[m.group(0).lower()])),
+        (_PERCENT_WORD, lambda m: (m.start(), m.end(), "%")),
+        (_MS_WORD, lambda m: (m.start(), m.end(), "ms")),
+        (_ONE_UNIT, lambda m: (m.start(1), m.end(1), "1")),
+        (_ORDINAL_PCT, lambda m: (m.start(), m.end(), _ORDINALS[m.group(1).lower().replace("-", " ")])),
+    )
+    return tuple((pat, edit, needed_literals(pat)) for pat, edit in edits)
+
+
 def digitized(text: str) -> tuple[str, list[int], list[int]]:
     """`text` as the cues read it, and the map back (for each character, the start and end of the
     original it came from): numbers said in words as digits ("thirteen hundred GPUs" -> "1300
@@ -354,7 +374,7 @@ def digitized(text: str) -> tuple[str, list[int], list[int]]:
     cue reads a table as it reads prose."""
     from interviewer.claims.segments import _GENERIC_VALUE_HEADERS, _clean_label, _split_cells, _table_lines
 
-    b = _Builder()
+    b = _Builder(text)
     b._src = text
     rows = _table_lines(text) if "|" in text else {}
     lines = text.split("\n")
@@ -443,20 +463,43 @@ def scan_turn(text: str, rubric: Rubric, family: str) -> tuple[tuple[Span, ...],
             hit = after[(target, chars)] = [0, *(m.end() for m in re.finditer(f"[{chars}]", target))]
         return hit
 
+    cuts: dict[tuple[str, str], list[int]] = {}  # (text, stops) -> where its stretches end (quickre.within)
+
+    def cuts_in(target: str, stops: str) -> list[int]:
+        hit = cuts.get((target, stops))
+        if hit is None:
+            hit = cuts[(target, stops)] = cuts_of(target, stops)
+        return hit
+
+    def sentences_with(pat: re.Pattern, target: str, stretch: tuple[str, int], words: tuple[str, ...]):
+        return within(pat, target, cuts_in(target, stretch[0]), places.lists(words), stretch[1])
+
+    def held(starts: list[int], target: str, stretch: tuple[str, int] | None, words: tuple[str, ...] | None):
+        # a led pattern that cannot cross a sentence's end is tried only in the sentences holding its
+        # literals - where they are fewer than the places it is tried at (else sorting them out costs more)
+        if stretch is None or places is None:
+            return starts
+        lists = places.lists(words)
+        if sum(map(len, lists)) >= len(starts):
+            return starts
+        return starts_within(starts, cuts_in(target, stretch[0]), lists)
+
     for item_id, every, negatable, not_after, pats in item_plan:
         best = None
-        for pat, is_name, lit, needs, digits, mode, lead, scan in pats:
+        for pat, is_name, lit, needs, digits, mode, lead, scan, stretch, words in pats:
             if lit is not None and lit not in present:
                 continue  # a text without the pattern's literal cannot match it
             target = digits_only if digits else low
             if needs is not None and (present.isdisjoint(needs) if needs[0] else not any(w in target for w in needs[1:])):
                 continue  # nor one without any of the literals one of which each match holds
             if mode is _NUMBER_LED:
-                found = _tried_at(pat, target, numbers.at(target, lead))
+                found = _tried_at(pat, target, held(numbers.at(target, lead), target, stretch, words))
             elif mode is _WORD_LED and places is not None:
-                found = _tried_at(pat, target, places.of(lead))
+                found = _tried_at(pat, target, held(places.of(lead), target, stretch, words))
             elif mode is _SENTENCE_LED:
                 found = _tried_at(pat, target, places_after(target, lead))
+            elif stretch is not None and places is not None:
+                found = sentences_with(scan, target, stretch, words)
             else:
                 found = scan.finditer(target)
             for m in found:
@@ -480,7 +523,7 @@ def scan_turn(text: str, rubric: Rubric, family: str) -> tuple[tuple[Span, ...],
     pitfalls = []
     folded = folds(norm)  # no literal can rule a pattern out
     for pitfall, pats in pitfall_plan:
-        for pat, needs, lead, at, opens, gate in pats:
+        for pat, needs, lead, at, opens, gate, stretch in pats:
             if needs is not None and not folded and present.isdisjoint(needs):
                 continue  # a turn without any of the literals one of which each match holds
             if gate is not None and gate.search(norm) is None:
@@ -489,7 +532,10 @@ def scan_turn(text: str, rubric: Rubric, family: str) -> tuple[tuple[Span, ...],
             # read as the cues read: "twenty-four times" as "24 times", "3.5-4x" with its decimal kept
             lead = lead if places is not None else None
             for m in (_tried_at(pat, norm, places.of(lead)) if lead else
-                      _tried_at(pat, norm, places_after(norm, opens)) if opens else pat.finditer(norm)):
+                      _tried_at(pat, norm, places_after(norm, opens)) if opens else
+                      # (its literals found in the lowered turn: where none folds, at the same places)
+                      sentences_with(pat, norm, stretch, needs) if stretch and places is not None and not folded else
+                      pat.finditer(norm)):
                 s, e = ostart[m.start(at)], oend[max(m.end() - 1, m.start(at))]
                 sb, se = _sentence_bounds(masked, s, s)
                 # the contrast may hold the match's own first word: "no attention tensors anywhere"
@@ -556,6 +602,12 @@ class _Places:
             self._word = self._index()
         return {w for w, at in self._word.items() if at}
 
+    def lists(self, words: tuple[str, ...]) -> list[list[int]]:
+        """Where each of `words` occurs (a sorted list each)."""
+        if self._word is None:
+            self._word = self._index()
+        return [self._word[w] for w in words]
+
     def of(self, words: tuple[str, ...]) -> list[int]:
         hit = self._at.get(words)
         if hit is None:
@@ -619,9 +671,12 @@ def _plan(rubric: Rubric, family: str) -> tuple[tuple, tuple]:
     """How scan_turn tries a family's cue and pitfall patterns, worked out once instead of per turn
     and pattern: for each item (id, keeps every match, negatable, not_after, patterns) with, for
     each pattern, whether it names the item, its literal, the literals one of which each match
-    holds (needed_literals), whether it needs a digit, and where it is tried; for each pitfall its
-    patterns with their literals, leading words, the group a hit starts at, the characters it
-    opens after and that group as a pattern of its own (quickre.group_gate)."""
+    holds (needed_literals), whether it needs a digit, where it is tried, the pattern scanned, and
+    for one scanned within the sentences that hold its literals (quickre.within) the stops it cannot cross,
+    how far its lookaheads read and those literals (for a led one, the stops: it is tried only in those
+    sentences); for each pitfall its patterns with their
+    literals, leading words, the group a hit starts at, the characters it opens after, that group as
+    a pattern of its own (quickre.group_gate) and the stops and reach, as for an item's."""
     items = []
     for item in items_for(rubric, family):
         named = item.tier == "name"
@@ -643,14 +698,25 @@ def _plan(rubric: Rubric, family: str) -> tuple[tuple, tuple]:
                     mode, lead = _WORD_LED, item.led_by[id(pat)]
                 elif (opens := starts_after(pat)) is not None:
                     mode, lead = _SENTENCE_LED, opens
+                scan = item.scans.get(id(pat), pat)
+                # a scanned or led pattern that holds a literal and no match of which crosses a sentence's end
+                # is run over (or tried in) the sentences that hold the literal (found in the lowered turn: not for a literal
+                # with a space over the text with its digitless sentences blanked, where the blanks may make one)
+                words = needs if needs else (lit,) if lit is not None else None
+                digits = id(pat) in item.digit_patterns
+                if words and digits and any(c.isspace() for w in words for c in w):
+                    words = None
+                stretch = None
+                if words and not pat.flags & re.IGNORECASE and mode is not _SENTENCE_LED:
+                    stretch = sentence_reach(scan if mode is _SCAN else pat)
                 # a word-led pattern is scanned in full where a letter changed size when lowered (no places)
-                pats.append((pat, is_name, lit, needs, id(pat) in item.digit_patterns, mode, lead,
-                             item.scans.get(id(pat), pat)))
+                pats.append((pat, is_name, lit, needs, digits, mode, lead, scan, stretch, words))
         items.append((item.id, item.given_is_named, item.negatable, tuple(item.not_after), tuple(pats)))
     pitfalls = []
     for pitfall in rubric.pitfalls.values():
-        pats = tuple((pat, needed_literals(pat), pitfall.led_by.get(id(pat)), pat.groupindex.get("at", 0),
-                      starts_after(pat), group_gate(pat, "at")) for pat in pitfall.patterns_for(family))
+        pats = tuple((pat, needs, pitfall.led_by.get(id(pat)), pat.groupindex.get("at", 0),
+                      starts_after(pat), group_gate(pat, "at"), sentence_reach(pat) if needs else None)
+                     for pat in pitfall.patterns_for(family) for needs in (needed_literals(pat),))
         pitfalls.append((pitfall, pats))
     return tuple(items), tuple(pitfalls)
 

@@ -19,7 +19,7 @@ import re
 
 from interviewer.claims.vocab import any_of
 from interviewer.evidence import Evidence, Hit, hypothetical_at, negated_at, quote_around
-from interviewer.quickre import folds, guarded, may_match, needed_literals
+from interviewer.quickre import Sentences, folds, guarded, may_match, needed_literals, sentence_reach
 from interviewer.rubric import Pitfall, Rubric
 
 _SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?]+|(?=\n)|$)")  # a bullet line with no full stop is a sentence too
@@ -86,7 +86,6 @@ def _cleared(ev: Evidence, p: Pitfall, hit: Hit | None) -> bool:
         listed = bool(p.names or p.menu)
         near = [(ev.texts[t], named and t > hit.turn, hit.start if t == hit.turn and listed else 0) for t in later]
     deferral, _menu, names = _unions(p)
-    lows = {id(t): (t.lower(), folds(t)) for t, _must, _after in near}
     # "if"/"which" just before the choice, in its own sentence ("... which it isn't here. So I choose" chooses)
     return any(not negated_at(t, m.start())
                and not _CONDITIONAL.search(t, max(0, m.start() - 40, _sentence_start(t, m.start())), m.start())
@@ -97,13 +96,19 @@ def _cleared(ev: Evidence, p: Pitfall, hit: Hit | None) -> bool:
                and (not must_name or (names is not None and names.search(t, m.start(), _sentence_end(t, m.end()))))
                # "I'd start with priority classes plus fair share, or plain quotas": still two options
                and not _or_another(t, m.end(), names)
-               for pat, need in _clearing(p.id, id(p)) for t, must_name, after in near
-               if may_match(need, *lows[id(t)]) for m in pat.finditer(t, after)) \
+               for pat, need, reach in _clearing(p.id, id(p)) for t, must_name, after in near
+               if _sentences(t).may_match(need) for m in _sentences(t).finditer(pat, reach, need, after)) \
         or _answered_pick(ev, p, hit)
 
 
 # a first sentence that still does not choose: "Default... depends.", "whatever the load test favours"
 _UNDECIDED = re.compile(r"\bor\b|\?|\b(?:depend\w*|whatever|whichever|varies|not\s+sure|hard\s+to\s+say)\b", re.I)
+
+
+@functools.lru_cache(maxsize=1024)
+def _sentences(text: str) -> Sentences:
+    """A candidate answer as the clearing patterns read it (each pitfall's, each time a list is cleared)."""
+    return Sentences(text, text.lower())
 
 
 def _or_another(text: str, pos: int, names: re.Pattern | None) -> bool:
@@ -220,7 +225,7 @@ def _unchosen(ev: Evidence, hit: Hit, items) -> None:
         return
     # "There are a few ways. Dynamic batching, or fixed-size batches, or ... We could also shed load, or
     # ...": the menu runs from its opener, not only the sentence the list was found in
-    opener = next((m for m in _SENTENCE.finditer(text) if m.start() < s and _MENU_OPENER.search(m.group(0))), None)
+    opener = next((m for m in _SENTENCE.finditer(text) if m.start() < s and _opens_menu(m.group(0))), None)
     if opener is not None:
         s = opener.start()
     for item in items:
@@ -326,29 +331,33 @@ def _turn_scan(pid: str, text: str) -> tuple[bool, tuple[int, ...], bool]:
         may_match(_OPENER_NEEDS, sm.group(0).lower(), folded) and _MENU_OPENER.search(sm.group(0))
         for sm in _SENTENCE.finditer(text))
     # whether any deferral (or menu) pattern matches: one at a time, each skipped on a substring test
-    # where it can, instead of the union tried at every character
-    deferral, menu, names_need = _needs(pid, id(p))
-    return (any(may_match(need, low, folded) and pat.search(text) for pat, need in deferral),
-            tuple(m.start() for m in names.finditer(text)) if names and may_match(names_need, low, folded) else (),
-            any(may_match(need, low, folded) and pat.search(text) for pat, need in menu) or opener)
+    # where it can, instead of the union tried at every character, and read in the sentences that hold
+    # its literals where it cannot cross a sentence's end
+    deferral, menu, (names_need, names_reach) = _needs(pid, id(p))
+    sentences = Sentences(text, low)
+    return (any(may_match(need, low, folded) and sentences.search(pat, reach, need) for pat, need, reach in deferral),
+            tuple(m.start() for m in sentences.finditer(names, names_reach, names_need))
+            if names and may_match(names_need, low, folded) else (),
+            any(may_match(need, low, folded) and sentences.search(pat, reach, need) for pat, need, reach in menu)
+            or opener)
 
 
 @functools.lru_cache(maxsize=64)
 def _clearing(pid: str, ident: int) -> tuple:
-    """A pitfall's cleared_by patterns, each with its needed literals (keyed like _unions_of; the
-    pitfall is registered by _unions)."""
-    return tuple((pat, needed_literals(pat)) for pat in _PITFALLS[pid].cleared_by)
+    """A pitfall's cleared_by patterns, each with its needed literals and sentence reach (keyed like
+    _unions_of; the pitfall is registered by _unions)."""
+    return tuple((pat, needed_literals(pat), sentence_reach(pat)) for pat in _PITFALLS[pid].cleared_by)
 
 
 @functools.lru_cache(maxsize=64)
-def _needs(pid: str, ident: int) -> tuple[tuple, tuple, tuple[str, ...] | None]:
-    """A pitfall's deferral and menu patterns, each with its needed literals, and the literals one of
-    which any policy name holds (keyed like _unions_of)."""
+def _needs(pid: str, ident: int) -> tuple[tuple, tuple, tuple]:
+    """A pitfall's deferral and menu patterns, each with its needed literals and sentence reach, and
+    the literals one of which any policy name holds with the names' reach (keyed like _unions_of)."""
     p = _PITFALLS[pid]
     names = _unions_of(pid, ident)[2]
-    return (tuple((pat, needed_literals(pat)) for pat in p.deferral),
-            tuple((pat, needed_literals(pat)) for pat in p.menu),
-            needed_literals(names) if names is not None else None)
+    return (tuple((pat, needed_literals(pat), sentence_reach(pat)) for pat in p.deferral),
+            tuple((pat, needed_literals(pat), sentence_reach(pat)) for pat in p.menu),
+            (needed_literals(names), sentence_reach(names)) if names is not None else (None, None))
 
 
 def _unions(p: Pitfall) -> tuple[re.Pattern | None, re.Pattern | None, re.Pattern | None]:
@@ -376,7 +385,7 @@ def _policy_list(ev: Evidence, p: Pitfall, since: int = 0) -> bool:
         nxt = min((t for t in ev.texts if t > turn), default=None)
         deferred_next = nxt is not None and _scan(p, ev.texts[nxt])[0]
         if len(starts) < 2 and not ((deferred or deferred_next) and menu_in_turn) \
-                and not (menu_in_turn and _MENU_OPENER.search(text)):
+                and not (menu_in_turn and _opens_menu(text)):
             continue  # fewer than two policy names and no menu left open or opened: nothing to find in this answer
         for sm in _SENTENCE.finditer(text):
             sentence = sm.group(0)
@@ -404,7 +413,7 @@ def _policy_list(ev: Evidence, p: Pitfall, since: int = 0) -> bool:
                     return True
             # a menu opened in so many words and never closed: "There are several good strategies here: preemption,
             # swapping to CPU, recomputation, priority queues, or admission control" (a choice later withdraws it)
-            opened = _MENU_OPENER.search(sentence) is not None and (
+            opened = _opens_menu(sentence) and (
                 len(_OR.findall(sentence)) >= 1 and sentence.count(",") + len(_OR.findall(sentence)) >= 4
                 # "Circuit breakers, hedged requests, fallbacks, caching, bulkheads; the standard resilience toolkit"
                 or _TOOLKIT.search(sentence) is not None and sentence.count(",") >= 3)
@@ -441,12 +450,12 @@ def _policy_list(ev: Evidence, p: Pitfall, since: int = 0) -> bool:
         # or the next ("It really depends on the org ... I'd make the policy pluggable")
         if deferred or deferred_next:
             sentences = list(_SENTENCE.finditer(text))
-            opener = next((sm for sm in sentences if _MENU_OPENER.search(sm.group(0))), None)
+            opener = next((sm for sm in sentences if _opens_menu(sm.group(0))), None)
             ors = [sm for sm in sentences if _OR_LEAD.match(sm.group(0))]
             if opener is None and len(ors) >= 2:
                 opener = next((sm for sm in sentences if sm.end() <= ors[0].start() and p.menu[0].search(sm.group(0))),
                               ors[0])
-            if opener is not None and (len(ors) >= 2 or _MENU_OPENER.search(opener.group(0))):
+            if opener is not None and (len(ors) >= 2 or _opens_menu(opener.group(0))):
                 start = opener.start() + (len(opener.group(0)) - len(opener.group(0).lstrip()))
                 # through the deferral said in this answer, else through the whole answer
                 ends = [sm.end() for sm in sentences if any(d.search(sm.group(0)) for d in p.deferral)]
@@ -488,3 +497,9 @@ _OR_LEAD = re.compile(r"\s*or\b", re.I)
 # every branch of the opener ends in one of these, or numbers its options
 _OPENER_NOUN = guarded(re.compile(_NOUNS + r"|\boption\s+(?:one|two|three|four|five|[1-5]|[a-e])\b", re.I))
 _OPENER_NEEDS = needed_literals(_MENU_OPENER)
+
+
+def _opens_menu(text: str) -> bool:
+    """Does `text` open a menu of options (_MENU_OPENER)? Skipped on a substring test where it holds
+    none of the opener's literals."""
+    return may_match(_OPENER_NEEDS, text.lower(), folds(text)) and _MENU_OPENER.search(text) is not None

@@ -10,6 +10,7 @@ that first character is in the set.
 """
 from __future__ import annotations
 
+import bisect
 import re
 from re import _constants as _C
 from re import _parser
@@ -305,3 +306,221 @@ def group_gate(pattern: re.Pattern, name: str) -> re.Pattern | None:
         return guarded(re.compile(body, pattern.flags))
     except re.error:
         return None
+
+
+# ----------------------------------------------------------------------------- sentence-bound scans
+#
+# A pattern that can never consume a sentence stop followed by a space or newline (". ", "?\n")
+# matches only inside the stretches between such cuts; one that also needs a literal (needed_literals)
+# matches only inside a stretch that holds the literal. `sentence_reach` proves the first from the
+# parse tree; `StretchScan` then runs the pattern over the stretches that hold a literal instead of
+# the whole text, with the same matches in the same order.
+
+_STOPS = ".!?"
+_CUT_AFTER = " \n"  # a stop followed by one of these is a cut
+_CLASS_CATEGORIES = {_C.CATEGORY_DIGIT: r"\d", _C.CATEGORY_NOT_DIGIT: r"\D", _C.CATEGORY_SPACE: r"\s",
+                     _C.CATEGORY_NOT_SPACE: r"\S", _C.CATEGORY_WORD: r"\w", _C.CATEGORY_NOT_WORD: r"\W"}
+# zero-width tests that read at most one character on either side (none reads the end of the text)
+_LOCAL_AT = {_C.AT_BEGINNING, _C.AT_BEGINNING_STRING, _C.AT_BOUNDARY, _C.AT_NON_BOUNDARY}
+
+
+def _takes(op, av, ch: str) -> bool:
+    """May the one-character op (op, av) consume `ch`? (_Open where this reading does not know.)"""
+    if op is _C.LITERAL:
+        return chr(av) == ch
+    if op is _C.NOT_LITERAL:
+        return chr(av) != ch
+    if op is _C.ANY:
+        return True  # (without DOTALL, all but a newline: "may" is enough)
+    if op is _C.IN:
+        neg, hit = False, False
+        for o, a in av:
+            if o is _C.NEGATE:
+                neg = True
+            elif o is _C.LITERAL:
+                hit = hit or chr(a) == ch
+            elif o is _C.RANGE:
+                hit = hit or a[0] <= ord(ch) <= a[1]
+            elif o is _C.CATEGORY and a in _CLASS_CATEGORIES:
+                hit = hit or re.fullmatch(_CLASS_CATEGORIES[a], ch) is not None
+            else:
+                raise _Open
+        return hit != neg
+    raise _Open
+
+
+class _Ends:
+    """What a piece of a pattern may consume, read for one stop: whether it may be empty, start with a
+    cut-after character, end on the stop, or hold the stop followed by a cut-after character; and
+    how far past a place its lookaheads may read."""
+
+    __slots__ = ("empty", "first", "last", "inner", "reach")
+
+    def __init__(self, empty=True, first=False, last=False, inner=False, reach=0):
+        self.empty, self.first, self.last, self.inner, self.reach = empty, first, last, inner, reach
+
+    def then(self, other: _Ends) -> _Ends:
+        return _Ends(self.empty and other.empty, self.first or (self.empty and other.first),
+                     other.last or (other.empty and self.last),
+                     self.inner or other.inner or (self.last and other.first), max(self.reach, other.reach))
+
+    def either(self, other: _Ends) -> _Ends:
+        return _Ends(self.empty or other.empty, self.first or other.first, self.last or other.last,
+                     self.inner or other.inner, max(self.reach, other.reach))
+
+
+def _ends(items, stop: str) -> _Ends:
+    out = _Ends()
+    for op, av in items:
+        if op in (_C.LITERAL, _C.NOT_LITERAL, _C.ANY, _C.IN):
+            part = _Ends(False, any(_takes(op, av, c) for c in _CUT_AFTER), _takes(op, av, stop))
+        elif op is _C.AT:
+            if av not in _LOCAL_AT:
+                raise _Open  # "$" reads the end of the text, which a stretch would move
+            part = _Ends(reach=1)
+        elif op in (_C.ASSERT, _C.ASSERT_NOT):
+            direction, body = av
+            inner = _ends(body, stop)  # read, not consumed: only how far it reads counts
+            width = body.getwidth()[1] if direction == 1 else 0
+            if width >= _C.MAXREPEAT:
+                raise _Open  # a lookahead that may read without bound
+            part = _Ends(reach=max(1, width + inner.reach))
+        elif op is _C.SUBPATTERN:
+            if av[1] or av[2]:
+                raise _Open  # scoped flags ("(?i:...)"): a literal there may match what the text lowered does not hold
+            part = _ends(av[-1], stop)
+        elif op is _C.BRANCH:
+            branches = [_ends(b, stop) for b in av[1]]
+            part = branches[0]
+            for b in branches[1:]:
+                part = part.either(b)
+        elif op in _REPEATS and op is not None:
+            lo, hi, body = av
+            one = _ends(body, stop)
+            if hi == 0:
+                part = _Ends(reach=one.reach)
+            else:
+                part = _Ends(lo == 0 or one.empty, one.first, one.last,
+                             one.inner or (hi >= 2 and one.last and one.first), one.reach)
+        elif op is getattr(_C, "ATOMIC_GROUP", None):
+            part = _ends(av, stop)
+        else:
+            raise _Open  # back-references and the like: not read here
+        out = out.then(part)
+    return out
+
+
+def sentence_reach(pattern: re.Pattern) -> tuple[str, int] | None:
+    """For a pattern no match of which can hold a cut (one of `stops` followed by a space or a
+    newline), nor be empty: (stops, reach) - the stops (of ".!?") it cannot cut across, '.' among
+    them, and how many characters past any place its lookaheads (and \\b) may read. Its matches then
+    each lie between two cuts. None for any other pattern (and for one with scoped flags, or whose
+    parts this reading does not know)."""
+    if pattern.flags & re.VERBOSE:
+        return None
+    try:
+        tree = _parser.parse(pattern.pattern, pattern.flags)
+        if not _consumes(tree):
+            return None
+        stops, reach = "", 0
+        for stop in _STOPS:
+            e = _ends(tree, stop)
+            reach = max(reach, e.reach)
+            if not e.inner:
+                stops += stop
+    except (_Open, re.error, RecursionError):
+        return None
+    return (stops, max(reach, 1)) if "." in stops else None
+
+
+def holding(cuts: list[int], places) -> list[int]:
+    """The stretches (k: the one from cuts[k - 1], or 0, to cuts[k], or the end) where one of `places`
+    (lists of places, each sorted) is, in order."""
+    keep: set[int] = set()
+    for at in places:
+        last = -1
+        for p in at:
+            k = bisect.bisect_right(cuts, p)
+            if k != last:
+                keep.add(k)
+                last = k
+    return sorted(keep)
+
+
+def within(pattern: re.Pattern, text: str, cuts: list[int], places, reach: int, pos: int = 0):
+    """pattern.finditer(text, pos) for a pattern whose every match lies between two `cuts` (where the
+    text's stretches end: sentence_reach) and holds a literal that starts at one of `places` (lists of
+    places, each sorted): run over the stretches holding one alone, in order, each read `reach`
+    characters past its end (as far as the pattern's lookaheads read), a match found past its end
+    left to the stretch that holds it. Every try starts and reads where finditer's would: the same
+    matches."""
+    n = len(text)
+    for k in holding(cuts, places):
+        s, e = cuts[k - 1] if k else 0, cuts[k] if k < len(cuts) else n
+        if e <= pos:
+            continue
+        for m in pattern.finditer(text, max(s, pos), min(n, e + reach)):
+            if m.start() >= e:
+                break
+            yield m
+
+
+def starts_within(starts: list[int], cuts: list[int], places) -> list[int]:
+    """Of `starts` (sorted), those in a stretch (ended by `cuts`) that holds one of `places` (lists of
+    places, each sorted): where a pattern whose every match starts at one of `starts`, lies between
+    two cuts and holds a literal found at `places` may match."""
+    out: list[int] = []
+    for k in holding(cuts, places):
+        lo = bisect.bisect_left(starts, cuts[k - 1]) if k else 0
+        hi = bisect.bisect_left(starts, cuts[k]) if k < len(cuts) else len(starts)
+        out.extend(starts[lo:hi])
+    return out
+
+
+def cuts_of(text: str, stops: str) -> list[int]:
+    """Where `text`'s stretches end: right after each of `stops` followed by a space or a newline."""
+    return [m.end() for m in re.finditer(f"[{re.escape(stops)}](?=[ \\n])", text)]
+
+
+class Sentences:
+    """One text read by many patterns, each (where sentence_reach and needed_literals allow) over the
+    sentences holding its literals alone: the text's cuts and each literal's places found once. `low`
+    is text.lower(); where a letter changes size when lowered, or folds (see `folds`), every pattern
+    scans the whole text."""
+
+    def __init__(self, text: str, low: str):
+        self.text, self.low = text, low
+        self.exact = len(low) == len(text) and not folds(text)
+        self._cuts: dict[str, list[int]] = {}
+        self._places: dict[str, list[int]] = {}
+
+    def finditer(self, pattern: re.Pattern, reach: tuple[str, int] | None, words: tuple[str, ...] | None,
+                 pos: int = 0):
+        """pattern.finditer(self.text, pos), for a pattern with that sentence_reach and needed_literals."""
+        if reach is None or not words or not self.exact:
+            return pattern.finditer(self.text, pos)
+        stops, ahead = reach
+        cuts = self._cuts.get(stops)
+        if cuts is None:
+            cuts = self._cuts[stops] = cuts_of(self.text, stops)
+        return within(pattern, self.text, cuts, [self._at(w) for w in words], ahead, pos)
+
+    def _at(self, word: str) -> list[int]:
+        at = self._places.get(word)
+        if at is None:
+            at, i = [], self.low.find(word)
+            while i >= 0:
+                at.append(i)
+                i = self.low.find(word, i + 1)
+            self._places[word] = at
+        return at
+
+    def may_match(self, words: tuple[str, ...] | None) -> bool:
+        """may_match(words, low, folds(text)), each literal's places found once."""
+        if words is None or not self.exact:
+            return may_match(words, self.low, folds(self.text))
+        return any(self._at(w) for w in words)
+
+    def search(self, pattern: re.Pattern, reach: tuple[str, int] | None, words: tuple[str, ...] | None) -> bool:
+        """Does `pattern` match anywhere in the text?"""
+        return next(self.finditer(pattern, reach, words), None) is not None
