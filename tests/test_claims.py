@@ -1541,6 +1541,16 @@ def test_an_fsync_time_said_per_flush_is_the_fsync_latency():
     assert not [c for c in led.claims if c.check is not None and c.check.status == "wrong"], led.summary()
 
 
+@pytest.mark.parametrize("text, kind", [
+    ("Per token per layer it's 32 heads x 128 dims x 2 bytes, 8 KB. Times 32 layers is 256 KB per token. "
+     "Times 2,048 tokens times batch 8, that's 4 GiB.", "kv_bytes_batch"),
+    ("That's 512 KiB per token. Times 4,096 tokens, that's 2 GiB.", "kv_bytes_per_sequence"),
+])
+def test_a_product_carried_on_from_the_sentence_before_is_a_sequences_or_a_batchs_kv(text, kind):
+    led = ledger(text, opening="Llama-2-7B in FP16.")
+    assert led.by_kind(kind), led.summary()
+
+
 def test_memory_left_after_a_total_that_includes_the_cache_checks_out():
     led = ledger("On A100 40G: weights ~13.5 GB + 8 GiB cache = ~22 GB, ~1.5 GB runtime -> ~17 GB left.",
                  opening="Llama-2-7B in FP16.")

@@ -39,6 +39,7 @@ def _per_layer(text: str, m: Mention) -> bool:
         and not _LAYERS.search(text, m.end, m.end + 40)
 
 
+_LEADING_TIMES = re.compile(r"^\W*(?:and\s+)?(?:times|multiplied\s+by|x|×)\s", re.I)
 _SELF_CORRECTED = re.compile(r"\s*(?:[,;—–-]\s*|\.\s+)(?:no|wait|oops|sorry)\s*[,!—–-]", re.I)
 # "another 13 GB for KV", "an extra 10k tokens": a difference, not the quantity itself
 # ... "That frees 13 GB per card", "saves about 4 GB": what a change gives back (not "which frees 45 GB for
@@ -287,6 +288,14 @@ def find_claims(seg: Segment, v: Vocab, carried_rate: str | None = None,
                 hints[ch.result] = (h, [text[ms[i].start:ms[i].end] for i in ch.operands] if mul_only else [])
             elif mul_only:
                 hints[ch.result] = ("", [text[ms[i].start:ms[i].end] for i in ch.operands])
+    if _LEADING_TIMES.match(text):
+        # a product carried on from the sentence before ("... 256 KB per token. Times 2,048 tokens times batch 8,
+        # that's 4 GiB"): its tokens (and sequences) times that figure, a sequence's or a batch's KV
+        toks = [k for k, mm in enumerate(ms) if mm.dim == "tokens"]
+        res = [k for k, mm in enumerate(ms) if mm.dim == "bytes" and toks and k > toks[0]]
+        if res and res[-1] not in hints:
+            many = any(mm.dim in ("sequences", "count") and mm.value >= 2 for mm in ms[toks[0] + 1:res[-1]])
+            hints[res[-1]] = ("kv_bytes_batch" if many else "kv_bytes_per_sequence", [])
     prev_time: Found | None = None
     possible = Possible(text, v.cue_literals)
     if seg.map_from:
