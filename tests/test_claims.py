@@ -1551,6 +1551,15 @@ def test_a_product_carried_on_from_the_sentence_before_is_a_sequences_or_a_batch
     assert led.by_kind(kind), led.summary()
 
 
+def test_an_inter_token_latency_is_a_per_token_time_and_missed_heartbeats_are_no_sequences():
+    led = ledger("Per-sequence token watchdog: our measured p99 inter-token latency at normal batch sizes is about 45 ms, "
+                 "so if a sequence emits no token for 5 seconds it's hung. If the whole engine stops, that's the worker, "
+                 "not the sequence: three missed 2-second heartbeats and the worker is declared dead.",
+                 opening="A 70B model on four H100s with continuous batching.")
+    assert [c.value for c in led.by_kind("tpot_p99_ms")] == [45], led.summary()
+    assert not led.by_kind("concurrent_sequences"), led.summary()
+
+
 def test_memory_left_after_a_total_that_includes_the_cache_checks_out():
     led = ledger("On A100 40G: weights ~13.5 GB + 8 GiB cache = ~22 GB, ~1.5 GB runtime -> ~17 GB left.",
                  opening="Llama-2-7B in FP16.")
