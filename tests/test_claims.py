@@ -1560,6 +1560,12 @@ def test_an_inter_token_latency_is_a_per_token_time_and_missed_heartbeats_are_no
     assert not led.by_kind("concurrent_sequences"), led.summary()
 
 
+def test_a_weights_shard_said_per_gpu_with_the_split_in_another_sentence_checks_out():
+    led = ledger("Prefill: four cards at ~40% MFU. Decode: ~35 GB of weights per GPU at 3.35 TB/s is a ~10.5 ms floor per step.",
+                 opening="Llama-3-70B in FP16 on H100 80GB GPUs.")
+    assert status(led, "weights_bytes") == "ok", led.summary()
+
+
 def test_memory_left_after_a_total_that_includes_the_cache_checks_out():
     led = ledger("On A100 40G: weights ~13.5 GB + 8 GiB cache = ~22 GB, ~1.5 GB runtime -> ~17 GB left.",
                  opening="Llama-2-7B in FP16.")

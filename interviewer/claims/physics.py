@@ -337,6 +337,10 @@ def check_weights(c: Claim, ctx: Ctx, i: int) -> Check | None:
     tp = c.subject.tp or c.subject.gpus_in_sentence or 1
     if tp > 1 and _per_shard(c):
         values += [r / tp for r in values]  # "35 GB of weights per GPU" at TP=4: one shard
+    elif _per_shard(c):
+        # a shard said with the split said elsewhere ("four cards at ~40% MFU ... ~35 GB of weights per GPU"):
+        # the usual tensor-parallel widths
+        values += [r / k for r in values for k in (2, 4, 8)]
     ok, best = _best(c, values, tol)
     expected, dt = readings[0]
     p = _params(c.subject)
