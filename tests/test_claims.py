@@ -1566,6 +1566,15 @@ def test_a_weights_shard_said_per_gpu_with_the_split_in_another_sentence_checks_
     assert status(led, "weights_bytes") == "ok", led.summary()
 
 
+def test_what_one_sequence_holds_and_a_share_of_a_product_are_not_misread():
+    led = ledger("An average sequence of 1,500 + 300 = 1,800 tokens therefore holds about 0.59 GB of KV when it finishes.",
+                 opening="Llama-3-70B in FP16 on H100 80GB.")
+    assert not led.by_kind("free_kv_bytes"), led.summary()
+    led = ledger("One TP4 replica at ~50% of 4 × 989 TFLOPS is ~2e15, so prefill alone needs ~21 replicas.",
+                 opening="Llama-3-70B in FP16 on H100 80GB.")
+    assert not [c for c in led.by_kind("arithmetic") if c.check is not None and c.check.status == "wrong"], led.summary()
+
+
 def test_memory_left_after_a_total_that_includes_the_cache_checks_out():
     led = ledger("On A100 40G: weights ~13.5 GB + 8 GiB cache = ~22 GB, ~1.5 GB runtime -> ~17 GB left.",
                  opening="Llama-2-7B in FP16.")

@@ -457,7 +457,9 @@ def _calculations(text: str, ms: list[Mention], chains: list[_Chain], v: Vocab, 
             continue  # "~32 s x 50k x 4 KB is ~6.5 GB": a factor the chain left out; the product cannot be judged
         if _TIMES_BEFORE.search(text, ms[first - 1].end if first else 0, ms[first].start):
             continue  # "2 million stores and dishes × 64 dims × 4 bytes ≈ 512 MB": likewise, its words in between
-        if first and _AT_BEFORE.search(text, ms[first - 1].end, ms[first].start):
+        if first and (_AT_BEFORE.search(text, ms[first - 1].end, ms[first].start) or (
+                ms[first - 1].dim == "percent" and _OF.fullmatch(text, ms[first - 1].end, ms[first].start))):
+            # ... or a share of it: "one TP4 replica at ~50% of 4 × 989 TFLOPS is ~2e15"
             continue  # "300,000 tokens a second at 2 × 70.6 GFLOP each, about 42 PFLOP/s": the rate is a factor too
         if set(ch.ops) <= _ADD | _SUB and ms[ch.result].dim not in {ms[k].dim for k in ch.operands} | {"count"}:
             continue  # "6,000 + 300, which is ~0.6 s of prefill": what the sum costs, not the sum
