@@ -1575,6 +1575,13 @@ def test_what_one_sequence_holds_and_a_share_of_a_product_are_not_misread():
     assert not [c for c in led.by_kind("arithmetic") if c.check is not None and c.check.status == "wrong"], led.summary()
 
 
+def test_a_length_said_for_a_what_if_later_in_the_sentence_is_not_the_figures():
+    led = ledger("An average sequence is 1,800 tokens. Free KV memory is about 147 GB, so I'd say 250 concurrent "
+                 "sequences per TP-4 replica - and only about 55 if every request used the full 8K context.",
+                 opening="Llama-3-70B in FP16 on H100 80GB GPUs, four to a replica.")
+    assert [c.check.status for c in led.by_kind("concurrent_sequences") if c.value == 250] == ["ok"], led.summary()
+
+
 def test_memory_left_after_a_total_that_includes_the_cache_checks_out():
     led = ledger("On A100 40G: weights ~13.5 GB + 8 GiB cache = ~22 GB, ~1.5 GB runtime -> ~17 GB left.",
                  opening="Llama-2-7B in FP16.")

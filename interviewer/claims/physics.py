@@ -451,6 +451,9 @@ def _seq_len(c: Claim, ctx: Ctx, i: int) -> tuple[float | None, str]:
     return lens[0] if lens else (None, "")
 
 
+_IF_AFTER = re.compile(r"\b(?:if|were|had)\b", re.I)
+
+
 def _seq_lens(c: Claim, ctx: Ctx, i: int) -> list[tuple[float, str]]:
     """Sequence lengths the figure may be for, the most likely first.
 
@@ -459,6 +462,13 @@ def _seq_lens(c: Claim, ctx: Ctx, i: int) -> list[tuple[float, str]]:
     (a figure "spread across turns" may refer back to it)."""
     same = [ctx.claims[j] for j in ctx.in_sentence(i) if ctx.claims[j].kind == "seq_len" and ctx.claims[j].value
             and not ctx.claims[j].negated and j != i]
+    # ... not one that belongs to another figure of the same kind said between them ("between 230 and 250
+    # sequences of average length - and only about 55 if every request used the full 8K context")
+    others = [ctx.claims[j].start for j in ctx.in_sentence(i) if j != i and ctx.claims[j].kind == c.kind]
+    same = [x for x in same if not any(min(x.start, c.start) < o < max(x.start, c.start) for o in others)
+            and not (x.hypothetical and not c.hypothetical)
+            and not (x.start > c.end and _IF_AFTER.search(c.sentence, max(0, c.sentence.find(c.span)),
+                                                          max(0, c.sentence.find(x.span))))]
     if same:
         sl = min(same, key=lambda x: abs(x.start - c.start))
         return [(sl.value, f"sequence length {sl.value:,.0f} tokens (turn {sl.turn}: {sl.span!r})")]
