@@ -471,6 +471,8 @@ def _policy_list(ev: Evidence, p: Pitfall, since: int = 0) -> bool:
 _NOUNS = r"(?:options|approaches|ways|paths|routes|avenues|choices|strategies|policies|possibilities|alternatives|answers|fallbacks|patterns|techniques|toolbox|toolkit|controls|mechanisms|tactics)\b"
 # "We'd use the standard toolkit there", "the standard resilience toolkit"
 _TOOLKIT_WORDS = r"\b(?:standard|usual|whole|common)\s+(?:[\w-]+\s+)?(?:toolkit|toolbox)\b"
+# options numbered one a line ("Option one:", "option B)")
+_NUMBERED_OPTION = r"option\s+(?:one|two|three|four|five|[1-5]|[a-e])\b"
 _MENU_OPENER = re.compile(
     r"\bthere(?:\s+are|'s|\s+is)\s+(?:a\s+few|several|many|lots\s+of|a\s+lot\s+of|a\s+number\s+of|multiple|a\s+bunch\s+of|"
     r"a\s+couple\s+of|some|\w+)\s+(?:[\w-]+\s+){0,2}?" + _NOUNS +
@@ -481,7 +483,7 @@ _MENU_OPENER = re.compile(
     # "It's genuinely hard to pick one without knowing the org"
     r"|\b(?:hard|difficult|tough|impossible)\s+to\s+(?:pick|choose)\s+(?:just\s+)?(?:one|a\s+single\s+\w+)\b"
     # numbered options, one a line: "- Option one: drain now ...", "- Option two: wait for the checkpoint"
-    r"|^\W*option\s+(?:one|two|three|four|five|[1-5]|[a-e])\b\s*[:.)—–-]"
+    r"|^\W*" + _NUMBERED_OPTION + r"\s*[:.)—–-]"
     # a heading over the options: "Options: resume, recompute, ...", "restart options:" above bullets
     r"|^\W*(?:[\w-]+\s+)?(?:options|choices|alternatives|fallbacks)(?:\s+(?:when|if|for|on)\b[^:.\n]{0,40})?\s*:"
     # a heading over a table of options, alone on its line: "## 3. Restart options"
@@ -495,7 +497,7 @@ _COMMITTED = re.compile(r"\b(?:i|we)(?:.d|\s+would|.ll|\s+will)\s+(?:\w+\s+){0,2
                         r"start\s+with|go\s+with)\b", re.I)
 _OR_LEAD = re.compile(r"\s*or\b", re.I)
 # every branch of the opener ends in one of these, or numbers its options
-_OPENER_NOUN = guarded(re.compile(_NOUNS + r"|\boption\s+(?:one|two|three|four|five|[1-5]|[a-e])\b", re.I))
+_OPENER_NOUN = guarded(re.compile(_NOUNS + r"|\b" + _NUMBERED_OPTION, re.I))
 _OPENER_NEEDS = needed_literals(_MENU_OPENER)
 
 

@@ -46,7 +46,7 @@ _SELF_CORRECTED = re.compile(r"\s*(?:[,;—–-]\s*|\.\s+)(?:no|wait|oops|sorry)
 # the cache": what is then left for it)
 _FOR_THE_CACHE = re.compile(r"\s*(?:of\s+\w+\s+)?for\s+(?:the\s+)?(?:kv\b|cache|kv[- ]cache)", re.I)
 _DELTA_BEFORE = re.compile(r"\b(?:another|an?\s+(?:extra|additional))\s*~?\s*$", re.I)
-_FREED_BEFORE = re.compile(r"\b(?:frees?|freeing|saves?|saving)(?:\s+up)?(?:\s+(?:about|roughly|around))?\s*~?\s*$", re.I)
+FREED_BEFORE = re.compile(r"\b(?:frees?|freeing|saves?|saving)(?:\s+up)?(?:\s+(?:about|roughly|around))?\s*~?\s*$", re.I)
 _RESULT = re.compile(  # ("20,000 requests a second x 300 candidates each is 6M": the operand's "each")
     r"(?:\s+(?:each|apiece|per\s+request|in\s+(?:fp|bf|int)\d+))?[\s`*]*(?:,\s*(?:which\s+is|that's|that\s+is)|=|≈|~=|->|→|:|,|is|are|gives|give|comes\s+to|makes|that's|that\s+is|which\s+is|so"
     r"|per\s+token\s+is)?"
@@ -316,7 +316,7 @@ def find_claims(seg: Segment, v: Vocab, carried_rate: str | None = None,
         if m.dim == "sequences" and _QUANTIFIED.search(text, max(0, m.start - 24), m.start):
             continue  # "a few 2k prompts": the prompts' size, counted by "a few"
         if m.qualifiers & _DELTA or _DELTA_BEFORE.search(text, max(0, m.start - 24), m.start) or (
-                _FREED_BEFORE.search(text, max(0, m.start - 24), m.start) and not _FOR_THE_CACHE.match(text, m.end)):
+                FREED_BEFORE.search(text, max(0, m.start - 24), m.start) and not _FOR_THE_CACHE.match(text, m.end)):
             continue  # "~2e4 more tokens", "another 13 GB": a difference, not the quantity itself
         # the previous number of the same dimension blocks cues that lie beyond it
         block = 0

@@ -80,6 +80,15 @@ class Ctx:
                     break
         return self.claims[best] if best >= 0 else None
 
+    def said_before(self, i: int, kinds: tuple[str, ...], where=None) -> Claim | None:
+        """The nearest figure of one of `kinds` said before claim i in its own sentence (and passing
+        `where`, when given): the operand a figure is the result of."""
+        for j in reversed(self.in_sentence(i)):
+            c = self.claims[j]
+            if j < i and c.kind in kinds and c.value and (where is None or where(c)):
+                return c
+        return None
+
     def memories(self, i: int) -> set[float]:
         """GPU memory sizes of every subject named up to claim i."""
         if not hasattr(self, "_mems"):
@@ -543,16 +552,14 @@ def check_kv_per_sequence(c: Claim, ctx: Ctx, i: int) -> Check | None:
                   f"{say.nbytes(expected)} of KV, not {say.nbytes(c.value)}.", trace)
 
 
-_FREED = re.compile(r"\b(?:frees?|freeing|saves?|saving)(?:\s+up)?(?:\s+(?:about|roughly|around))?\s*~?\s*$", re.I)
-
-
 def _freed_by_a_change(c: Claim, ctx: Ctx) -> bool:
     """Is a figure said as what a change frees ("INT4 ... three and a half gigs instead of fourteen, ...
     you free ten gigs for KV") the difference of two sizes said before it: a saving, not the memory left?"""
+    from interviewer.claims.attach import FREED_BEFORE
     from interviewer.claims.numbers import find_mentions
 
     pos = c.sentence.find(c.span)
-    if pos <= 0 or not c.value or not _FREED.search(c.sentence, max(0, pos - 24), pos):
+    if pos <= 0 or not c.value or not FREED_BEFORE.search(c.sentence, max(0, pos - 24), pos):
         return False
     sizes = [m.value for m in find_mentions(c.sentence[:pos], ctx.v) if m.dim == "bytes" and m.value]
     return any(a > b and abs((a - b) - c.value) <= 0.15 * c.value for a in sizes for b in sizes)
@@ -715,9 +722,8 @@ def _host_from_per_gpu(c: Claim, ctx: Ctx, i: int) -> Check | None:
     that's about 430"): the host's GPUs times the per-GPU figure, whatever the sequence length."""
     if not (c.scope == "per_host" and c.scope_stated and c.value):
         return None
-    per_gpu = next((ctx.claims[j] for j in reversed(ctx.in_sentence(i)) if j < i
-                    and ctx.claims[j].kind == "concurrent_sequences" and ctx.claims[j].scope == "per_gpu"
-                    and ctx.claims[j].scope_stated and ctx.claims[j].value and ctx.claims[j].speaker == c.speaker), None)
+    per_gpu = ctx.said_before(i, ("concurrent_sequences",), lambda x: x.scope == "per_gpu" and x.scope_stated
+                              and x.speaker == c.speaker)
     if per_gpu is None:
         return None
     host = ctx.related(i, ("gpu_count",), same_sentence_first=False)
@@ -998,9 +1004,10 @@ _ONE_STREAM = re.compile(r"\bbatch(?:\s+size)?\s*(?:of\s+|=\s*)?(?:1|one)\b|\b(?
 
 
 # a batch larger than one said after "batch 1": "at 32", "batch of 64", "32 tokens a step", "48 sequences"
-_AGGREGATE = re.compile(r"\s*(?:in\s+)?(?:aggregate|total|combined|overall|across\s+(?:the\s+)?(?:batch|all))\b", re.I)
 _MANY_STREAMS = re.compile(r"\b(?:at|batch(?:\s+size)?(?:\s+of)?|bs\s*=?)\s*(?:[2-9]|\d\d+)\b|"
                            r"\b(?:[2-9]|\d\d+)\s+(?:tokens\s+(?:a|per)\s+step|sequences|concurrent|streams|users)\b", re.I)
+# a rate said of the whole batch: "~2,600 tokens/s aggregate"
+_AGGREGATE = re.compile(r"\s*(?:in\s+)?(?:aggregate|total|combined|overall|across\s+(?:the\s+)?(?:batch|all))\b", re.I)
 
 
 def check_single_stream_rate(c: Claim, ctx: Ctx, i: int) -> Check | None:
@@ -1565,8 +1572,7 @@ def check_items_rate(c: Claim, ctx: Ctx, i: int) -> Check | None:
     from interviewer.claims.numbers import find_mentions
 
     pos = c.sentence.find(c.span)
-    rate = next((ctx.claims[j] for j in reversed(ctx.in_sentence(i)) if j < i
-                 and ctx.claims[j].kind == "request_rate_rps" and ctx.claims[j].value), None)
+    rate = ctx.said_before(i, ("request_rate_rps",))
     if rate is None or pos <= 0:
         return None
     start = c.sentence.find(rate.span)
@@ -1597,8 +1603,7 @@ def check_recovery_time(c: Claim, ctx: Ctx, i: int) -> Check | None:
     pos = c.sentence.find(c.span)
     if pos <= 0 or not c.value:
         return None
-    speed = next((ctx.claims[j] for j in reversed(ctx.in_sentence(i)) if j < i
-                  and ctx.claims[j].kind in _BANDWIDTH_KINDS and ctx.claims[j].value), None)
+    speed = ctx.said_before(i, _BANDWIDTH_KINDS)
     if speed is None:
         return None
     at = c.sentence.find(speed.span)
