@@ -893,10 +893,19 @@ def _withdrawn(ev: Evidence, rubric: Rubric) -> None:
 _TAKEN_BACK = re.compile(r"\b(?:actually,?\s+no\b|no,?\s+scratch\s+that|scratch\s+that|(?:i.m\s+)?(?:erasing|erase|striking|strike|crossing\s+out|cross\s+out)\s+that\b)", re.I)
 
 
+# ... but not a figure put right, the working kept: "... that's 5 seconds. Wait, no, 50 seconds", "Hmm, scratch
+# that, I forgot the K and V, it's double, 512 KB a token"
+_FIGURE_FIX = re.compile(r"[\s,.!—–-]*(?:(?:(?:it|that).s|make\s+(?:it|that)|more\s+like|i\s+mean)\s+)?(?:~|about\s+|roughly\s+)?\d"
+                         r"|[\s,.!—–-]*(?:i\s+)?(?:forgot|dropped|missed|left\s+out|mixed\s+up|double[- ]counted)\b[^.!?\n]{0,80}?\d", re.I)
+
+
 def _retracted(text: str, start: int, end: int) -> bool:
     """Is the sentence holding [start, end) taken back, by the next one or after the hit in its own?"""
     _s, e = _sentence_bounds(text, start, end)
-    return _RETRACT.match(text, e) is not None or _TAKEN_BACK.search(text, end, e) is not None
+    m = _RETRACT.match(text, e)
+    if m is not None and not _FIGURE_FIX.match(text, m.end()):
+        return True
+    return _TAKEN_BACK.search(text, end, e) is not None
 
 
 # the interviewer's figure said back in so many words: "Fleet is 2,000 H100 on 250 hosts, like you said."

@@ -181,6 +181,13 @@ def _uses_shape(c: Claim) -> bool:
         str(m.kv_heads) in factors or str(m.attention_heads) in factors)
 
 
+def _divides(c: Claim) -> bool:
+    """A calculation that is a division ("50 over 1.8", "180G / 160KB")."""
+    from interviewer.claims.arithmetic import DIV
+
+    return bool(DIV & set(c.formula))
+
+
 def _claim_cap(cid: str, family: str, ev: Evidence, rubric: Rubric) -> tuple[int, list[Claim]]:
     """The highest score the ledger's checks allow `cid`, and the wrong claims that set it."""
     rule = rubric.claim_caps.get(cid)
@@ -206,7 +213,9 @@ def _claim_cap(cid: str, family: str, ev: Evidence, rubric: Rubric) -> tuple[int
     # (a quantity the criterion weighs: "... a token that's about 12 seconds" read as a TTFT excuses no sum)
     sound = {(c.turn, c.end) for c in ev.ledger.claims if c.kind != "arithmetic" and c.check is not None
              and c.check.status == "ok" and c.kind in rule.kinds}
-    claims = [c for c in claims if not (c.kind == "arithmetic" and (c.turn, c.end) in sound)]
+    # (a product may leave a factor unsaid; a quotient of the candidate's own figures cannot: "50 over 1.8 is
+    # roughly 40 sequences" is a slip however near 40 lies to what the card holds)
+    claims = [c for c in claims if not (c.kind == "arithmetic" and (c.turn, c.end) in sound and not _divides(c))]
     # a figure of a kind the candidate also gets right for the same model is a slip they corrected,
     # or a number the ledger took for that kind: it does not hold the criterion down; of several
     # wrong ones, the last said is where the candidate stands ("5,000 ... no, more like 240")

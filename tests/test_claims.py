@@ -1669,3 +1669,34 @@ def test_a_group_that_has_to_cover_a_target_rate_checks_it():
     led = ledger("An fsync on NVMe is about 1 ms, so 1,000 fsyncs a second, and to reach 50,000 writes a second "
                  "each fsync has to cover 50 writes.", opening="Design a KV store with a WAL: 50,000 writes per second.")
     assert all(c.check.status != "wrong" for c in led.candidate_claims() if c.check is not None), led.summary()
+
+
+def test_a_figure_put_right_after_a_filler_and_a_named_slip_is_not_held_against_the_candidate():
+    led = ledger("For Llama-2-13B that's 40 times 40 times 128 times 2 bytes, 400 KB a token. Hmm, scratch that, I "
+                 "left out K and V, so twice that, 800 KB a token.", opening="Llama-2-13B in FP16 on one A100 80GB.")
+    assert [c.check.status for c in led.by_kind("kv_bytes_per_token")] == ["unchecked", "ok"], led.summary()
+    slow = ledger("A 2,048-token reply is 2,048 times 40 ms, which is, um, 8 seconds. No, I dropped a zero, 82 seconds.")
+    assert all(c.check.status != "wrong" for c in slow.by_kind("arithmetic")), slow.summary()
+
+
+def test_a_gpu_named_with_its_memory_first_is_that_variant():
+    led = ledger("Weights are about 13.5 GB, so roughly 60 GB is left for the KV cache.",
+                 opening="Llama-2-7B in FP16 on a single 80 GB A100.")
+    assert status(led, "free_kv_bytes") == "ok", led.summary()
+
+
+def test_a_quotient_that_counts_machines_has_no_sequence_length_in_it():
+    led = ledger("That's about 3,000 requests in flight, and 3,000 over 250 is 12, so 12 replicas.")
+    assert not led.by_kind("seq_len") and not led.by_kind("kv_cache_tokens"), led.summary()
+
+
+def test_a_result_said_after_a_pause_is_checked():
+    led = ledger("The pool is 30 hosts, so 240 GPUs, and 240 over 2,000 is... 20 percent of the fleet.",
+                 opening="A shared fleet of 2,000 H100s on 250 hosts.")
+    assert [c.check.status for c in led.by_kind("arithmetic") if c.check] == ["wrong"], led.summary()
+
+
+def test_a_replay_time_said_after_the_size_and_the_read_speed_is_checked():
+    led = ledger("The log since the snapshot is about 100 GB, and replay reads at maybe 400 MB a second, so that's, "
+                 "um, about 25 seconds.", opening="Design a KV store with a WAL: 50,000 writes per second, 1 KB values.")
+    assert status(led, "recovery_time_s") == "wrong", led.summary()

@@ -21,6 +21,7 @@ RESULT = re.compile(
     r"(?:\s+(?:each|apiece|per\s+request|in\s+(?:fp|bf|int)\d+))?[\s`*]*(?:=|≈|~=|->|→|\bis\b|\bare\b|\bgives?\b|\bcomes\s+to\b|\bmakes\b|\bthat'?s\b|\bwhich\s+is\b|\bequals\b"
     r"|,\s*(?:which\s+is|that'?s|that\s+is)\b"  # "2,000 x 50 ms, which is 10 seconds"
     r"|,(?=\s*(?:about|roughly|around|approximately|~)))"  # "2,048 times 30 ms, about 61 seconds"
+    r"(?:\.\.\.|…)?"  # "240 over 2,000 is... 20 percent": a pause before the result
     r"\s*(?:about|roughly|around|approximately|~|≈|only|just|close\s+to|nearly|almost|basically|(?:a\s+bit|just|slightly)\s+(?:under|over))?[\s`*]*$", re.I)
 # operators as said, normalised by claims.attach (lower case, single spaces)
 MUL = frozenset({"x", "×", "*", "·", "⋅", "times", "multiplied by"})  # "2·7.06e10·2e3": a product in symbols

@@ -49,7 +49,7 @@ _DELTA_BEFORE = re.compile(r"\b(?:another|an?\s+(?:extra|additional))\s*~?\s*$",
 FREED_BEFORE = re.compile(r"\b(?:frees?|freeing|saves?|saving)(?:\s+up)?(?:\s+(?:about|roughly|around))?\s*~?\s*$", re.I)
 _RESULT = re.compile(  # ("20,000 requests a second x 300 candidates each is 6M": the operand's "each")
     r"(?:\s+(?:each|apiece|per\s+request|in\s+(?:fp|bf|int)\d+))?[\s`*]*(?:,\s*(?:which\s+is|that's|that\s+is)|=|≈|~=|->|→|:|,|is|are|gives|give|comes\s+to|makes|that's|that\s+is|which\s+is|so"
-    r"|per\s+token\s+is)?"
+    r"|per\s+token\s+is)?(?:\.\.\.|…)?"  # "240 over 2,000 is... 20 percent"
     r"\s*(?:about|roughly|around|approximately|~|so|that's|or|only|just|is|(?:a\s+bit|just|slightly)\s+(?:under|over))?[\s`*]*", re.I)  # "`20 GB / 1 GB/s ≈` **2 s**"
 # "2,000 x 50 ms, which is 10 seconds" restates the product only in an operand's quantity: "250 hosts x 8,
 # which is 48,000 GPU-hours a day" goes on to another one
@@ -57,6 +57,9 @@ _COMMA_RESULT = re.compile(r"[\s`*]*,")
 _MAY_HAVE_NUMBER = re.compile(r"\d")
 _MUL, _DIV, _SUB, _ADD = arithmetic.MUL, arithmetic.DIV, arithmetic.SUB, arithmetic.ADD
 _TIMES_PAREN = re.compile(r"\s*[×x*·]\s*\(")
+# a quotient that counts machines: "... is about 7.5, so 8 replicas" (not "136 per replica": a share of one)
+_MACHINES_AFTER = re.compile(r"[^.;!?\n]{0,24}?(?<!per\s)(?<!\ba\s)(?<!each\s)(?<!every\s)(?<!/)\b(?:replicas?|gpus?|nodes?|hosts?|"
+                             r"servers?|machines?|pods?|instances?|cards?)\b", re.I)
 _QUANTIFIED = re.compile(r"\b(?:a\s+few|several|many|some|a\s+couple\s+of|couple\s+of|two|three|four|five|six|seven|eight|"
                          r"nine|ten)\s+$", re.I)
 _SHAPE_DIMS = {"layers", "kv_heads", "attention_heads", "params"}
@@ -265,8 +268,10 @@ def find_claims(seg: Segment, v: Vocab, carried_rate: str | None = None,
             # result is the cache's tokens (a row label or cue tells), the operands are no counts
             for i in ch.operands:
                 role[i] = "term"
-        elif ch.result is not None and set(ch.ops) & _DIV and ms[ch.result].dim in ("sequences", "count"):
-            # "525,000 over 1,800 gives about 870 sequences": the divisor is the sequence length
+        elif ch.result is not None and set(ch.ops) & _DIV and ms[ch.result].dim in ("sequences", "count") \
+                and not _MACHINES_AFTER.match(text, ms[ch.result].end):
+            # "525,000 over 1,800 gives about 870 sequences": the divisor is the sequence length (not
+            # "2,000 over 270 is about 7.5, so 8 replicas": requests in flight over each replica's share)
             last = ms[ch.operands[-1]]
             if last.dim in ("count", "tokens") and last.value >= 128:
                 role[ch.operands[-1]] = "seq_len"

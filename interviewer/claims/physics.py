@@ -1591,7 +1591,10 @@ def check_items_rate(c: Claim, ctx: Ctx, i: int) -> Check | None:
 
 
 _BANDWIDTH_KINDS = ("memory_bandwidth", "write_bandwidth", "link_bandwidth")
-_READ_AT_SPEED = re.compile(r"\s*(?:of\s+(?:log|wal|data|records|snapshot)\s+)?(?:read\s+)?(?:at|@)\s*(?:about\s+|roughly\s+|~)?", re.I)
+# ("20 GB at 200 MB/s", "200 GB, and replay reads at maybe 500 MB a second")
+_READ_AT_SPEED = re.compile(r"\s*(?:of\s+(?:log|wal|data|records|snapshot)\s+)?(?:,?\s*(?:and|so)\s+(?:the\s+)?(?:replay|recovery|restart|"
+                            r"reading|it|we)\s+(?:reads?|replays?|streams?|loads?|runs?|goes)\s+(?:it\s+)?)?(?:read\s+)?(?:at|@)\s*"
+                            r"(?:about\s+|roughly\s+|maybe\s+|~)?", re.I)
 
 
 def check_recovery_time(c: Claim, ctx: Ctx, i: int) -> Check | None:
@@ -1684,7 +1687,7 @@ _CONDITION = re.compile(r"\b(?:if|when|while|whenever|unless|once|alert|alerts|p
 
 
 # "... is two thousand a month... no, sorry, two hundred", "300 L4s... wait, no, that's 30"
-_CORRECTION = re.compile(r"[^.!?\n\d]{0,24}?(?:\.\.\.|…|—|–|\s-|,|;|\.)?\s*(?:no|wait|sorry|oops|scratch\s+that|i\s+mean|"
+_CORRECTION = re.compile(r"[^.!?\n\d]{0,24}?(?:\.\.\.|…|—|–|\s-|,|;|\.)?\s*(?:(?:hmm*|um+|uh+|oh|ah)\b[\s,.!]*)?(?:no|wait|sorry|oops|scratch\s+that|i\s+mean|"
                          r"correction|make\s+that)\b[\s,.!]*(?:(?:no|wait|sorry|scratch\s+that|that.s|it.s|i\s+mean|actually|rather|"
                          r"more\s+like|make\s+that)\b[\s,.!]*){0,3}", re.I)
 
@@ -1701,8 +1704,9 @@ def _corrected(text: str, end: int, v: Vocab) -> bool:
 
 
 # the figure judged wrong by the speaker, with the right one said after it in the same sentence
-_SELF_CRITIQUE = re.compile(r"(?:(?:that.s|that\s+(?:was|is)|it.s)\s+)?(?:only|just|wrong|not\s+right|off|missing)\b[^.!?\n]{0,80}?\d",
-                            re.I)
+# ... or the slip named: "scratch that, I forgot the K and V, it's twice that, 320 KB", "no, I dropped a zero, 123 seconds"
+_SELF_CRITIQUE = re.compile(r"(?:(?:(?:that.s|that\s+(?:was|is)|it.s)\s+)?(?:only|just|wrong|not\s+right|off|missing)|(?:i\s+)?(?:forgot|dropped|"
+                            r"missed|left\s+out|mixed\s+up|double[- ]counted|slipped))\b[^.!?\n]{0,80}?\d", re.I)
 
 
 def _threshold(c: Claim) -> bool:

@@ -20,7 +20,8 @@ MODEL_MASK = "¶"
 GPU_MASK = "§"
 # split after . ! ? followed by space and something that starts a sentence, and at line breaks
 # (a sentence may open on a lower-case config key: "... straight away. max_num_batched_tokens at 2,048")
-_SENT_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[A-Z0-9~\"'(\[*_-]|[a-z]+_[a-z])|\n+")
+# (a pause, "is... 20 percent", "so... 54 left", ends no sentence: only a capital after it does)
+_SENT_END = re.compile(r"(?<=[.!?])(?<!\.\.\.)[\"')\]]*\s+(?=[A-Z0-9~\"'(\[*_-]|[a-z]+_[a-z])|(?<=\.\.\.)\s+(?=[A-Z])|\n+")
 _BULLET = re.compile(r"^\s*(?:[-*+•]|\d+[.)])\s+")
 _TABLE_SEP = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
 # names a preset list does not know: "GPT-4", "Qwen2-72B", "8x7B", "Llama-3.1-70B"
@@ -76,12 +77,24 @@ def blank_empty_slots(text: str) -> str:
     return "".join(out) if out else text
 
 
+# the sounds of thinking aloud, with the commas around them: "which is, um, 12 seconds" reads as
+# "which is 12 seconds" ("er" only in lower case: "ER" is a name)
+_FILLER = re.compile(r"(?:,\s*)?(?<![\w'’-])(?:[Uu]m+|[Uu]h+|[Hh]m+|[Ee]rm+|er)(?![\w'’-])(?:\s*,)?")
+
+
+def blank_fillers(text: str) -> str:
+    """`text` with each filler ("um", "hmm", "uh") and its commas turned to spaces: the same length."""
+    if not _FILLER.search(text):
+        return text
+    return _FILLER.sub(lambda m: " " * (m.end() - m.start()), text)
+
+
 @lru_cache(maxsize=1024)
 def candidate_reading(text: str, european: bool) -> str:
     """A candidate's turn as the claim ledger and the cue scan both read it: each dotted thousands
-    group written with commas when the candidate writes numbers the European way, then the empty
-    slots blanked (the same length, so offsets hold). Cached by text: the two read the same turns."""
-    return blank_empty_slots(european_to_english(text) if european else text)
+    group written with commas when the candidate writes numbers the European way, the fillers and the
+    empty slots blanked (the same length, so offsets hold). Cached by text: the two read the same turns."""
+    return blank_empty_slots(blank_fillers(european_to_english(text) if european else text))
 
 
 @dataclass
