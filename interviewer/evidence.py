@@ -911,8 +911,10 @@ def _retracted(text: str, start: int, end: int) -> bool:
 # the interviewer's figure said back in so many words: "Fleet is 2,000 H100 on 250 hosts, like you said."
 _ECHO = re.compile(r"\b(?:like|as)\s+you\s+(?:said|mentioned|put\s+it|stated)\b|\byou\s+(?:said|mentioned|gave)\b", re.I)
 # a figure guessed, not worked out: "I'd guess something like ten GPUs would handle it"
+# (a GPU's name is no figure: "I think on an H100 you can fit maybe a hundred")
 _GUESSED = re.compile(r"(?:\b(?:i.d\s+guess|i\s+guess|my\s+guess\s+is|rule\s+of\s+thumb|ballpark|gut\s+(?:feel|says))\b"
-                      r"|\bi\s+think\b[^.!?\n\d]{0,40}?\b(?:maybe|perhaps|probably)\b)(?:[^.!?\n\d]{0,30})$", re.I)
+                      r"|\bi\s+think\b(?:[^.!?\n\d]|(?<=[a-z])\d+){0,40}?\b(?:maybe|perhaps|probably)\b)(?:[^.!?\n\d]|(?<=[a-z])\d+){0,30}$",
+                      re.I)
 # ... or hedged right after it: "maybe 5 to 15 percent, I'm not sure exactly"
 _UNSURE_AFTER = re.compile(r"[^.!?\n]{0,25}?\b(?:i.m\s+not\s+(?:sure|certain)|not\s+sure\s+exactly|no\s+idea\s+exactly)\b", re.I)
 

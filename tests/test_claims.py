@@ -1700,3 +1700,15 @@ def test_a_replay_time_said_after_the_size_and_the_read_speed_is_checked():
     led = ledger("The log since the snapshot is about 100 GB, and replay reads at maybe 400 MB a second, so that's, "
                  "um, about 25 seconds.", opening="Design a KV store with a WAL: 50,000 writes per second, 1 KB values.")
     assert status(led, "recovery_time_s") == "wrong", led.summary()
+
+
+def test_a_capital_multiplier_set_apart_is_a_million_and_its_product_is_checked():
+    led = ledger("- **Demand:** 30,000 rps x 400 candidates = 1.2 M scores per second.",
+                 opening="Recommendations: 30,000 requests per second, a neural ranker on L4s.")
+    assert status(led, "arithmetic") == "wrong", led.summary()
+
+
+def test_a_puts_time_without_an_fsync_is_no_fsync_time():
+    led = ledger("Clients see on average around 80 microseconds, since we're not waiting on fsync.",
+                 opening="Design a KV store with a WAL: 50,000 writes per second, 1 KB values.")
+    assert not led.by_kind("fsync_latency_ms"), led.summary()

@@ -30,6 +30,8 @@ _SCI = re.compile(r"e[-+]?\d+", re.I)
 _TIMES_TEN = re.compile(r"\s*[x×*·]\s*10\s*(?:\^|\*\*)\s*([-+]?\d{1,2})(?![\d.,])")
 _TP = guarded(re.compile(r"(?<![\w])tp\s*[-=:]?\s*(\d{1,2})(?!\d)|(\d{1,2})-way\s+(?:tensor|tp)\b", re.I))
 _RANGE_JOIN = re.compile(r"\s*(?:-|–|—|to|or|through)\s*(?=[~≈\d]|[a-z])", re.I)
+# a capital multiplier set apart before a counted noun: "1.5 M scores per second", "250 K candidates"
+_SPACED_MULT = re.compile(r" ([MK])(?= [a-z])")
 _SPELLED_MULT = re.compile(r"[\s-]*(thousand|million|billion|trillion)(?![a-z])", re.I)
 _SPELLED_FACTORS = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
 _GPU_AFTER = re.compile(r"\s*(?:x\s*)?(?:\d+\s*(?:gb|gib|g)\s+)?(?:nvidia\s+)?§+(?:\s*(?:gpus?|cards?|devices?))?", re.I)
@@ -259,6 +261,9 @@ def _parse_after(text: str, atom: _Atom, v: Vocab) -> Mention:
             pos += 1
             if ch in "gG":
                 dim, unit = "bytes", "G"
+    elif not atom.spelled and (spaced := _SPACED_MULT.match(text, pos)):
+        value *= v.suffixes[spaced.group(1)]
+        pos = spaced.end()
     sm = _SPELLED_MULT.match(text, pos)
     if sm:
         value *= _SPELLED_FACTORS[sm.group(1).lower()]
