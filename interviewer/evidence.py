@@ -768,7 +768,7 @@ def extract(turns: list[tuple[int, str]], rubric: Rubric, family: str, ledger: L
                 continue
             hit = Hit(item, idx, s, e, quote if text is original else quote_around(original, s, e))
             spec = rubric.items[item]
-            if is_name and spec.tier != "name":
+            if (is_name or _offered(text, s, e)) and spec.tier != "name":
                 ev.named_hits.setdefault(item, []).append(hit)
                 continue
             _file(ev, spec, hit, text, lambda s=s, e=e: _cue_repeats(text[s:e], given))
@@ -890,13 +890,28 @@ def _withdrawn(ev: Evidence, rubric: Rubric) -> None:
 
 # ... or by its own end: "Then we preempt the lowest-priority sequence on the GPU with the most... actually, no,
 # I'm erasing that."
-_TAKEN_BACK = re.compile(r"\b(?:actually,?\s+no\b|no,?\s+scratch\s+that|scratch\s+that|(?:i.m\s+)?(?:erasing|erase|striking|strike|crossing\s+out|cross\s+out)\s+that\b)", re.I)
+# ... "preempt the newest sequence on the least-loaded GPU... no, actually we won't preempt"
+_TAKEN_BACK = re.compile(r"\b(?:actually,?\s+no\b|no,?\s+scratch\s+that|scratch\s+that|(?:i.m\s+)?(?:erasing|erase|striking|strike|crossing\s+out|cross\s+out)\s+that\b"
+                         r"|no,?\s+actually,?\s+(?:we|i)\s+(?:won.t|wouldn.t|don.t|will\s+not|would\s+not|do\s+not)\b"
+                         # ... "shed to a popular-items list... but no, we wouldn't shed at dinner"
+                         r"|(?:\.\.\.|…|—|–|\bbut)\s*no,?\s+(?:we|i)\s+(?:won.t|wouldn.t|don.t|will\s+not|would\s+not|do\s+not)\b)", re.I)
 
 
 # ... but not a figure put right, the working kept: "... that's 5 seconds. Wait, no, 50 seconds", "Hmm, scratch
 # that, I forgot the K and V, it's double, 512 KB a token"
 _FIGURE_FIX = re.compile(r"[\s,.!—–-]*(?:(?:(?:it|that).s|make\s+(?:it|that)|more\s+like|i\s+mean)\s+)?(?:~|about\s+|roughly\s+)?\d"
                          r"|[\s,.!—–-]*(?:i\s+)?(?:forgot|dropped|missed|left\s+out|mixed\s+up|double[- ]counted)\b[^.!?\n]{0,80}?\d", re.I)
+
+
+# an option offered, then another beside it: "I guess we could kill the training job. Or wait for it to finish."
+_COULD = re.compile(r"\b(?:i\s+guess\s+|maybe\s+|i\s+suppose\s+)?(?:we|you|i)\s+could\b", re.I)
+_OR_NEXT = re.compile(r"\s*or\b", re.I)
+
+
+def _offered(text: str, start: int, end: int) -> bool:
+    """Is the hit one option of several ("we could X. Or Y."): named, not the rule?"""
+    s, e = _sentence_bounds(text, start, end)
+    return bool(_OR_NEXT.match(text, e)) and _COULD.search(text, s, start) is not None
 
 
 def _retracted(text: str, start: int, end: int) -> bool:

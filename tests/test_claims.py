@@ -1712,3 +1712,25 @@ def test_a_puts_time_without_an_fsync_is_no_fsync_time():
     led = ledger("Clients see on average around 80 microseconds, since we're not waiting on fsync.",
                  opening="Design a KV store with a WAL: 50,000 writes per second, 1 KB values.")
     assert not led.by_kind("fsync_latency_ms"), led.summary()
+
+
+def test_a_size_said_as_the_cache_is_no_weights_and_what_is_left_beside_it_is_no_free_memory():
+    led = ledger("On a 24 GB L4 with about 13.5 GB of weights, the 6 GB cache fits with roughly 3 GB left for activations.",
+                 opening="Llama-2-7B in FP16 on one L4.")
+    assert [c.value for c in led.by_kind("weights_bytes")] == [13.5e9], led.summary()
+    assert not led.by_kind("free_kv_bytes"), led.summary()
+
+
+def test_hosts_from_gpus_and_gpus_from_hosts_are_exact_counts():
+    opening = "A shared fleet of 2,000 H100s on 250 hosts with eight GPUs each."
+    hosts = ledger("Call it 30% serving, so 600 GPUs of inference - that's 60 hosts.", opening=opening)
+    assert status(hosts, "host_count") == "wrong", hosts.summary()
+    gpus = ledger("I'd reserve 30 hosts, so 200 GPUs for the gang reserve.", opening=opening)
+    assert [c.check.status for c in gpus.by_kind("gpu_count") if c.check] == ["wrong"], gpus.summary()
+
+
+def test_a_time_after_a_figure_of_another_quantity_is_no_item_of_a_list_and_time_in_the_system_is_no_prefill():
+    led = ledger("Little's law: at 30 sequences a decode step is roughly 20 ms, so 200 tokens is about 4 s, call it "
+                 "4.5 s in the system with prefill.", opening="Eight A100 80GB GPUs, each with Llama-2-13B in FP16.")
+    assert [c.value for c in led.by_kind("decode_step_ms")] == [20.0], led.summary()
+    assert not led.by_kind("prefill_time_ms") and not led.by_kind("fleet_in_flight"), led.summary()

@@ -360,7 +360,9 @@ def find_claims(seg: Segment, v: Vocab, carried_rate: str | None = None,
         pct = None
         if m.dim == "time":
             pct = percentile_of(text, m, block, v)
-            listed = prev_time is not None and prev_time.mention is not None and m.start - prev_time.mention.end <= 25
+            # (a list holds no other figure between its items: "25 ms, so 250 tokens is about 6.3 s" is no list)
+            listed = prev_time is not None and prev_time.mention is not None and m.start - prev_time.mention.end <= 25 \
+                and i > 0 and ms[i - 1] is prev_time.mention
             if decision is None or decision.cue == "default":
                 if listed and prev_time.family and (pct is None or prev_time.family in _TIME_FAMILIES_WITH_PCT):
                     family = prev_time.family  # "p50 TTFT 250 ms and p99 800 ms"; "retrieval 20 ms, fetch 30 ms"

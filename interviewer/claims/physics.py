@@ -1543,6 +1543,10 @@ _HOSTS_TO_GPUS = re.compile(r"[^.;\d]{0,30}?(?:\bso\b|that.s|which\s+is|=|→|->
                             re.I)
 
 
+# a count worked out from counts ("800 GPUs - that's 100 hosts") is exact: only rounding is allowed for
+_EXACT_TOLERANCE = 0.1
+
+
 def check_host_gpus(c: Claim, ctx: Ctx, i: int) -> Check | None:
     """GPUs worked out from hosts just said ("twenty-five hosts, so a hundred GPUs idle"): hosts times
     the GPUs per host the round set (its fleet's GPUs over its hosts)."""
@@ -1557,13 +1561,41 @@ def check_host_gpus(c: Claim, ctx: Ctx, i: int) -> Check | None:
         return None
     expected = h.value * per
     trace = [f"{say.count(h.value)} hosts x {per} GPUs a host = {say.count(expected)} GPUs"]
-    ok, best = _best(c, [expected], ctx.v.physics["tolerance"])
+    ok, best = _best(c, [expected], _EXACT_TOLERANCE)
     if ok:
         return _check("ok", "host_gpus", expected, c.unit, c, f"Right: {say.count(h.value)} hosts of {per} GPUs.", trace)
     check = _check("wrong", "host_gpus", expected, c.unit, c, f"{say.count(h.value)} hosts of {per} GPUs is "
                    f"{say.count(expected)} GPUs, not {say.count(c.value)}.", trace)
     check.ratio = round(c.value / expected, 3)
     return check
+
+
+def check_gpu_hosts(c: Claim, ctx: Ctx, i: int) -> Check | None:
+    """Hosts worked out from GPUs just said ("800 GPUs of inference - that's 100 hosts"): the GPUs over
+    the GPUs per host the round set."""
+    g = _drawn_from(c, ctx, i, "gpu_count", _HOSTS_TO_GPUS)
+    if g is None or c.value >= g.value:
+        return None
+    gpus, nodes = [x for x in _given(ctx, i, "gpu_count") if x >= 10], [x for x in _given(ctx, i, "host_count") if x >= 10]
+    if not gpus or not nodes:
+        return None
+    per = round(max(gpus) / max(nodes))
+    if per not in (2, 4, 8, 16):
+        return None
+    expected = g.value / per
+    trace = [f"{say.count(g.value)} GPUs / {per} GPUs a host = {say.count(expected)} hosts"]
+    ok, _ = _best(c, [expected], _EXACT_TOLERANCE)  # a count over a whole number: no estimate to allow for
+    if ok:
+        return _check("ok", "gpu_hosts", expected, c.unit, c, f"Right: {say.count(g.value)} GPUs on hosts of {per}.", trace)
+    check = _check("wrong", "gpu_hosts", expected, c.unit, c, f"{say.count(g.value)} GPUs on hosts of {per} GPUs is "
+                   f"{say.count(expected)} hosts, not {say.count(c.value)}.", trace)
+    check.ratio = round(c.value / expected, 3)
+    return check
+
+
+def check_host_count(c: Claim, ctx: Ctx, i: int) -> Check | None:
+    # the GPUs said right before it are what it is worked out from, not a share said earlier in the sentence
+    return check_gpu_hosts(c, ctx, i) or check_share_count(c, ctx, i)
 
 
 def check_items_rate(c: Claim, ctx: Ctx, i: int) -> Check | None:
@@ -1634,7 +1666,7 @@ CHECKS = {
     "arithmetic": check_calculation,
     "items_per_s": check_items_rate,
     "recovery_time_s": check_recovery_time,
-    "host_count": check_share_count,
+    "host_count": check_host_count,
     "gpu_count": check_fleet_count,
     "fleet_share": check_fleet_share,
     "kv_bytes_batch": check_batch_kv,
