@@ -1734,3 +1734,47 @@ def test_a_time_after_a_figure_of_another_quantity_is_no_item_of_a_list_and_time
                  "4.5 s in the system with prefill.", opening="Eight A100 80GB GPUs, each with Llama-2-13B in FP16.")
     assert [c.value for c in led.by_kind("decode_step_ms")] == [20.0], led.summary()
     assert not led.by_kind("prefill_time_ms") and not led.by_kind("fleet_in_flight"), led.summary()
+
+
+def test_what_a_smaller_format_frees_against_the_weights_said_before_is_a_saving():
+    led = ledger("Llama-2-7B in FP16 is about 13.5 GB of weights.",
+                 "INT4 weights are a quarter of the bytes, ~3.4 GB, and you free ~10 GB for KV.",
+                 opening="Llama-2-7B in FP16 on one H100 80GB.")
+    assert not [c for c in led.by_kind("free_kv_bytes") if c.check and c.check.status == "wrong"], led.summary()
+
+
+def test_the_format_said_right_before_a_size_is_its_format_and_a_scope_after_another_figure_is_that_figures():
+    led = ledger("Llama-3-70B in FP16 is about 141 GB and needs four H100s; in FP8 it's about 70.6 GB and fits two. "
+                 "I'd serve FP8 weights with an FP16 KV cache.",
+                 "Two H100s give 160 GB; minus 70.6 GB of weights and about 4 GB per GPU for activations, that's about "
+                 "81 GB for KV. Per GPU that's the same ~68 as the FP16 four-GPU layout.",
+                 "Continuous batching with max_num_seqs 128 per replica, at 1,800 tokens a sequence.",
+                 opening="Llama-3-70B on H100 80GB GPUs.")
+    assert all(c.check.status == "ok" for c in led.by_kind("weights_bytes")), led.summary()
+    assert status(led, "free_kv_bytes") == "ok", led.summary()
+    assert all(c.check is None or c.check.status != "wrong" for c in led.by_kind("max_num_seqs")), led.summary()
+
+
+def test_a_full_sequence_the_rest_after_a_subtraction_and_the_same_size_said_again():
+    led = ledger("512 KB a token, so a full 4K sequence is 2 gigs. So on the H100, 80 minus 13.5 minus a few for "
+                 "activations, say 62 gigs, that's about 30 full-length sequences.",
+                 "Without paging you reserve max length contiguously per sequence - 2 gigs each even if the reply "
+                 "ends at 300 tokens - and with 16-token blocks the 62 gigs holds sequences by their actual length.",
+                 opening="Llama-2-7B in FP16 on an H100 80GB.")
+    assert [c.value for c in led.by_kind("kv_bytes_per_sequence")][:1] == [2e9], led.summary()
+    assert 62e9 not in [c.value for c in led.by_kind("kv_bytes_per_sequence")], led.summary()
+    assert all(c.check.status == "ok" for c in led.by_kind("free_kv_bytes")), led.summary()
+
+
+def test_a_count_per_replica_is_no_length_and_a_token_at_a_time_is_a_tokens_time():
+    led = ledger("200/s times roughly 10 s per request (then 300 tokens at ~30 ms each), so ~2,000 sequences in "
+                 "flight. At ~250 per replica that's only 8 replicas.")
+    assert [c.value for c in led.by_kind("seq_len")] == [300.0], led.summary()
+    assert [c.value for c in led.by_kind("tpot_ms")] == [30.0], led.summary()
+
+
+def test_a_sequences_kv_said_without_its_length_may_be_for_any_length_the_round_gave():
+    led = ledger("A request is ~1,500 in plus ~300 out, 1,800 tokens.",
+                 "Replies run 300 tokens at ~30 ms each.",
+                 "Recompute rather than swap, because a full sequence is ~590 MB of KV.")
+    assert status(led, "kv_bytes_per_sequence") == "ok", led.summary()

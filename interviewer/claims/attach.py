@@ -207,9 +207,13 @@ def _scope(text: str, m_start: int, m_end: int, v: Vocab, limit: int | None = No
     pos = -1
     for label, pat in v.scopes.items():
         for sm in pat.finditer(left):
-            if sm.end() > pos:
+            if sm.end() > pos and not _FIGURE_BEFORE.search(left, 0, sm.start()):
                 best, pos = label, sm.end()
     return best, False
+
+
+# a scope said right after another figure is that figure's: "about 4 GB per GPU for activations, that's about 81 GB"
+_FIGURE_BEFORE = re.compile(r"\d[\d,.]*\s*(?:[a-z]{1,5}\s*)?$", re.I)
 
 
 def _to_unit(kind: str, mention: Mention, v: Vocab) -> tuple[float, float | None, float | None]:

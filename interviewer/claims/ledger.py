@@ -41,6 +41,23 @@ def _found(text: str) -> tuple:
     return tuple(out)
 
 
+_THE_BEFORE = re.compile(r"\bthe\s+(?:same\s+)?~?$", re.I)
+
+
+def _referred_kind(f, text: str, claims: list[Claim], v) -> str:
+    """A figure said again with "the" is the one said before ("... say 62 gigs" then "so the 62 gigs holds
+    sequences by their actual length"): it keeps that figure's kind, whatever its new sentence suggests."""
+    unit = v.unit_of(f.kind)
+    # (sizes only: a small count said again, "the 8 slots", is as often a new quantity as the old one)
+    if f.value is None or unit != "bytes" or not _THE_BEFORE.search(text, max(0, f.start - 12), f.start):
+        return f.kind
+    for c in reversed(claims):
+        if c.speaker == "candidate" and c.kind != f.kind and c.unit == unit and c.value is not None \
+                and abs(c.value - f.value) <= 1e-9 * max(abs(f.value), 1.0) and not c.negated and not c.hypothetical:
+            return c.kind
+    return f.kind
+
+
 def build_ledger(turns: Sequence[tuple[str, str]], family: Optional[str] = None,
                  question_id: Optional[str] = None) -> Ledger:
     """Every figure said in `turns` ((role, text) pairs; role "interviewer" or "candidate"), typed,
@@ -75,6 +92,8 @@ def build_ledger(turns: Sequence[tuple[str, str]], family: Optional[str] = None,
                 what_if.gpus_in_sentence = None
             base = tracker.carried
             for f in found:
+                if speaker == "candidate":
+                    f.kind = _referred_kind(f, seg.text, claims, v)
                 subject = tracker.resolve(said, f.start, base)
                 start, end = seg.to_turn(f.start), seg.to_turn(f.end)
                 scope, stated = f.scope, f.scope is not None

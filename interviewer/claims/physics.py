@@ -282,7 +282,10 @@ def _weights_readings(c: Claim, ctx: Ctx, i: int) -> list[tuple[float, str]]:
     if not p:
         return []
     dtypes = [c.subject.weights_dtype or "fp16"]
-    for d in sorted(ctx.own_dtypes(i)) + ["fp16"]:
+    # the format said just before the figure in its sentence ("in FP16 it's 141 GB; in FP8 it's about 70.6 GB")
+    said = [m for m in ctx.v.dtype_re.finditer(c.sentence, 0, max(0, c.sentence.find(c.span)))]
+    near = ctx.v.dtype_names.get(said[-1].group(0).lower()) if said else None
+    for d in ([near] if near else []) + sorted(ctx.own_dtypes(i)) + ["fp16"]:
         if d not in dtypes:
             dtypes.append(d)
     return [(p * _bpp(d, ctx.v), d) for d in dtypes]
@@ -543,30 +546,37 @@ def check_kv_per_sequence(c: Claim, ctx: Ctx, i: int) -> Check | None:
         kv, who = own.value, "your per-token figure"
     expected = kv * seq
     trace = [why, f"KV per sequence = {kv:,.0f} bytes x {seq:,.0f} tokens = {say.nbytes(expected)}"]
-    ok, best = _best(c, [expected, kv * 2 ** math.ceil(math.log2(seq))], tol)
+    # (with no length in its sentence, any length the round gave is a fair reading: "a full sequence is ~590 MB"
+    # after both a 1,800-token request and a 300-token reply)
+    lens = [seq] if ft else [s for s, _w in _seq_lens(c, ctx, i)] or [seq]
+    ok, best = _best(c, [kv * s for s in lens] + [kv * 2 ** math.ceil(math.log2(seq))], tol)
     if ok:
-        return _check("ok", "kv_per_sequence", expected, "bytes", c,
-                      f"Right: {say.nbytes(kv)} per token over {seq:,.0f} tokens is about {say.nbytes(expected)}.", trace)
+        seq = best / kv if best / kv in lens else seq
+        return _check("ok", "kv_per_sequence", best, "bytes", c,
+                      f"Right: {say.nbytes(kv)} per token over {seq:,.0f} tokens is about {say.nbytes(best)}.", trace)
     return _check("wrong", "kv_per_sequence", expected, "bytes", c,
                   f"At {say.nbytes(kv)} per token ({who}), a {seq:,.0f}-token sequence holds about "
                   f"{say.nbytes(expected)} of KV, not {say.nbytes(c.value)}.", trace)
 
 
-def _freed_by_a_change(c: Claim, ctx: Ctx) -> bool:
+def _freed_by_a_change(c: Claim, ctx: Ctx, i: int) -> bool:
     """Is a figure said as what a change frees ("INT4 ... three and a half gigs instead of fourteen, ...
-    you free ten gigs for KV") the difference of two sizes said before it: a saving, not the memory left?"""
+    you free ten gigs for KV") the difference of two sizes said before it - in its sentence, or the
+    weights said earlier in the round ("INT4 weights are ~3.4 GB ... you free ~10 GB for KV" after
+    "13.5 GB" of FP16 weights): a saving, not the memory left?"""
     from interviewer.claims.attach import FREED_BEFORE
     from interviewer.claims.numbers import find_mentions
 
     pos = c.sentence.find(c.span)
     if pos <= 0 or not c.value or not FREED_BEFORE.search(c.sentence, max(0, pos - 24), pos):
         return False
-    sizes = [m.value for m in find_mentions(c.sentence[:pos], ctx.v) if m.dim == "bytes" and m.value]
-    return any(a > b and abs((a - b) - c.value) <= 0.15 * c.value for a in sizes for b in sizes)
+    said = [m.value for m in find_mentions(c.sentence[:pos], ctx.v) if m.dim == "bytes" and m.value]
+    weights = [x.value for x in ctx.claims[:i] if x.kind == "weights_bytes" and x.speaker == c.speaker and x.value]
+    return any(a > b and abs((a - b) - c.value) <= 0.15 * c.value for a in said + weights for b in said)
 
 
 def check_free(c: Claim, ctx: Ctx, i: int) -> Check | None:
-    if _freed_by_a_change(c, ctx):
+    if _freed_by_a_change(c, ctx, i):
         return None
     cap = _capacity(c, ctx, i, c.scope if c.scope_stated else None)
     if not cap:

@@ -16,7 +16,8 @@ from interviewer.claims.models import Subject
 from interviewer.claims.segments import Segment
 from interviewer.claims.vocab import Vocab
 
-_BASELINE = re.compile(r"\b(?:vs\.?|versus|against|compared\s+(?:to|with)|than|relative\s+to)\s+(?:the\s+)?$", re.I)
+# (and the layout a figure is set beside: "the same ~68 as the FP16 four-GPU layout")
+_BASELINE = re.compile(r"\b(?:(?:vs\.?|versus|against|compared\s+(?:to|with)|than|relative\s+to)\s+(?:the\s+)?|as\s+the\s+)$", re.I)
 _WEIGHED = re.compile(r"\s+(?:would|could|might)\b", re.I)
 _SIZED = re.compile(r"\d+\s*(?:gb|gib|g)\b", re.I)  # "A100 80GB" names its memory; a bare "A100" does not
 _SIZE_MATCH = 0.12  # "the 70B" is Llama-3-70B (70.55B) when within 12%
