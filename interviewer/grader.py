@@ -238,11 +238,14 @@ def _claim_cap(cid: str, family: str, ev: Evidence, rubric: Rubric) -> tuple[int
                    for c in ev.ledger.claims if _planned(c) and c.turn in ev.texts)
 
     def badly(c: Claim) -> bool:
-        if c.kind in ("arithmetic", "writes_per_fsync", "write_bandwidth", "other_bytes") and c.check.status != "impossible":
+        if c.kind in ("arithmetic", "writes_per_fsync", "write_bandwidth", "other_bytes", "recovery_time_s") \
+                and c.check.status != "impossible":
             # a sum said wrong (a group commit's size, a log's growth) is "the arithmetic is off" (2), however far off
             return False
-        if c.kind in ("fits_on_gpus", "tensor_parallel") and kv_right:
-            return False  # "fits on one H100" beside KV bytes per token done right: a budget derived on a wrong fit (2)
+        if c.kind in ("fits_on_gpus", "tensor_parallel") and (kv_right or not rubric.families[family].memory_capacity):
+            # "fits on one H100" beside KV bytes per token done right: a budget derived on a wrong fit (2); where
+            # capacity is a fleet or a throughput, a wrong fit is one input of a sizing built on it (2)
+            return False
         r = c.check.ratio
         if c.kind in _INPUT_KINDS:
             # a per-token time under the bare weight read, or an fsync faster than a drive, is an input

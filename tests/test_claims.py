@@ -1778,3 +1778,20 @@ def test_a_sequences_kv_said_without_its_length_may_be_for_any_length_the_round_
                  "Replies run 300 tokens at ~30 ms each.",
                  "Recompute rather than swap, because a full sequence is ~590 MB of KV.")
     assert status(led, "kv_bytes_per_sequence") == "ok", led.summary()
+
+
+def test_a_days_log_said_after_its_period_is_checked_against_the_questions_log():
+    turns = [("interviewer", "Design a KV store with a WAL: 50,000 writes per second, 1 KB values."),
+             ("candidate", "Group commit, 2 ms windows."), ("interviewer", "How fast does the log grow?"),
+             ("candidate", "50,000 a second at 1 KB is 50 megs a second. So that's 180 gigs an hour, and a day is, um, "
+                           "like 1.2 terabytes.")]
+    from interviewer.claims.ledger import build_ledger
+
+    led = build_ledger(turns)
+    assert [c.check.status for c in led.by_kind("other_bytes") if c.value == 1.2e12] == ["wrong"], led.summary()
+
+
+def test_a_replay_time_after_a_vague_drive_speed_is_checked():
+    led = ledger("Sequential reads on NVMe are a few hundred MB/s at least, so 30 GB replays in about 3 seconds.",
+                 opening="Design a KV store with a WAL: 50,000 writes per second, 1 KB values.")
+    assert status(led, "recovery_time_s") == "wrong", led.summary()

@@ -30,6 +30,9 @@ _SCI = re.compile(r"e[-+]?\d+", re.I)
 _TIMES_TEN = re.compile(r"\s*[x×*·]\s*10\s*(?:\^|\*\*)\s*([-+]?\d{1,2})(?![\d.,])")
 _TP = guarded(re.compile(r"(?<![\w])tp\s*[-=:]?\s*(\d{1,2})(?!\d)|(\d{1,2})-way\s+(?:tensor|tp)\b", re.I))
 _RANGE_JOIN = re.compile(r"\s*(?:-|–|—|to|or|through)\s*(?=[~≈\d]|[a-z])", re.I)
+# (only before a unit: "a few hundred requests" is no figure to check, "a few hundred MB/s" is a drive's speed)
+_FEW_HUNDRED = re.compile(r"\b(a\s+few|a\s+couple(?:\s+of)?|several)\s+(hundred|thousand)\b"
+                          r"(?=\s*(?:[kmgt]i?b\b|[kmgt]b/s|megabytes?|gigabytes?|ms\b|milliseconds?|microseconds?|us\b|µs))", re.I)
 # a capital multiplier set apart before a counted noun: "1.5 M scores per second", "250 K candidates"
 _SPACED_MULT = re.compile(r" ([MK])(?= [a-z])")
 _SPELLED_MULT = re.compile(r"[\s-]*(thousand|million|billion|trillion)(?![a-z])", re.I)
@@ -136,6 +139,12 @@ def _atoms(text: str, v: Vocab, skip: list[tuple[int, int]], digits: bool = True
         # "fsync came back in about a microsecond", "takes under a millisecond": one of the unit
         if free(m.start(1), m.end(1)):
             atoms.append(_Atom(m.start(1), m.end(1), 1.0, spelled=True))
+    for m in (_FEW_HUNDRED.finditer(text) if ("few" in low or "couple" in low or "several" in low) else ()):
+        # "a few hundred MB/s": about three hundred, said as an estimate
+        if free(m.start(), m.end()):
+            scale = 100.0 if m.group(2).lower() == "hundred" else 1000.0
+            atoms.append(_Atom(m.start(), m.end(), (2.0 if "couple" in m.group(1).lower() else 3.0) * scale,
+                               approx=True, spelled=True))
     for m in (_POINT.finditer(text) if words and "point" in low else ()):
         # "seventy point six billion": a decimal said in words
         try:

@@ -1440,9 +1440,17 @@ def check_log_size(c: Claim, ctx: Ctx, i: int) -> Check | None:
     the write rate times a record's size, like a growth said a second."""
     m = _PER_PERIOD.match(ctx.texts[c.turn], c.end) if ctx.texts is not None else None
     if m is None:
+        pos = c.sentence.find(c.span)
+        m = _PERIOD_FIRST.search(c.sentence, 0, pos) if pos > 0 else None
+    if m is None:
         return None
     word = m.group(1).lower()
     return _log_growth(c, ctx, i, _PERIOD_NAME.get(word, word))
+
+
+# the period said before the size: "and a day is, um, like 1.8 terabytes"
+_PERIOD_FIRST = re.compile(r"\b(?:a|per|each|one)\s+(hour|day|minute)\s+(?:is|comes\s+to|would\s+be|that.s)\s*,?\s*"
+                           r"(?:about\s+|roughly\s+|like\s+|~)?$", re.I)
 
 
 # (a size per period needs only the log named: "Per hour that's about 198 GB of log, so roughly 2 TB a day")
@@ -1455,7 +1463,9 @@ def _log_growth(c: Claim, ctx: Ctx, i: int, period: str | None) -> Check | None:
     period_s = _PERIOD_MS[period] / 1000.0 if period else 1.0
     pos = c.sentence.find(c.span)
     growth = _LOG_NAMED if period else _LOG_GROWTH
-    if c.bound or c.hypothetical or not growth.search(c.sentence) or (
+    # (the log may be named by the question the figure answers: "How fast does the log grow?")
+    asked = ctx.texts[c.turn - 1] if period and ctx.texts is not None and c.turn > 0 else ""
+    if c.bound or c.hypothetical or not (growth.search(c.sentence) or _LOG_NAMED.search(asked)) or (
             pos > 0 and _READ_AT.search(c.sentence[max(0, pos - 50):pos])):
         return None  # a drive's or a replay's bandwidth is no product of the write rate
     later = [ctx.claims[j] for j in ctx.in_sentence(i) if j > i]
@@ -1639,6 +1649,10 @@ _READ_AT_SPEED = re.compile(r"\s*(?:of\s+(?:log|wal|data|records|snapshot)\s+)?(
                             r"(?:about\s+|roughly\s+|maybe\s+|~)?", re.I)
 
 
+_REPLAYS_IN = re.compile(r"\s*(?:of\s+(?:log|wal)\s+)?(?:replays?|reads?|loads?|recovers?|is\s+read|is\s+replayed)\s+in\s+"
+                         r"(?:about\s+|roughly\s+|under\s+|~)?", re.I)
+
+
 def check_recovery_time(c: Claim, ctx: Ctx, i: int) -> Check | None:
     """A replay or load time said after the size read and the speed it is read at ("replay reads 20 GB
     at 200 MB/s, so about 10 seconds"): it cannot be shorter than the size over the speed (applying the
@@ -1652,13 +1666,23 @@ def check_recovery_time(c: Claim, ctx: Ctx, i: int) -> Check | None:
     if speed is None:
         return None
     at = c.sentence.find(speed.span)
-    if at <= 0 or not 0 <= pos - (at + len(speed.span)) <= 30 or any(ch.isdigit() for ch in c.sentence[at + len(speed.span):pos]):
-        return None  # the time right after the speed, nothing counted in between
-    said = [m for m in find_mentions(c.sentence[:at], ctx.v) if m.value]
-    # ... and the size right before it: "20 GB at 200 MB/s", "reading 20 GB of log at 2 GB/s"
-    sizes = said[-1:] if said and said[-1].dim == "bytes" and said[-1].value >= 1e8 else []
-    if not sizes or not _READ_AT_SPEED.fullmatch(c.sentence, sizes[0].end, at):
+    if at < 0:
         return None
+    said = [m for m in find_mentions(c.sentence[:pos], ctx.v) if m.value]
+    # ... or the speed first and the size right before the time: "reads are a few hundred MB/s, so 20 GB
+    # replays in about 2 seconds"
+    last = said[-1] if said else None
+    if last is not None and last.start > at and last.dim == "bytes" and last.value >= 1e8 \
+            and _REPLAYS_IN.fullmatch(c.sentence, last.end, pos):
+        sizes = [last]
+    else:
+        if at <= 0 or not 0 <= pos - (at + len(speed.span)) <= 30 or any(ch.isdigit() for ch in c.sentence[at + len(speed.span):pos]):
+            return None  # the time right after the speed, nothing counted in between
+        said = [m for m in find_mentions(c.sentence[:at], ctx.v) if m.value]
+        # ... and the size right before it: "20 GB at 200 MB/s", "reading 20 GB of log at 2 GB/s"
+        sizes = said[-1:] if said and said[-1].dim == "bytes" and said[-1].value >= 1e8 else []
+        if not sizes or not _READ_AT_SPEED.fullmatch(c.sentence, sizes[0].end, at):
+            return None
     floor_s = sizes[0].value / speed.value
     trace = [f"{say.nbytes(sizes[0].value)} / {say.nbytes(speed.value)} a second = {floor_s:,.1f} s at least"]
     if c.value * 1.5 >= floor_s:
