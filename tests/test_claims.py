@@ -1795,3 +1795,9 @@ def test_a_replay_time_after_a_vague_drive_speed_is_checked():
     led = ledger("Sequential reads on NVMe are a few hundred MB/s at least, so 30 GB replays in about 3 seconds.",
                  opening="Design a KV store with a WAL: 50,000 writes per second, 1 KB values.")
     assert status(led, "recovery_time_s") == "wrong", led.summary()
+
+
+def test_a_size_after_a_product_ending_in_bytes_is_its_result():
+    led = ledger("The item table is about 40 million rows x 64 dims x 2 bytes, 512 MB, which fits on the L4.",
+                 opening="Recommendations on NVIDIA L4s: 20,000 requests per second.")
+    assert status(led, "arithmetic") == "wrong", led.summary()

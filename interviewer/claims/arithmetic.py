@@ -91,4 +91,6 @@ def result_gap(text: str, last: Mention, result: Mention) -> bool:
     gap = text[last.end:result.start]
     if not gap.strip() and text[result.start:result.start + 1] in "≈~":
         return True  # "50k x 1 KB ≈ 50 MB": the result's own "about" sign joins it
+    if gap.strip() == "," and last.dim == "bytes" and result.dim == "bytes":
+        return True  # "50 million rows x 64 dims x 2 bytes, 640 MB": a size in bytes after a product ending in bytes
     return len(gap) <= 28 and bool(RESULT.fullmatch(gap))
