@@ -849,7 +849,11 @@ def _file(ev: Evidence, spec, hit: Hit, text: str, repeats) -> None:
         return
     if spec.given_is_named:
         said_again = repeats()
-        if said_again is not None and (said_again or _ECHO.search(text, *_sentence_bounds(text, hit.start, hit.end))):
+        bounds = _sentence_bounds(text, hit.start, hit.end)
+        echoed = _ECHO.search(text, *bounds)
+        if said_again and echoed and not _WORKS_ON.search(text, *bounds):
+            return  # "It's what you said, like, 1,600 GPUs and 30 teams": the interviewer's figures handed back, nothing more
+        if said_again is not None and (said_again or echoed):
             ev.named_hits.setdefault(hit.item, []).append(hit)
             return
     ev.add(hit)
@@ -925,6 +929,8 @@ def _retracted(text: str, start: int, end: int) -> bool:
 
 # the interviewer's figure said back in so many words: "Fleet is 2,000 H100 on 250 hosts, like you said."
 _ECHO = re.compile(r"\b(?:like|as)\s+you\s+(?:said|mentioned|put\s+it|stated)\b|\byou\s+(?:said|mentioned|gave)\b", re.I)
+# ... unless the sentence works on them: "With the numbers you gave: twenty thousand a second ..., so that's 6 million"
+_WORKS_ON = re.compile(r"\b(?:that.s|which\s+is|gives?)\s+(?:about\s+|roughly\s+|~)?\d|[=→]", re.I)
 # a figure guessed, not worked out: "I'd guess something like ten GPUs would handle it"
 # (a GPU's name is no figure: "I think on an H100 you can fit maybe a hundred")
 _GUESSED = re.compile(r"(?:\b(?:i.d\s+guess|i\s+guess|my\s+guess\s+is|rule\s+of\s+thumb|ballpark|gut\s+(?:feel|says))\b"
