@@ -1801,3 +1801,9 @@ def test_a_size_after_a_product_ending_in_bytes_is_its_result():
     led = ledger("The item table is about 40 million rows x 64 dims x 2 bytes, 512 MB, which fits on the L4.",
                  opening="Recommendations on NVIDIA L4s: 20,000 requests per second.")
     assert status(led, "arithmetic") == "wrong", led.summary()
+
+
+def test_a_share_of_the_fleet_is_of_the_count_said_right_after_it():
+    led = ledger("Serving replicas are 1, 2 or 4 GPUs, so if I pack them tightly the stranded GPUs stay around 2-3% of "
+                 "the fleet, 40-60 GPUs.", opening="A shared fleet of about 2,000 H100s on 250 hosts, 40 teams.")
+    assert status(led, "fleet_share") == "ok", led.summary()

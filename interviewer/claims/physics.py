@@ -1210,6 +1210,10 @@ _NOT_A_SHARE_OF = re.compile(r"\d|%|\b(?:plus|together|total|combined|altogether
 _GPU_HOURS = re.compile(r"^[^.;,]{0,12}?\b(?:gpu[- ]?)?(?:hours?|hrs?|h)\b|gpu[- ]?hours?", re.I)
 
 
+_SHARE_THEN_COUNT = re.compile(r"\s*(?:of\s+(?:the|our|a)\s+(?:fleet|cluster)\s*)?(?:,|\(|—|–|-|:)\s*(?:about\s+|roughly\s+|~|or\s+)?",
+                               re.I)
+
+
 def check_fleet_share(c: Claim, ctx: Ctx, i: int) -> Check | None:
     """A share of the fleet ("15 hosts = 120 GPUs ≈ 12% of the fleet"): the GPUs said just before it
     over the fleet's size said earlier in the round (either speaker)."""
@@ -1232,6 +1236,11 @@ def check_fleet_share(c: Claim, ctx: Ctx, i: int) -> Check | None:
         return ctx.texts is not None and g.turn == c.turn and _SAID_AS_SHARE.fullmatch(ctx.texts[c.turn][g.end:c.start]) is not None
 
     part = [ctx.claims[j] for j in ctx.in_sentence(i) if j < i and gpus(j, linked(j))]
+    # ... or said right after it: "stranded GPUs stay around 2-3% of the fleet, 40-60 GPUs"
+    after = [ctx.claims[j] for j in ctx.in_sentence(i) if j > i and gpus(j) and ctx.texts is not None
+             and ctx.claims[j].turn == c.turn and _SHARE_THEN_COUNT.fullmatch(ctx.texts[c.turn][c.end:ctx.claims[j].start])]
+    if after:
+        part = after[:1]
     if not part and ctx.texts is not None and _THAT_IS.match(c.sentence):
         # "... 84 GPUs out at any moment. That's 8.4% of the fleet": the GPUs of the sentence before
         part = [ctx.claims[j] for j in ctx.by_kind.get("gpu_count", []) if j < i and gpus(j)
