@@ -1807,3 +1807,20 @@ def test_a_share_of_the_fleet_is_of_the_count_said_right_after_it():
     led = ledger("Serving replicas are 1, 2 or 4 GPUs, so if I pack them tightly the stranded GPUs stay around 2-3% of "
                  "the fleet, 40-60 GPUs.", opening="A shared fleet of about 2,000 H100s on 250 hosts, 40 teams.")
     assert status(led, "fleet_share") == "ok", led.summary()
+
+
+def test_a_bare_number_answering_how_many_sequences_is_that_count():
+    turns = [("interviewer", "Llama-3-70B in FP16 on H100 80GB GPUs, four per replica, 1,800-token requests."),
+             ("candidate", "KV per token is 320 KB, so a request is about 0.59 GB."),
+             ("interviewer", "And how many concurrent sequences does that give one four-GPU replica?"),
+             ("candidate", "About 270. Four cards is 320 GB, minus 141 of weights and 20 for activations leaves 159 GB.")]
+    from interviewer.claims.ledger import build_ledger
+
+    led = build_ledger(turns)
+    assert [(c.value, c.check.status) for c in led.by_kind("concurrent_sequences")] == [(270.0, "ok")], led.summary()
+
+
+def test_an_embedding_tables_size_and_a_cards_memory_after_the_weights_are_no_weights():
+    led = ledger("Item embeddings for about 5 million dishes at 64 dimensions in FP16 are 640 MB, plus the ranker's "
+                 "weights, so well under the L4's 24 GB.", opening="Recommendations on NVIDIA L4s; a 10 million parameter ranker.")
+    assert not led.by_kind("weights_bytes"), led.summary()

@@ -41,6 +41,28 @@ def _found(text: str) -> tuple:
     return tuple(out)
 
 
+# "How many concurrent sequences does that give one four-GPU replica?" - "About 270."
+_ASKED_HOW_MANY = re.compile(r"\bhow\s+many\s+(?:concurrent\s+|active\s+|live\s+|simultaneous\s+)?(?:sequences|requests|"
+                            r"conversations|chats|users|streams)\b[^?]{0,80}\?", re.I)
+_BARE_COUNT = re.compile(r"\W*(?:(?:about|roughly|around|approximately|maybe|probably|call\s+it)\s+)?~?(\d[\d,]*)\s*[.!]?\s*$", re.I)
+
+
+def _answered_count(seg, asked: re.Match) -> tuple:
+    """A bare number that opens the answer to "how many sequences?" is that count: ("About 270." after
+    "How many concurrent sequences does that give one replica?")."""
+    from interviewer.claims.attach import Found
+
+    m = _BARE_COUNT.fullmatch(seg.text)
+    if m is None or not 10 <= float(m.group(1).replace(",", "")) <= 100_000 or re.fullmatch(r"\s*\d{1,2}\.\s*", seg.text):
+        return ()  # (not a numbered list's "3.")
+    scope = "per_replica" if re.search(r"\breplica\b", asked.group(0), re.I) else (
+        "per_gpu" if re.search(r"\b(?:gpu|card)\b", asked.group(0), re.I) else None)
+    return (Found(kind="concurrent_sequences", value=float(m.group(1).replace(",", "")), mention=None,
+                  start=m.start(1), end=m.end(1), approx=bool(re.match(r"\W*(?:about|roughly|around|approx|maybe|probably|call|~)",
+                                                                      seg.text, re.I)),
+                  scope=scope, cue="answered"),)
+
+
 _THE_BEFORE = re.compile(r"\bthe\s+(?:same\s+)?~?$", re.I)
 
 
@@ -84,7 +106,10 @@ def build_ledger(turns: Sequence[tuple[str, str]], family: Optional[str] = None,
         read = text
         if speaker == "candidate":
             read = candidate_reading(text, european)
+        asked = _ASKED_HOW_MANY.search(texts[t - 1]) if speaker == "candidate" and t > 0 else None
         for si, (seg, found, said, hyp, comp) in enumerate(_found(read)):
+            if asked is not None and si == 0 and not found:
+                found = _answered_count(seg, asked)
             # "What if we had H200s?", "If you quantize the weights to INT4, what gets faster?": the answer is about those
             if speaker == "interviewer" and (hyp or _ASKED_IF.match(seg.text) and "?" in seg.text) \
                     and (said["gpus"] or said["models"] or said["weights_dtype"]):
