@@ -1824,3 +1824,9 @@ def test_an_embedding_tables_size_and_a_cards_memory_after_the_weights_are_no_we
     led = ledger("Item embeddings for about 5 million dishes at 64 dimensions in FP16 are 640 MB, plus the ranker's "
                  "weights, so well under the L4's 24 GB.", opening="Recommendations on NVIDIA L4s; a 10 million parameter ranker.")
     assert not led.by_kind("weights_bytes"), led.summary()
+
+
+def test_a_replay_said_as_an_arrow_from_the_read_speed_is_checked():
+    led = ledger("Read log sequential ~400 MB/s -> 16 GB in ~4 s, then insert each record in the map.",
+                 opening="Design a KV store with a WAL: 50,000 writes per second, 1 KB values.")
+    assert status(led, "recovery_time_s") == "wrong", led.summary()

@@ -1658,7 +1658,7 @@ _READ_AT_SPEED = re.compile(r"\s*(?:of\s+(?:log|wal|data|records|snapshot)\s+)?(
                             r"(?:about\s+|roughly\s+|maybe\s+|~)?", re.I)
 
 
-_REPLAYS_IN = re.compile(r"\s*(?:of\s+(?:log|wal)\s+)?(?:replays?|reads?|loads?|recovers?|is\s+read|is\s+replayed)\s+in\s+"
+_REPLAYS_IN = re.compile(r"\s*(?:of\s+(?:log|wal)\s+)?(?:(?:replays?|reads?|loads?|recovers?|is\s+read|is\s+replayed)\s+)?in\s+"
                          r"(?:about\s+|roughly\s+|under\s+|~)?", re.I)
 
 
