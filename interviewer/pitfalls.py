@@ -117,7 +117,9 @@ def _or_another(text: str, pos: int, names: re.Pattern | None) -> bool:
         return False
     end = _sentence_end(text, pos)
     o = _OR.search(text, pos, end)
-    return bool(o and names.search(text, o.end(), end))
+    if o and names.search(text, o.end(), end):
+        return True
+    return False
 
 
 def _deferral_in(p: Pitfall, sentence: str) -> bool:
@@ -164,7 +166,7 @@ def _answered_pick(ev: Evidence, p: Pitfall, hit: Hit | None) -> bool:
             if answer is not None:
                 said = ev.texts[answer]
                 deferred, names, menu = _scan(p, said)
-                if deferred or _NO_CHOICE.match(said):
+                if deferred or _NO_CHOICE.match(said) or _or_sentence(said, p):
                     continue
                 first = _SENTENCE.match(said.lstrip())
                 if asked_before:
@@ -189,6 +191,16 @@ def _answered_pick(ev: Evidence, p: Pitfall, hit: Hit | None) -> bool:
                 if names or short or acted:
                     return True
     return False
+
+
+# a sentence that offers one more: "... maybe we do fair share on top. Or DRF, if memory also becomes a constraint."
+_OR_SENTENCE = re.compile(r"(?:^|[.!?]\s+)or\b[^.!?\n]{0,80}", re.I)
+
+
+def _or_sentence(text: str, p: Pitfall) -> bool:
+    """Does the answer hold a sentence that opens on "Or" and names another policy?"""
+    names = _unions(p)[2]
+    return names is not None and any(names.search(m.group(0)) for m in _OR_SENTENCE.finditer(text))
 
 
 def _or_between(sentence: str, p: Pitfall) -> bool:

@@ -720,3 +720,14 @@ def test_a_rule_withdrawn_in_a_later_answer_no_longer_counts():
     later = ("Actually, thinking about running it, I'd drop preemption altogether; when the cache is full new "
              "requests just wait in the queue.")
     assert "preemption_victim" not in _evidence("gpu-inference-serving", [victim, later]).present
+
+
+def test_an_answer_to_pick_one_that_adds_another_option_in_a_sentence_of_its_own_chooses_nothing():
+    turns = [{"role": "interviewer", "text": "Now the fairness rule across 30 teams."},
+             {"role": "candidate", "text": "We could do strict priority classes, or per-team quotas, or dominant resource "
+                                           "fairness, or weighted fair share. I'd look at what the teams need first."},
+             {"role": "interviewer", "text": "Pick one. Not a menu, one."},
+             {"role": "candidate", "text": "Priority classes plus quotas is probably safest. Inference gets higher priority "
+                                           "and each team has a quota. Or DRF, if memory becomes a constraint."}]
+    ids = {p.id for p in grade(parse_transcript({"question_id": "gpu-scheduling-platform", "turns": turns})).pitfalls}
+    assert "policy_list" in ids
