@@ -1830,3 +1830,8 @@ def test_a_replay_said_as_an_arrow_from_the_read_speed_is_checked():
     led = ledger("Read log sequential ~400 MB/s -> 16 GB in ~4 s, then insert each record in the map.",
                  opening="Design a KV store with a WAL: 50,000 writes per second, 1 KB values.")
     assert status(led, "recovery_time_s") == "wrong", led.summary()
+
+
+def test_a_limit_set_as_a_constant_in_code_is_max_num_seqs():
+    led = ledger("Roughly like this:\n\nMAX_SEQS = 48\n\ndef admit(gpu, req):\n    return len(gpu.running) < MAX_SEQS")
+    assert [c.value for c in led.by_kind("max_num_seqs")] == [48.0], led.summary()
