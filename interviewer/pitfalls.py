@@ -117,9 +117,7 @@ def _or_another(text: str, pos: int, names: re.Pattern | None) -> bool:
         return False
     end = _sentence_end(text, pos)
     o = _OR.search(text, pos, end)
-    if o and names.search(text, o.end(), end):
-        return True
-    return False
+    return bool(o and names.search(text, o.end(), end))
 
 
 def _deferral_in(p: Pitfall, sentence: str) -> bool:

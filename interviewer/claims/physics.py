@@ -283,7 +283,7 @@ def _weights_readings(c: Claim, ctx: Ctx, i: int) -> list[tuple[float, str]]:
         return []
     dtypes = [c.subject.weights_dtype or "fp16"]
     # the format said just before the figure in its sentence ("in FP16 it's 141 GB; in FP8 it's about 70.6 GB")
-    said = [m for m in ctx.v.dtype_re.finditer(c.sentence, 0, max(0, c.sentence.find(c.span)))]
+    said = list(ctx.v.dtype_re.finditer(c.sentence, 0, max(0, c.sentence.find(c.span))))
     near = ctx.v.dtype_names.get(said[-1].group(0).lower()) if said else None
     for d in ([near] if near else []) + sorted(ctx.own_dtypes(i)) + ["fp16"]:
         if d not in dtypes:
@@ -1576,17 +1576,23 @@ _HOSTS_TO_GPUS = re.compile(r"[^.;\d]{0,30}?(?:\bso\b|that.s|which\s+is|=|→|->
 _EXACT_TOLERANCE = 0.1
 
 
+def _gpus_per_host(ctx: Ctx, i: int) -> int | None:
+    """The GPUs per host the round set (its fleet's GPUs over its hosts), when that is a host's shape."""
+    gpus, nodes = [x for x in _given(ctx, i, "gpu_count") if x >= 10], [x for x in _given(ctx, i, "host_count") if x >= 10]
+    if not gpus or not nodes:
+        return None
+    per = round(max(gpus) / max(nodes))
+    return per if per in (2, 4, 8, 16) else None
+
+
 def check_host_gpus(c: Claim, ctx: Ctx, i: int) -> Check | None:
     """GPUs worked out from hosts just said ("twenty-five hosts, so a hundred GPUs idle"): hosts times
     the GPUs per host the round set (its fleet's GPUs over its hosts)."""
     h = _drawn_from(c, ctx, i, "host_count", _HOSTS_TO_GPUS)
     if h is None or c.value < h.value:
         return None  # "25 hosts ... ~6 idle GPUs", "250 hosts, g = 8 GPUs/host": not the hosts' GPUs
-    gpus, nodes = [x for x in _given(ctx, i, "gpu_count") if x >= 10], [x for x in _given(ctx, i, "host_count") if x >= 10]
-    if not gpus or not nodes:
-        return None
-    per = round(max(gpus) / max(nodes))
-    if per not in (2, 4, 8, 16):
+    per = _gpus_per_host(ctx, i)
+    if per is None:
         return None
     expected = h.value * per
     trace = [f"{say.count(h.value)} hosts x {per} GPUs a host = {say.count(expected)} GPUs"]
@@ -1605,11 +1611,8 @@ def check_gpu_hosts(c: Claim, ctx: Ctx, i: int) -> Check | None:
     g = _drawn_from(c, ctx, i, "gpu_count", _HOSTS_TO_GPUS)
     if g is None or c.value >= g.value:
         return None
-    gpus, nodes = [x for x in _given(ctx, i, "gpu_count") if x >= 10], [x for x in _given(ctx, i, "host_count") if x >= 10]
-    if not gpus or not nodes:
-        return None
-    per = round(max(gpus) / max(nodes))
-    if per not in (2, 4, 8, 16):
+    per = _gpus_per_host(ctx, i)
+    if per is None:
         return None
     expected = g.value / per
     trace = [f"{say.count(g.value)} GPUs / {per} GPUs a host = {say.count(expected)} hosts"]
