@@ -1835,3 +1835,9 @@ def test_a_replay_said_as_an_arrow_from_the_read_speed_is_checked():
 def test_a_limit_set_as_a_constant_in_code_is_max_num_seqs():
     led = ledger("Roughly like this:\n\nMAX_SEQS = 48\n\ndef admit(gpu, req):\n    return len(gpu.running) < MAX_SEQS")
     assert [c.value for c in led.by_kind("max_num_seqs")] == [48.0], led.summary()
+
+
+def test_a_per_layer_size_followed_by_times_the_layers_is_no_per_token_figure():
+    led = ledger("Per token per layer it's K and V, 2 x 32 heads x 128 x 2 bytes = 16K bytes; times 32 layers is "
+                 "512 KB per token.", opening="Llama-2-7B in FP16 on one A100 80GB.")
+    assert [c.value for c in led.by_kind("kv_bytes_per_token")] == [512e3], led.summary()

@@ -731,3 +731,16 @@ def test_an_answer_to_pick_one_that_adds_another_option_in_a_sentence_of_its_own
                                            "and each team has a quota. Or DRF, if memory becomes a constraint."}]
     ids = {p.id for p in grade(parse_transcript({"question_id": "gpu-scheduling-platform", "turns": turns})).pitfalls}
     assert "policy_list" in ids
+
+
+def test_a_naive_ack_put_right_later_in_the_round_no_longer_holds_the_write_path_down():
+    turns = _dialogue(
+        ("Design a KV store with a WAL: 50,000 writes per second, 1 KB values.",
+         "Every put goes into a hash map and is appended to a log file, and we acknowledge right away; the OS flushes "
+         "the file to disk in the background."),
+        ("The client must not lose an acknowledged put. Fix it.",
+         "Then the order is: append to the log, group fsync every 2 ms, and only after the fsync do we apply to the map "
+         "and ack. On restart we replay the log from the last snapshot and drop a torn tail by its checksum; we "
+         "snapshot every 5 minutes and truncate the log behind it."))
+    report = grade(parse_transcript({"question_id": "kv-store-wal", "turns": turns}))
+    assert {c.id: c.score for c in report.criteria}["scheduling_policy"] == 3

@@ -36,7 +36,11 @@ def _per_layer(text: str, m: Mention) -> bool:
         return True
     said = list(_PER_LAYER.finditer(text, 0, m.start))
     return bool(said) and not _LAYERS.search(text, said[-1].end(), m.start) \
-        and not _LAYERS.search(text, m.end, m.end + 40)
+        and (not _LAYERS.search(text, m.end, m.end + 40) or bool(_TIMES_LAYERS.match(text, m.end)))
+
+
+# the layer count said as the next factor: "... = 16K bytes; times 32 layers is 512K per token"
+_TIMES_LAYERS = re.compile(r"[^.\d]{0,12}?(?:times|x|×|\*)\s*\d+\s*layers?\b", re.I)
 
 
 _LEADING_TIMES = re.compile(r"^\W*(?:and\s+)?(?:times|multiplied\s+by|x|×)\s", re.I)
