@@ -1841,3 +1841,9 @@ def test_a_per_layer_size_followed_by_times_the_layers_is_no_per_token_figure():
     led = ledger("Per token per layer it's K and V, 2 x 32 heads x 128 x 2 bytes = 16K bytes; times 32 layers is "
                  "512 KB per token.", opening="Llama-2-7B in FP16 on one A100 80GB.")
     assert [c.value for c in led.by_kind("kv_bytes_per_token")] == [512e3], led.summary()
+
+
+def test_a_size_read_sequentially_at_a_speed_bounds_the_replay_time():
+    led = ledger("Replay the segments after the snapshot. 30 GB read sequentially at 3 GB/s is about 1 second, so "
+                 "restart is quick.", opening="Design a KV store with a WAL: 50,000 writes per second, 1 KB values.")
+    assert status(led, "recovery_time_s") == "wrong", led.summary()

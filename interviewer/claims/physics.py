@@ -1657,7 +1657,7 @@ def check_items_rate(c: Claim, ctx: Ctx, i: int) -> Check | None:
 _BANDWIDTH_KINDS = ("memory_bandwidth", "write_bandwidth", "link_bandwidth")
 # ("20 GB at 200 MB/s", "200 GB, and replay reads at maybe 500 MB a second")
 _READ_AT_SPEED = re.compile(r"\s*(?:of\s+(?:log|wal|data|records|snapshot)\s+)?(?:,?\s*(?:and|so)\s+(?:the\s+)?(?:replay|recovery|restart|"
-                            r"reading|it|we)\s+(?:reads?|replays?|streams?|loads?|runs?|goes)\s+(?:it\s+)?)?(?:read\s+)?(?:at|@)\s*"
+                            r"reading|it|we)\s+(?:reads?|replays?|streams?|loads?|runs?|goes)\s+(?:it\s+)?)?(?:read\s+(?:sequentially\s+|back\s+)?)?(?:at|@)\s*"
                             r"(?:about\s+|roughly\s+|maybe\s+|~)?", re.I)
 
 
