@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from interviewer.claims.numbers import writes_european
+from interviewer.claims.physics import SLIP_NAMED
 from interviewer.claims.segments import candidate_reading
 from interviewer.quickre import (
     Sentences,
@@ -904,7 +905,7 @@ _TAKEN_BACK = re.compile(r"\b(?:actually,?\s+no\b|no,?\s+scratch\s+that|scratch\
 # ... but not a figure put right, the working kept: "... that's 5 seconds. Wait, no, 50 seconds", "Hmm, scratch
 # that, I forgot the K and V, it's double, 512 KB a token"
 _FIGURE_FIX = re.compile(r"[\s,.!—–-]*(?:(?:(?:it|that).s|make\s+(?:it|that)|more\s+like|i\s+mean)\s+)?(?:~|about\s+|roughly\s+)?\d"
-                         r"|[\s,.!—–-]*(?:i\s+)?(?:forgot|dropped|missed|left\s+out|mixed\s+up|double[- ]counted)\b[^.!?\n]{0,80}?\d", re.I)
+                         r"|[\s,.!—–-]*(?:i\s+)?(?:" + SLIP_NAMED + r")\b[^.!?\n]{0,80}?\d", re.I)
 
 
 # an option offered, then another beside it: "I guess we could kill the training job. Or wait for it to finish."

@@ -44,7 +44,8 @@ def _found(text: str) -> tuple:
 # "How many concurrent sequences does that give one four-GPU replica?" - "About 270."
 _ASKED_HOW_MANY = re.compile(r"\bhow\s+many\s+(?:concurrent\s+|active\s+|live\s+|simultaneous\s+)?(?:sequences|requests|"
                             r"conversations|chats|users|streams)\b[^?]{0,80}\?", re.I)
-_BARE_COUNT = re.compile(r"\W*(?:(?:about|roughly|around|approximately|maybe|probably|call\s+it)\s+)?~?(\d[\d,]*)\s*[.!]?\s*$", re.I)
+_BARE_COUNT = re.compile(r"\W*(?P<approx>(?:about|roughly|around|approximately|maybe|probably|call\s+it)\s+|~)?~?(?P<n>\d[\d,]*)\s*[.!]?\s*$",
+                         re.I)
 
 
 def _answered_count(seg, asked: re.Match) -> tuple:
@@ -53,14 +54,13 @@ def _answered_count(seg, asked: re.Match) -> tuple:
     from interviewer.claims.attach import Found
 
     m = _BARE_COUNT.fullmatch(seg.text)
-    if m is None or not 10 <= float(m.group(1).replace(",", "")) <= 100_000 or re.fullmatch(r"\s*\d{1,2}\.\s*", seg.text):
+    value = float(m.group("n").replace(",", "")) if m else 0.0
+    if not 10 <= value <= 100_000 or re.fullmatch(r"\s*\d{1,2}\.\s*", seg.text):
         return ()  # (not a numbered list's "3.")
     scope = "per_replica" if re.search(r"\breplica\b", asked.group(0), re.I) else (
         "per_gpu" if re.search(r"\b(?:gpu|card)\b", asked.group(0), re.I) else None)
-    return (Found(kind="concurrent_sequences", value=float(m.group(1).replace(",", "")), mention=None,
-                  start=m.start(1), end=m.end(1), approx=bool(re.match(r"\W*(?:about|roughly|around|approx|maybe|probably|call|~)",
-                                                                      seg.text, re.I)),
-                  scope=scope, cue="answered"),)
+    return (Found(kind="concurrent_sequences", value=value, mention=None, start=m.start("n"), end=m.end("n"),
+                  approx=m.group("approx") is not None or "~" in seg.text[:m.start("n")], scope=scope, cue="answered"),)
 
 
 _THE_BEFORE = re.compile(r"\bthe\s+(?:same\s+)?~?$", re.I)

@@ -1576,6 +1576,15 @@ _HOSTS_TO_GPUS = re.compile(r"[^.;\d]{0,30}?(?:\bso\b|that.s|which\s+is|=|→|->
 _EXACT_TOLERANCE = 0.1
 
 
+def _exact_count(c: Claim, rule: str, expected: float, step: str, right: str, wrong: str) -> Check:
+    """A count worked out from counts, checked with only rounding allowed; a wrong one carries its ratio."""
+    if _best(c, [expected], _EXACT_TOLERANCE)[0]:
+        return _check("ok", rule, expected, c.unit, c, right, [step])
+    check = _check("wrong", rule, expected, c.unit, c, wrong, [step])
+    check.ratio = round(c.value / expected, 3)
+    return check
+
+
 def _gpus_per_host(ctx: Ctx, i: int) -> int | None:
     """The GPUs per host the round set (its fleet's GPUs over its hosts), when that is a host's shape."""
     gpus, nodes = [x for x in _given(ctx, i, "gpu_count") if x >= 10], [x for x in _given(ctx, i, "host_count") if x >= 10]
@@ -1595,14 +1604,10 @@ def check_host_gpus(c: Claim, ctx: Ctx, i: int) -> Check | None:
     if per is None:
         return None
     expected = h.value * per
-    trace = [f"{say.count(h.value)} hosts x {per} GPUs a host = {say.count(expected)} GPUs"]
-    ok, best = _best(c, [expected], _EXACT_TOLERANCE)
-    if ok:
-        return _check("ok", "host_gpus", expected, c.unit, c, f"Right: {say.count(h.value)} hosts of {per} GPUs.", trace)
-    check = _check("wrong", "host_gpus", expected, c.unit, c, f"{say.count(h.value)} hosts of {per} GPUs is "
-                   f"{say.count(expected)} GPUs, not {say.count(c.value)}.", trace)
-    check.ratio = round(c.value / expected, 3)
-    return check
+    return _exact_count(c, "host_gpus", expected,
+                        f"{say.count(h.value)} hosts x {per} GPUs a host = {say.count(expected)} GPUs",
+                        f"Right: {say.count(h.value)} hosts of {per} GPUs.",
+                        f"{say.count(h.value)} hosts of {per} GPUs is {say.count(expected)} GPUs, not {say.count(c.value)}.")
 
 
 def check_gpu_hosts(c: Claim, ctx: Ctx, i: int) -> Check | None:
@@ -1615,14 +1620,11 @@ def check_gpu_hosts(c: Claim, ctx: Ctx, i: int) -> Check | None:
     if per is None:
         return None
     expected = g.value / per
-    trace = [f"{say.count(g.value)} GPUs / {per} GPUs a host = {say.count(expected)} hosts"]
-    ok, _ = _best(c, [expected], _EXACT_TOLERANCE)  # a count over a whole number: no estimate to allow for
-    if ok:
-        return _check("ok", "gpu_hosts", expected, c.unit, c, f"Right: {say.count(g.value)} GPUs on hosts of {per}.", trace)
-    check = _check("wrong", "gpu_hosts", expected, c.unit, c, f"{say.count(g.value)} GPUs on hosts of {per} GPUs is "
-                   f"{say.count(expected)} hosts, not {say.count(c.value)}.", trace)
-    check.ratio = round(c.value / expected, 3)
-    return check
+    return _exact_count(c, "gpu_hosts", expected,
+                        f"{say.count(g.value)} GPUs / {per} GPUs a host = {say.count(expected)} hosts",
+                        f"Right: {say.count(g.value)} GPUs on hosts of {per}.",
+                        f"{say.count(g.value)} GPUs on hosts of {per} GPUs is {say.count(expected)} hosts, "
+                        f"not {say.count(c.value)}.")
 
 
 def check_host_count(c: Claim, ctx: Ctx, i: int) -> Check | None:
@@ -1764,6 +1766,9 @@ _COMPARE_BEFORE = re.compile(r"(?:\b(?:fewer|more|less|greater|higher|lower)\s+t
 _CONDITION = re.compile(r"\b(?:if|when|while|whenever|unless|once|alert|alerts|page|pages|alarm)\b", re.I)
 
 
+# a slip named by the speaker, the working then put right ("I forgot the K and V", "I dropped a zero"); the cue
+# scan reads a retraction followed by one as a figure fixed, not a rule taken back (evidence._FIGURE_FIX)
+SLIP_NAMED = r"forgot|dropped|missed|left\s+out|mixed\s+up|double[- ]counted"
 # "... is two thousand a month... no, sorry, two hundred", "300 L4s... wait, no, that's 30"
 _CORRECTION = re.compile(r"[^.!?\n\d]{0,24}?(?:\.\.\.|…|—|–|\s-|,|;|\.)?\s*(?:(?:hmm*|um+|uh+|oh|ah)\b[\s,.!]*)?(?:no|wait|sorry|oops|scratch\s+that|i\s+mean|"
                          r"correction|make\s+that)\b[\s,.!]*(?:(?:no|wait|sorry|scratch\s+that|that.s|it.s|i\s+mean|actually|rather|"
@@ -1783,8 +1788,8 @@ def _corrected(text: str, end: int, v: Vocab) -> bool:
 
 # the figure judged wrong by the speaker, with the right one said after it in the same sentence
 # ... or the slip named: "scratch that, I forgot the K and V, it's twice that, 320 KB", "no, I dropped a zero, 123 seconds"
-_SELF_CRITIQUE = re.compile(r"(?:(?:(?:that.s|that\s+(?:was|is)|it.s)\s+)?(?:only|just|wrong|not\s+right|off|missing)|(?:i\s+)?(?:forgot|dropped|"
-                            r"missed|left\s+out|mixed\s+up|double[- ]counted|slipped))\b[^.!?\n]{0,80}?\d", re.I)
+_SELF_CRITIQUE = re.compile(r"(?:(?:(?:that.s|that\s+(?:was|is)|it.s)\s+)?(?:only|just|wrong|not\s+right|off|missing)|(?:i\s+)?(?:"
+                            + SLIP_NAMED + r"|slipped))\b[^.!?\n]{0,80}?\d", re.I)
 
 
 def _threshold(c: Claim) -> bool:
