@@ -1612,8 +1612,6 @@ def test_an_interviewers_what_if_sets_the_dtype_and_a_baseline_compared_with_doe
     turns = [("interviewer", "Llama-2-7B in FP16 on one H100 80GB."), ("candidate", "Weights are 13.5 GB."),
              ("interviewer", "If you quantize the weights to INT4, what gets faster?"),
              ("candidate", "weights -> ~3.4 GB, so decode is much faster. quality: task benchmarks vs FP16.")]
-    from interviewer.claims.ledger import build_ledger
-
     led = build_ledger(turns)
     small = [c for c in led.by_kind("weights_bytes") if c.turn == 3]
     assert small and small[0].check.status == "ok", led.summary()
@@ -1785,8 +1783,6 @@ def test_a_days_log_said_after_its_period_is_checked_against_the_questions_log()
              ("candidate", "Group commit, 2 ms windows."), ("interviewer", "How fast does the log grow?"),
              ("candidate", "50,000 a second at 1 KB is 50 megs a second. So that's 180 gigs an hour, and a day is, um, "
                            "like 1.2 terabytes.")]
-    from interviewer.claims.ledger import build_ledger
-
     led = build_ledger(turns)
     assert [c.check.status for c in led.by_kind("other_bytes") if c.value == 1.2e12] == ["wrong"], led.summary()
 
@@ -1814,8 +1810,6 @@ def test_a_bare_number_answering_how_many_sequences_is_that_count():
              ("candidate", "KV per token is 320 KB, so a request is about 0.59 GB."),
              ("interviewer", "And how many concurrent sequences does that give one four-GPU replica?"),
              ("candidate", "About 270. Four cards is 320 GB, minus 141 of weights and 20 for activations leaves 159 GB.")]
-    from interviewer.claims.ledger import build_ledger
-
     led = build_ledger(turns)
     assert [(c.value, c.check.status) for c in led.by_kind("concurrent_sequences")] == [(270.0, "ok")], led.summary()
 
