@@ -169,7 +169,7 @@ _INPUT_KINDS = frozenset({"tpot_ms", "tpot_p50_ms", "tpot_p95_ms", "tpot_p99_ms"
 
 def _uses_shape(c: Claim) -> bool:
     """A product whose factors are the stand-in's layers, KV (or attention) heads and head size ("40 x 40
-    x 128 x 2" for a 13B): the candidate assumes that shape, unlabelled."""
+    x 128 x 2" or "40 x 5,120 x 2" for a 13B): the candidate assumes that shape, unlabelled."""
     from interviewer import capacity
     from interviewer.claims.arithmetic import MUL
 
@@ -177,8 +177,11 @@ def _uses_shape(c: Claim) -> bool:
     if m is None or not MUL & set(c.formula):
         return False
     factors = [f.replace(",", "") for f in c.formula]
-    return all(str(n) in factors for n in (m.layers, m.head_dim)) and (
-        str(m.kv_heads) in factors or str(m.attention_heads) in factors)
+    if str(m.layers) not in factors:
+        return False
+    # the heads and head size, or their product, the model's width ("40 x 5,120 x 2")
+    return (str(m.head_dim) in factors and (str(m.kv_heads) in factors or str(m.attention_heads) in factors)) \
+        or str(m.attention_heads * m.head_dim) in factors or str(m.kv_heads * m.head_dim) in factors
 
 
 def _divides(c: Claim) -> bool:
@@ -186,6 +189,10 @@ def _divides(c: Claim) -> bool:
     from interviewer.claims.arithmetic import DIV
 
     return bool(DIV & set(c.formula))
+
+
+# counts the candidate works out from their own figures: a slip in them is the arithmetic being off
+_WORKED_RULES = frozenset({"in_repair", "gpus_from_rate"})
 
 
 def _claim_cap(cid: str, family: str, ev: Evidence, rubric: Rubric) -> tuple[int, list[Claim]]:
@@ -242,6 +249,8 @@ def _claim_cap(cid: str, family: str, ev: Evidence, rubric: Rubric) -> tuple[int
                 and c.check.status != "impossible":
             # a sum said wrong (a group commit's size, a log's growth) is "the arithmetic is off" (2), however far off
             return False
+        if c.check.rule in _WORKED_RULES:
+            return False  # likewise a count worked out from the candidate's own rate ("... so that's 12 L4s")
         if c.kind in ("fits_on_gpus", "tensor_parallel") and (kv_right or not rubric.families[family].memory_capacity):
             # "fits on one H100" beside KV bytes per token done right: a budget derived on a wrong fit (2); where
             # capacity is a fleet or a throughput, a wrong fit is one input of a sizing built on it (2)

@@ -1841,3 +1841,60 @@ def test_a_size_read_sequentially_at_a_speed_bounds_the_replay_time():
     led = ledger("Replay the segments after the snapshot. 30 GB read sequentially at 3 GB/s is about 1 second, so "
                  "restart is quick.", opening="Design a KV store with a WAL: 50,000 writes per second, 1 KB values.")
     assert status(led, "recovery_time_s") == "wrong", led.summary()
+
+
+def test_a_product_closed_by_so_about_is_a_calculation_and_its_shape_confirms_the_model():
+    led = ledger("For KV I'll take layers times hidden size times two bytes: 40 x 5,120 x 2, so about 0.4 MB per token.",
+                 opening="One host, eight A100 80GB GPUs, each with its own copy of a 13B model in FP16.")
+    calc = [c for c in led.by_kind("arithmetic") if "5,120" in c.formula]
+    assert calc and calc[0].check.status == "ok", led.summary()
+    assert status(led, "kv_bytes_per_token") == "wrong", led.summary()
+
+
+def test_a_token_budget_said_in_prompts_worth_is_no_concurrency():
+    led = ledger("At most 48 active sequences per GPU, and at most 4,096 batched tokens per step, which is two "
+                 "prompts' worth.", opening="Eight A100 80GB GPUs, a 13B model in FP16, prompts around 2,000 tokens.")
+    assert [c.value for c in led.by_kind("concurrent_sequences")] == [], led.summary()
+
+
+def test_a_rate_whose_each_is_a_product_is_a_factor_of_it():
+    led = ledger("Prefill is 200 x 1,500 = 300,000 prompt tokens per second, each is 2 x 70.6 GFLOP, so about 42 PFLOP/s.")
+    assert all(c.check is None or c.check.status != "wrong" for c in led.by_kind("arithmetic")), led.summary()
+
+
+def test_a_replay_time_after_the_read_speed_with_words_between_is_checked():
+    led = ledger("At 200 MB/s reading from disk, 20 GB is about 10 seconds, then we're up.",
+                 opening="Design a KV store with a WAL: 50,000 writes per second, 1 KB values.")
+    assert [c.check.status for c in led.by_kind("arithmetic")] == ["wrong"], led.summary()
+
+
+REC_OPEN = "Recommendations for a food app: 20,000 requests a second at peak, 300 candidates each, ranked on NVIDIA L4s."
+
+
+@pytest.mark.parametrize("count, verdict", [("12 L4s", "wrong"), ("120 L4s", "ok"), ("150 L4s", "ok")])
+def test_gpus_from_the_demand_over_one_gpus_rate_are_checked(count, verdict):
+    led = ledger(f"That's 6 million scores a second. Our L4s do about 50,000 scores a second each at batch 256, so "
+                 f"that's {count}.", opening=REC_OPEN)
+    assert status(led, "gpu_count") == verdict, led.summary()
+
+
+HEALTH_OPEN = "We operate around 10,000 GPUs on 1,250 eight-GPU hosts. Design the repair pipeline for unhealthy GPUs."
+
+
+@pytest.mark.parametrize("answer, verdict", [
+    ("About 100 GPUs a month, about 3 a day. With a 7-day repair turnaround that's about 700 GPUs in the shop.", "wrong"),
+    ("So 10 a day, which is 300 a week. With a 5-day repair turnaround, that's about 1,500 GPUs in repair at any moment.",
+     "wrong"),
+    ("About 3 a day, call it 5. With a 7-day repair turnaround that's 35 GPUs out at any time.", "ok"),
+    ("About 6 nodes a day. If a repair takes 3 days end to end, there are ~19 nodes, ~150 GPUs, out at any time.", "ok"),
+])
+def test_gpus_in_repair_are_the_failure_rate_times_the_repair_time(answer, verdict):
+    led = ledger(answer, opening=HEALTH_OPEN)
+    checked = [c for c in led.by_kind("gpu_count") if c.check is not None and c.check.rule == "in_repair"]
+    assert [c.check.status for c in checked] == [verdict], led.summary()
+
+
+def test_a_repair_count_from_a_sum_of_flows_is_left_to_the_calculation():
+    led = ledger("Little's law: 20/wk x ~1 day + 10/wk x 14 days is ~3 + 20, about 23 GPUs out at any moment.",
+                 opening=HEALTH_OPEN)
+    assert not [c for c in led.by_kind("gpu_count") if c.check is not None and c.check.rule == "in_repair"], led.summary()

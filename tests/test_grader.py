@@ -744,3 +744,14 @@ def test_a_naive_ack_put_right_later_in_the_round_no_longer_holds_the_write_path
          "snapshot every 5 minutes and truncate the log behind it."))
     report = grade(parse_transcript({"question_id": "kv-store-wal", "turns": turns}))
     assert {c.id: c.score for c in report.criteria}["scheduling_policy"] == 3
+
+
+def test_a_kv_figure_missing_k_and_v_for_a_model_named_by_size_holds_capacity_at_two():
+    # the shape said as layers x width ("40 x 5,120") is the 13B's: its wrong KV figure is the candidate's own
+    report = grade(_with_opening(
+        ["Weights are 13B times two bytes, about 26 GB. For KV I'll take layers times hidden size times two bytes: "
+         "40 x 5,120 x 2, so about 0.4 MB per token. A 2,250-token sequence is then about 0.9 GB, and with roughly "
+         "50 GB left after weights and overhead, that's around 55 sequences per GPU."],
+        opening="One host, eight A100 80GB GPUs, each with its own copy of a 13B model in FP16.", qid="route-batch-eight-gpus"))
+    cap = report.criterion("capacity_number")
+    assert cap.score == 2 and any("kv_bytes_per_token" in x for x in cap.capped_by), cap.capped_by

@@ -54,7 +54,8 @@ FREED_BEFORE = re.compile(r"\b(?:frees?|freeing|saves?|saving)(?:\s+up)?(?:\s+(?
 _RESULT = re.compile(  # ("20,000 requests a second x 300 candidates each is 6M": the operand's "each")
     r"(?:\s+(?:each|apiece|per\s+request|in\s+(?:fp|bf|int)\d+))?[\s`*]*(?:,\s*(?:which\s+is|that's|that\s+is)|=|≈|~=|->|→|:|,|is|are|gives|give|comes\s+to|makes|that's|that\s+is|which\s+is|so"
     r"|per\s+token\s+is)?(?:\.\.\.|…)?"  # "240 over 2,000 is... 20 percent"
-    r"\s*(?:about|roughly|around|approximately|~|so|that's|or|only|just|is|(?:a\s+bit|just|slightly)\s+(?:under|over))?[\s`*]*", re.I)  # "`20 GB / 1 GB/s ≈` **2 s**"
+    r"\s*(?:so\s+(?=about|roughly|around|approximately|~))?"  # "40 x 5,120 x 2, so about 0.4 MB"
+    r"(?:about|roughly|around|approximately|~|so|that's|or|only|just|is|(?:a\s+bit|just|slightly)\s+(?:under|over))?[\s`*]*", re.I)  # "`20 GB / 1 GB/s ≈` **2 s**"
 # "2,000 x 50 ms, which is 10 seconds" restates the product only in an operand's quantity: "250 hosts x 8,
 # which is 48,000 GPU-hours a day" goes on to another one
 _COMMA_RESULT = re.compile(r"[\s`*]*,")
@@ -476,6 +477,8 @@ def _calculations(text: str, ms: list[Mention], chains: list[_Chain], v: Vocab, 
                 ms[first - 1].dim == "percent" and _OF.fullmatch(text, ms[first - 1].end, ms[first].start))):
             # ... or a share of it: "one TP4 replica at ~50% of 4 × 989 TFLOPS is ~2e15"
             continue  # "300,000 tokens a second at 2 × 70.6 GFLOP each, about 42 PFLOP/s": the rate is a factor too
+        if first and ms[first - 1].dim.startswith("rate") and _EACH_BEFORE.search(text, ms[first - 1].end, ms[first].start):
+            continue  # "... 300,000 prompt tokens per second, each is 2 x 70.6 GFLOP, so about 42 PFLOP/s": likewise
         if set(ch.ops) <= _ADD | _SUB and ms[ch.result].dim not in {ms[k].dim for k in ch.operands} | {"count"}:
             continue  # "6,000 + 300, which is ~0.6 s of prefill": what the sum costs, not the sum
         if any(_UNKNOWN_UNIT.match(text, ms[i].end) for i in [*ch.operands, ch.result] if ms[i].dim == "count"):
@@ -498,7 +501,7 @@ def _calculations(text: str, ms: list[Mention], chains: list[_Chain], v: Vocab, 
                 and _PER_TOKEN.match(text, b.end) and not a.weak:
             q, r, op = a, b, "x"  # "4,096 at 45 ms that's about 18 seconds": tokens times the time per token
         elif _RATE_OF.get(a.dim, set()) & {b.dim, "count"} and _AT_BEFORE.search(text[max(0, a.start - 6):a.start]) \
-                and _COMMA.fullmatch(text[a.end:b.start]):
+                and (_COMMA.fullmatch(text[a.end:b.start]) or _RATE_WORDS.fullmatch(text, a.end, b.start)):
             q, r = b, a
         else:
             continue
@@ -551,9 +554,12 @@ _UNKNOWN_UNIT = re.compile(r"\s?(?!(?:x|times|over|minus|plus|less|is|are|gives?
 # ... or the divisor of a figure said before it: "141 gigs of weights over two times 4.8 TB/s is about 15 ms"
 _TIMES_BEFORE = re.compile(r"(?:\s[x×*·/÷]|\btimes|\bover|\bdivided\s+by)\s*$", re.I)
 _AT_BEFORE = re.compile(r"(?:\bat|@)\s*$", re.I)
+_EACH_BEFORE = re.compile(r"\beach\b[^.;:\d]{0,24}$", re.I)
 # "eight A100s at a generous 50% of 312 TFLOP/s": the share is of each of the cards said before it
 _AT_SHARE = re.compile(r"(?:\bat|@)\s*(?:(?:a|an|the|some|only|roughly|about|maybe)\s+)?(?:[a-z]+\s+)?$", re.I)
 _COMMA = re.compile(r"\s*,?\s*")
+# "At 200 MB/s reading from disk, 20 GB is about 10 seconds": a few words on the rate, then the size
+_RATE_WORDS = re.compile(r"(?:\s+[a-z]+){1,4}\s*,\s*", re.I)
 # a rate's dimension -> the quantities it moves
 _RATE_OF = {"bytes_rate": {"bytes"}, "rate_writes": {"writes"}, "rate_tokens": {"tokens"},
             "rate_sequences": {"sequences"}, "rate_items": {"items"}, "rate_count": {"count"}}

@@ -1706,8 +1706,111 @@ def check_recovery_time(c: Claim, ctx: Ctx, i: int) -> Check | None:
                   f"{floor_s:,.0f} seconds, not {c.value:g}.", trace)
 
 
+# "50,000 scores a second each at batch 256, so that's 12 L4s": one GPU's rate, then the count it gives
+_RATE_TO_GPUS = re.compile(r"\s*(?:each|per\s+(?:gpu|card|replica|l4|t4|a10g?|a100|h100))\b[^.;!?]{0,30}?"
+                           r"(?:\bso\b|that.s|which\s+is|=|→|->|≈|\bmeans\b|\bgives\b),?(?:\s+(?:that.s|we\s+need|you\s+need))?"
+                           r"\s*(?:(?:about|roughly|around|only|just)\s+|~)*", re.I)
+
+
+def check_gpus_from_rate(c: Claim, ctx: Ctx, i: int) -> Check | None:
+    """GPUs worked out from the demand and one GPU's rate ("6 million scores a second ... our L4s do
+    50,000 a second each, so that's 12 L4s"): the demand over the rate (rounding up, not a tenth)."""
+    per = _drawn_from(c, ctx, i, "items_per_s", _RATE_TO_GPUS)
+    if per is None:
+        return None
+    demand = [ctx.claims[j] for j in ctx.by_kind.get("items_per_s", []) if j < i and ctx.claims[j].value
+              and ctx.claims[j].value >= 2 * per.value and not ctx.claims[j].negated and ctx.claims[j].turn <= c.turn]
+    if not demand:
+        return None
+    d = max(demand, key=lambda x: x.value)  # the whole demand, not another GPU's rate said on the way ("~3.3M per L4")
+    expected = d.value / per.value
+    step = f"{say.count(d.value)} a second / {say.count(per.value)} a second per GPU = {say.count(expected)} GPUs"
+    # rounding up, and a little headroom said in the same breath, are not slips; a tenth of the count is
+    if expected * (1 - ctx.v.physics["tolerance"]) <= c.value <= expected * 2:
+        return _check("ok", "gpus_from_rate", expected, c.unit, c,
+                      f"Right: {say.count(d.value)} a second at {say.count(per.value)} per GPU.", [step])
+    check = _check("wrong", "gpus_from_rate", expected, c.unit, c,
+                   f"{say.count(d.value)} a second at {say.count(per.value)} per GPU needs about {say.count(expected)} "
+                   f"GPUs, not {say.count(c.value)}.", [step])
+    check.ratio = round(c.value / expected, 3)
+    return check
+
+
+# Little's law for a repair pipeline: "10 a day ... with a 5-day repair turnaround, that's about 50 GPUs in repair"
+_FAILURES_PER_PERIOD = re.compile(r"\s*(?:(?:gpus?|hosts?|nodes?|cards?|machines?|failures?|repairs?|of\s+them)\s+)?(?:a|per|each|every|/)\s*"
+                         r"(day|week|wk|month|year)\b", re.I)
+_PERIOD_DAYS = {"day": 1.0, "week": 7.0, "wk": 7.0, "month": 30.0, "year": 365.0}
+_IN_REPAIR = re.compile(r"[^.;!?\d]{0,12}?\b(?:in\s+(?:repair|the\s+shop|the\s+pipeline|rma|flight)|out\s+of\s+service|"
+                        r"being\s+repaired|at\s+any\s+(?:time|moment|one\s+time|given\s+time))", re.I)
+_DAY_MS = 86_400_000.0
+_SUM_SIGN = re.compile(r"\+|\bplus\b", re.I)
+_HOST_UNIT = re.compile(r"\b(?:hosts?|nodes?|servers?|machines?)\b", re.I)
+# "one interruption per 2,000 GPUs per day": the population a rate is of, not the rate
+_OF_POPULATION = re.compile(r"\b(?:per|in|every|out\s+of|of)\s+(?:about\s+|~)?$", re.I)
+_REVISED = re.compile(r"\b(?:call\s+it|make\s+it|say|round\s+(?:it\s+)?(?:up\s+)?to)\s+(?:about\s+|~)?$", re.I)
+_TURNAROUND_WORD = re.compile(r"\b(?:turn-?around|repairs?|rma|in\s+the\s+shop|door\s+to\s+door|end\s+to\s+end|swap)\b", re.I)
+_WHOLE_HOST = re.compile(r"\b(?:whole|entire)\s+(?:[\w-]+\s+)?(?:host|node|server|board|box|machine)s?\b|\b(?:host|node)[- ]granularity|"
+                         r"\b(?:takes?|drains?|draining|pulls?|pull)\s+(?:down\s+|out\s+)?(?:the|its|a)\s+(?:[\w-]+\s+)?(?:host|node)\b|"
+                         r"\b(?:8|eight)\s+gpus?\s+(?:each|per\s+(?:fault|failure|incident))|(?:\bx|×|\btimes)\s+(?:8|eight)\b", re.I)
+
+
+def check_in_repair(c: Claim, ctx: Ctx, i: int) -> Check | None:
+    """GPUs in repair at once, worked out from a failure rate and a repair time said before it in the
+    turn ("100 GPUs a month ... with a 7-day turnaround that's about 700 in the shop"): the rate a day
+    times the days (Little's law). Any of the rates said may be the one used; none giving it is a slip."""
+    from interviewer.claims.numbers import find_mentions
+
+    if c.value is None or c.negated or c.hypothetical or c.speaker != "candidate":
+        return None
+    text = ctx.texts[c.turn] if ctx.texts and c.turn < len(ctx.texts) else ""
+    pos = text.find(c.sentence) + c.sentence.find(c.span) if c.sentence in text and c.span in c.sentence else -1
+    if pos < 0 or not _IN_REPAIR.match(text, pos + len(c.span)):
+        return None
+    rates: list[tuple[float, str, int, int]] = []  # (a day, as said, where, which rate it restates)
+    period = 1.0
+    days: list[float] = []
+    for m in find_mentions(text[:pos], ctx.v):
+        if not m.value:
+            continue
+        pm = _FAILURES_PER_PERIOD.match(text, m.end)
+        if pm and m.dim not in ("time", "percent", "bytes", "bytes_rate") \
+                and not _OF_POPULATION.search(text, max(0, m.start - 12), m.start):
+            period = _PERIOD_DAYS[pm.group(1).lower()]
+            rates.append((m.value / period, text[m.start:pm.end()].strip(), m.start, m.start))
+        elif rates and m.dim != "time" and _REVISED.search(text, max(0, m.start - 12), m.start):
+            # "about 3 a day ... call it 5": the same period
+            rates.append((m.value / period, text[m.start:m.end].strip(), m.start, rates[-1][3]))
+        elif m.dim == "time" and m.value >= _DAY_MS / 2 and m.start >= text.find(c.sentence):
+            days.append(m.value / _DAY_MS)  # any of the stages or their total ("1 day ... 5 days ..., 7 in all")
+    # the repair time said in the count's own sentence; a sum of flows ("20/wk x 1 day + 10/wk x 14 days")
+    # is a calculation, checked as one
+    lead = c.sentence[:c.sentence.find(c.span)]
+    if not rates or not days or not _TURNAROUND_WORD.search(lead) or _SUM_SIGN.search(lead):
+        return None
+    # the rate said in the count's own sentence, else the last one said before it ("... 300 a week. With a
+    # 5-day turnaround, that's 1,500"), with its restatement ("about 3 a day ... call it 5")
+    start = text.find(c.sentence)
+    own = [r for r in rates if r[2] >= start]
+    rates = own or [r for r in rates if r[3] == rates[-1][3]]
+    # a host drained for one bad GPU takes its eight out of service ("7 a day x 8 x 5 days ≈ 270 GPUs")
+    # (or counted in hosts: "~6 nodes a day ... ~19 nodes, ~150 GPUs")
+    hosts = (1.0, 8.0) if _WHOLE_HOST.search(text) or any(_HOST_UNIT.search(r[1]) for r in rates) else (1.0,)
+    readings = [(r * d * h, said, r, d, h) for r, said, _at, _of in rates for d in days for h in hosts]
+    best, said, per_day, d, h = min(readings, key=lambda x: abs(math.log(c.value / x[0])))
+    host = " x 8 GPUs a host" if h > 1 else ""
+    rate = said if re.search(r"\bday\b", said, re.I) else f"{said} (about {say.count(per_day)} a day)"
+    step = f"{rate} x {d:g} days in repair{host} = {say.count(best)} out at once"
+    if 1 / 1.5 <= c.value / best <= 1.5:
+        return _check("ok", "in_repair", best, c.unit, c, f"Right: {step}.", [step])
+    return _check("wrong", "in_repair", best, c.unit, c,
+                  f"At {rate} and {d:g} days each{host}, about {say.count(best)} are out at once, not "
+                  f"{say.count(c.value)} (Little's law: the rate a day times the days in repair).", [step])
+
+
+
 def check_fleet_count(c: Claim, ctx: Ctx, i: int) -> Check | None:
-    return check_share_count(c, ctx, i) or check_host_gpus(c, ctx, i)
+    return (check_share_count(c, ctx, i) or check_host_gpus(c, ctx, i) or check_gpus_from_rate(c, ctx, i)
+            or check_in_repair(c, ctx, i))
 
 
 CHECKS = {
