@@ -1898,3 +1898,24 @@ def test_a_repair_count_from_a_sum_of_flows_is_left_to_the_calculation():
     led = ledger("Little's law: 20/wk x ~1 day + 10/wk x 14 days is ~3 + 20, about 23 GPUs out at any moment.",
                  opening=HEALTH_OPEN)
     assert not [c for c in led.by_kind("gpu_count") if c.check is not None and c.check.rule == "in_repair"], led.summary()
+
+
+def test_a_load_set_up_to_work_with_is_no_claim_of_what_fits():
+    led = ledger("KV per token for Llama-2-7B is 2 x 32 layers x 32 heads x 128 x 2 bytes = 512 KiB. With 32 sequences "
+                 "at 1,024 tokens of context, the KV is 32 x 1,024 x 0.5 MiB = 16 GiB.",
+                 opening="Llama-2-7B in FP16 on one H100 80GB: why is decode memory-bound?")
+    seqs = led.by_kind("concurrent_sequences")
+    assert [(c.value, c.check.status, c.check.rule) for c in seqs] == [(32.0, "unchecked", "load")], led.summary()
+
+
+def test_a_load_that_could_not_fit_is_still_wrong():
+    led = ledger("KV per token for Llama-2-7B is 512 KiB. With 300 sequences at 1,024 tokens of context, the KV is "
+                 "300 x 1,024 x 0.5 MiB = 150 GiB.", opening="Llama-2-7B in FP16 on one H100 80GB: why is decode memory-bound?")
+    assert status(led, "concurrent_sequences") == "wrong", led.summary()
+
+
+def test_memory_kept_back_across_the_gpus_for_activations_is_not_free_kv():
+    led = ledger("Weights are 70.6B x 2 bytes, about 141 GB, so I'd run tensor parallel 4, which gives 320 GB per replica. "
+                 "Leaving roughly 16 GB across the four GPUs for activations and CUDA graphs, free memory is "
+                 "320 - 141 - 16 = 163 GB.")
+    assert 16e9 not in [c.value for c in led.by_kind("free_kv_bytes")], led.summary()

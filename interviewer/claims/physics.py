@@ -824,6 +824,12 @@ def check_sequences(c: Claim, ctx: Ctx, i: int) -> Check | None:
     trace = [why, f"free = {say.nbytes(cap['primary_free'])} ({cap['why']}); KV per token = {cap['kv']:,} bytes",
              f"sequences = free / (KV per token x {seq:,.0f}) = {expected:,.1f} {where}"]
     assumptions = [cap["why"]] if cap["why"].startswith("assumed") else []
+    if not ok and _load_chosen(c) and positive and c.value <= max(x[0] for x in positive) * (1 + tol):
+        # "With 32 sequences at 1,024 tokens of context, the KV is 16 GiB": a load the candidate works with, not a
+        # claim of what fits; it is wrong only if it could not fit
+        most = max(x[0] for x in positive)
+        return _check("unchecked", "load", most, "sequences", c,
+                      f"A load you chose to work with; it fits (about {say.count(most)} would).", trace, assumptions)
     if ok:
         _v, f, n, kv, s_len, where = min(positive, key=lambda x: abs(math.log(max(x[0], 1e-9) / max(c.value, 1e-9))))
         per = f"{kv * s_len / 1e9:.2g} GB" if kv * s_len >= 1e9 else say.nbytes(kv * s_len)
@@ -837,6 +843,18 @@ def check_sequences(c: Claim, ctx: Ctx, i: int) -> Check | None:
     return _check("wrong", "sequences", expected, "sequences", c,
                   f"About {say.nbytes(cap['primary_free'])} free at {per} per {seq:,.0f}-token sequence is roughly "
                   f"{say.count(expected)} sequences {where}, not {say.count(c.value)}.", trace, assumptions)
+
+
+# a load set up to work with: "With 32 sequences at 1,024 tokens", "At 64 sequences of 2,000 tokens the KV read adds"
+_LOAD_BEFORE = re.compile(r"(?:^|[.;:,]\s*|\b(?:and|so|then)\s+)(?:with|at|say|suppose|assume|assuming|given|for)\s+(?:a\s+batch\s+of\s+)?(?:about\s+|~)?$",
+                          re.I)
+
+
+def _load_chosen(c: Claim) -> bool:
+    """Is the concurrency figure a load the candidate sets up ("With 32 sequences at 1,024 tokens, the KV
+    is ..."), rather than a claim of how many fit?"""
+    pos = c.sentence.find(c.span)
+    return pos >= 0 and bool(_LOAD_BEFORE.search(c.sentence[max(0, pos - 40):pos]))
 
 
 def _no_room(c: Claim, cap: dict, rule: str, unit: str) -> Check:
