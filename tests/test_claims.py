@@ -1919,3 +1919,13 @@ def test_memory_kept_back_across_the_gpus_for_activations_is_not_free_kv():
                  "Leaving roughly 16 GB across the four GPUs for activations and CUDA graphs, free memory is "
                  "320 - 141 - 16 = 163 GB.")
     assert 16e9 not in [c.value for c in led.by_kind("free_kv_bytes")], led.summary()
+
+
+def test_the_interviewer_putting_the_card_right_moves_the_subject_back():
+    turns = [("interviewer", "One host with eight A100 80GB GPUs, each holding its own copy of Llama-2-13B in FP16."),
+             ("candidate", "13B x 2 B = 26 GB of weights, on a 40 GiB card that leaves ~12 GiB for KV after overhead."),
+             ("interviewer", "These are the 80 GB parts, not the 40."),
+             ("candidate", "Right. Redo: 80 - 24.3 weights - ~4 runtime = ~51.7 GiB free.")]
+    led = build_ledger(turns)
+    free = [c for c in led.by_kind("free_kv_bytes") if c.turn == 3]
+    assert free and free[0].subject.gpu_memory_gib == 80.0 and free[0].check.status == "ok", led.summary()

@@ -100,6 +100,9 @@ def _dtypes(seg: Segment, v: Vocab) -> tuple[str | None, str | None]:
     return weights, kv
 
 
+_A_CARD = re.compile(r"\s*(?:cards?|gpus?|parts?|a100s?|h100s?|h200s?|l4s?|l40s?|a10g?s?)\b", re.I)
+
+
 def _pooled(mem_gb: float, card_gib: float | None) -> bool:
     """"Two cards is 160 GB", "0.9 x 160 GiB" on TP2 of 80 GB cards: a replica's pooled memory, not
     another card."""
@@ -124,9 +127,12 @@ class Tracker:
         mems = []
         for m in v.gpu_by_memory_re.finditer(seg.text):
             mems.append((float(m.group(1)), m.start()))
+        out["card_mems"] = set()
         for f in found:
             if f.kind == "gpu_memory_bytes" and f.value and f.scope != "fleet" and f.value < 300e9:
                 mems.append((round(f.value / 1e9), f.start))
+                if _A_CARD.match(seg.text, f.end):
+                    out["card_mems"].add(f.start)  # "the 80 GB parts": one card's memory, never a pool
         out["mems"] = mems
         w, kv = _dtypes(seg, v)
         out["weights_dtype"], out["kv_dtype"] = w, kv
@@ -177,9 +183,9 @@ class Tracker:
             cur.gpu = gpu
             cur.gpu_memory_gib = presets.gpus[gpu].memory_gib
         elif said["mems"]:
-            mem = min(said["mems"], key=lambda s: abs(s[1] - pos))[0]
+            mem, at = min(said["mems"], key=lambda s: abs(s[1] - pos))
             if not (cur.gpu_memory_gib and abs(cur.gpu_memory_gib - mem) <= 0.1 * mem):
-                if 8 <= mem <= 300 and not _pooled(mem, cur.gpu_memory_gib):
+                if 8 <= mem <= 300 and (at in said.get("card_mems", ()) or not _pooled(mem, cur.gpu_memory_gib)):
                     cur.gpu, cur.gpu_memory_gib = None, mem
         if said["weights_dtype"]:
             cur.weights_dtype = said["weights_dtype"]
