@@ -1929,3 +1929,16 @@ def test_the_interviewer_putting_the_card_right_moves_the_subject_back():
     led = build_ledger(turns)
     free = [c for c in led.by_kind("free_kv_bytes") if c.turn == 3]
     assert free and free[0].subject.gpu_memory_gib == 80.0 and free[0].check.status == "ok", led.summary()
+
+
+def test_times_after_a_result_just_said_goes_on_from_it():
+    led = ledger("8 sequences x 2,048 tokens is 16,384 tokens, times 512 KB is exactly 8 GiB.",
+                 opening="Llama-2-7B in FP16: size the KV cache of a static batch.")
+    calcs = {tuple(c.formula): c.check.status for c in led.by_kind("arithmetic")}
+    assert calcs.get(("16,384 tokens", "times", "512 KB")) == "ok", led.summary()
+
+
+def test_times_after_a_sum_applies_to_the_whole_sum_not_its_last_term():
+    led = ledger("Decode is 2,048 x 25 ms, about 51 s, plus two, times 1.5, so ~80 s.",
+                 opening="Llama-3-70B on H100s: size the request timeout from the work.")
+    assert not [c for c in led.by_kind("arithmetic") if c.formula[:1] == ["two"]], led.summary()

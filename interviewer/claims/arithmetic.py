@@ -22,7 +22,7 @@ RESULT = re.compile(
     r"|,\s*(?:which\s+is|that'?s|that\s+is|so)\b"  # "2,000 x 50 ms, which is 10 seconds", "40 x 5,120 x 2, so 0.4 MB"
     r"|,(?=\s*(?:about|roughly|around|approximately|~)))"  # "2,048 times 30 ms, about 61 seconds"
     r"(?:\.\.\.|…)?"  # "240 over 2,000 is... 20 percent": a pause before the result
-    r"\s*(?:about|roughly|around|approximately|~|≈|only|just|close\s+to|nearly|almost|basically|(?:a\s+bit|just|slightly)\s+(?:under|over))?[\s`*]*$", re.I)
+    r"\s*(?:about|roughly|around|approximately|exactly|~|≈|only|just|close\s+to|nearly|almost|basically|(?:a\s+bit|just|slightly)\s+(?:under|over))?[\s`*]*$", re.I)
 # operators as said, normalised by claims.attach (lower case, single spaces)
 MUL = frozenset({"x", "×", "*", "·", "⋅", "times", "multiplied by"})  # "2·7.06e10·2e3": a product in symbols
 DIV = frozenset({"/", "over", "divided by", "÷"})

@@ -22,8 +22,9 @@ from interviewer.quickre import folds, may_match
 _OF = re.compile(r"\s+of\s+(?:the\s+)?", re.I)
 # a shape's own noun may sit before the operator: "128 head dim x 2 bytes"
 # the factor's noun may sit between it and the operator: "50M active users x 128 dims x 2 bytes"
-_OP = re.compile(r"\s*(?:\([^()\d]{1,30}\)\s*)?(?:(?:head[_ ]?dim(?:ension)?s?|dims|dimensions|(?:(?:active|unique|daily|monthly|distinct|total)\s+)?(?:users|rows|entries|items|ids|embeddings|vectors|features))\s*)?(x|×|\*|·|⋅|times|multiplied\s+by|/|over|divided\s+by|÷|minus|less|plus|\+|\s-\s|\s?[−–]\s)\s*",
+_OP = re.compile(r"\s*(?:,\s*(?=times\b|multiplied\b))?(?:\([^()\d]{1,30}\)\s*)?(?:(?:head[_ ]?dim(?:ension)?s?|dims|dimensions|(?:(?:active|unique|daily|monthly|distinct|total)\s+)?(?:users|rows|entries|items|ids|embeddings|vectors|features))\s*)?(x|×|\*|·|⋅|times|multiplied\s+by|/|over|divided\s+by|÷|minus|less|plus|\+|\s-\s|\s?[−–]\s)\s*",
                  re.I)
+_WAS_RESULT = re.compile(r"(?:\bis|=|≈|\bthat.s|\bgives?|\bequals|\bcomes\s+to)\s*(?:about\s+|roughly\s+|~|exactly\s+)?$", re.I)
 _PER_LAYER = re.compile(r"\b(?:per|each|a|every)[- ]layer\b", re.I)
 _PER_LAYER_AFTER = re.compile(r"\s*(?:of\s+kv\s+)?(?:(?:per|a|each|/)\s*token\s+)?(?:per|a|each|/)\s*layer\b", re.I)
 _LAYERS = re.compile(r"\blayers?\b", re.I)
@@ -55,7 +56,7 @@ _RESULT = re.compile(  # ("20,000 requests a second x 300 candidates each is 6M"
     r"(?:\s+(?:each|apiece|per\s+request|in\s+(?:fp|bf|int)\d+))?[\s`*]*(?:,\s*(?:which\s+is|that's|that\s+is)|=|≈|~=|->|→|:|,|is|are|gives|give|comes\s+to|makes|that's|that\s+is|which\s+is|so"
     r"|per\s+token\s+is)?(?:\.\.\.|…)?"  # "240 over 2,000 is... 20 percent"
     r"\s*(?:so\s+(?=about|roughly|around|approximately|~))?"  # "40 x 5,120 x 2, so about 0.4 MB"
-    r"(?:about|roughly|around|approximately|~|so|that's|or|only|just|is|(?:a\s+bit|just|slightly)\s+(?:under|over))?[\s`*]*", re.I)  # "`20 GB / 1 GB/s ≈` **2 s**"
+    r"(?:about|roughly|around|approximately|exactly|~|so|that's|or|only|just|is|(?:a\s+bit|just|slightly)\s+(?:under|over))?[\s`*]*", re.I)  # "`20 GB / 1 GB/s ≈` **2 s**"
 # "2,000 x 50 ms, which is 10 seconds" restates the product only in an operand's quantity: "250 hosts x 8,
 # which is 48,000 GPU-hours a day" goes on to another one
 _COMMA_RESULT = re.compile(r"[\s`*]*,")
@@ -116,6 +117,10 @@ def _chains(text: str, ms: list[Mention]) -> list[_Chain]:
     for i in range(len(ms) - 1):
         gap = text[ms[i].end:ms[i + 1].start]
         om = _OP.fullmatch(gap)
+        if om and gap.lstrip().startswith(",") and not (i and _WAS_RESULT.search(text, ms[i - 1].end, ms[i].start)):
+            # ", times 512 KB" goes on from a result just said ("... is 16,384 tokens, times 512 KB is 8 GiB"), not
+            # from one factor of a longer expression ("plus two, times 1.5": the whole sum)
+            om = None
         if ms[i].dim == "percent" and _OF.fullmatch(gap) and not _AT_SHARE.search(text[max(0, ms[i].start - 30):ms[i].start]):
             op = "x"  # "50% of 4 x 989 TFLOPS": the share multiplies what follows (not "four H100s at 40% of ...")
         elif om and ms[i].dim not in ("time",) or (om and _norm_op(om.group(1)) in _SUB | _DIV):
