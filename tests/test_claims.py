@@ -1942,3 +1942,8 @@ def test_times_after_a_sum_applies_to_the_whole_sum_not_its_last_term():
     led = ledger("Decode is 2,048 x 25 ms, about 51 s, plus two, times 1.5, so ~80 s.",
                  opening="Llama-3-70B on H100s: size the request timeout from the work.")
     assert not [c for c in led.by_kind("arithmetic") if c.formula[:1] == ["two"]], led.summary()
+
+
+def test_a_count_left_open_between_two_guesses_is_no_figure():
+    led = ledger("Honestly it depends on the model. Could be ten L4s, could be a hundred.", opening=REC_OPEN)
+    assert all(c.hypothetical for c in led.by_kind("gpu_count")), led.summary()
