@@ -1947,3 +1947,9 @@ def test_times_after_a_sum_applies_to_the_whole_sum_not_its_last_term():
 def test_a_count_left_open_between_two_guesses_is_no_figure():
     led = ledger("Honestly it depends on the model. Could be ten L4s, could be a hundred.", opening=REC_OPEN)
     assert all(c.hypothetical for c in led.by_kind("gpu_count")), led.summary()
+
+
+def test_a_size_pointed_back_to_after_the_weights_is_not_the_weights():
+    led = ledger("That's exactly Llama-2-7B's shape, so on an A100 40GB: 13.5 GB of weights, plus this 8 GiB, fits.",
+                 opening="Llama-2-7B in FP16: size the KV cache of a static batch of 8.")
+    assert 8 * 2**30 not in [c.value for c in led.by_kind("weights_bytes")], led.summary()
