@@ -1953,3 +1953,15 @@ def test_a_size_pointed_back_to_after_the_weights_is_not_the_weights():
     led = ledger("That's exactly Llama-2-7B's shape, so on an A100 40GB: 13.5 GB of weights, plus this 8 GiB, fits.",
                  opening="Llama-2-7B in FP16: size the KV cache of a static batch of 8.")
     assert 8 * 2**30 not in [c.value for c in led.by_kind("weights_bytes")], led.summary()
+
+
+def test_a_product_of_figures_said_with_their_flops_is_checked():
+    led = ledger("A forward pass is ~2 FLOPs per parameter, 4e7 FLOPs per candidate, so 6e6 × 4e7 = 2.4e13 FLOP/s in "
+                 "total.", opening=REC_OPEN)
+    assert [c.check.status for c in led.by_kind("arithmetic") if "4e7" in c.formula] == ["wrong"], led.summary()
+
+
+def test_an_embedding_table_worked_out_in_bytes_is_no_weights():
+    led = ledger("The embedding tables are the memory question: ~1e8 rows × 64 dims × 2 bytes = 12.8 GB, which fits in "
+                 "an L4's 24 GB.", opening=REC_OPEN)
+    assert not led.by_kind("weights_bytes"), led.summary()

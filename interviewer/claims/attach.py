@@ -166,8 +166,9 @@ def _hint(chain: _Chain, ms: list[Mention]) -> str | None:
             if any(d == "tokens" for d in dims):
                 return "kv_bytes_per_sequence"
             return "kv_bytes_per_token"
-        if any(d == "params" or (d == "count" and m.value >= 1e8) for d, m in zip(dims, operands)) and any(
-                d == "bytes" for d in dims):
+        # (a bare count is a parameter count only times its bytes: "~1e8 rows × 64 dims × 2 bytes" is a table)
+        if any(d == "params" or (d == "count" and m.value >= 1e8 and len(operands) == 2) for d, m in zip(dims, operands)) \
+                and any(d == "bytes" for d in dims):
             return "weights_bytes"
         if any(d == "bytes" for d in dims) and any(d in ("tokens",) for d in dims):
             return "kv_bytes_per_sequence"

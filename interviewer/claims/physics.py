@@ -1207,10 +1207,12 @@ def check_calculation(c: Claim, ctx: Ctx, i: int) -> Check | None:
     if result and result[-1].dim == "bytes" and len(values) == 2 and all(m is not None and m.dim in ("count", "tokens")
                                                                          for m in parts):
         return None  # "28 x 4k, that's ~56 GiB of KV", "128 × 1,800 tokens is ~70 GiB": the bytes per token left unsaid
+    flops_said = {x.value for x in ctx.claims[:i] if x.kind == "flops" and x.turn == c.turn and x.value}
     if result and result[-1].dim == "flops" and all(m is not None and m.dim in ("count", "tokens", "rate_tokens")
-                                                    for m in parts):
+                                                    for m in parts) \
+            and not any(m is not None and m.value in flops_said for m in parts):
         # "300,000 prompt tokens a second plus 60,000 generated tokens is about 51 PFLOP/s": the FLOPs per
-        # token left unsaid
+        # token left unsaid (not "... 4e7 FLOPs per candidate, so 6e6 × 4e7 = 2.4e13 FLOP/s": said just before)
         return None
     r = arithmetic.nearest_ratio(c.value, expected, dims)
     off = f" - about {max(r, 1 / r):.3g} times too {'high' if r > 1 else 'low'}" if r and (r >= 2 or r <= 0.5) else ""
