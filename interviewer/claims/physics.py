@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from interviewer import capacity
 from interviewer.claims import say
 from interviewer.claims.models import Check, Claim, Subject, construct
+from interviewer.claims.segments import blank_fillers
 from interviewer.claims.vocab import Vocab
 
 GIB = 2**30
@@ -1893,13 +1894,15 @@ _CONDITION = re.compile(r"\b(?:if|when|while|whenever|unless|once|alert|alerts|p
 # scan reads a retraction followed by one as a figure fixed, not a rule taken back (evidence._FIGURE_FIX)
 SLIP_NAMED = r"forgot|dropped|missed|left\s+out|mixed\s+up|double[- ]counted"
 # "... is two thousand a month... no, sorry, two hundred", "300 L4s... wait, no, that's 30"
-_CORRECTION = re.compile(r"[^.!?\n\d]{0,24}?(?:\.\.\.|…|—|–|\s-|,|;|\.)?\s*(?:(?:hmm*|um+|uh+|oh|ah)\b[\s,.!]*)?(?:no|wait|sorry|oops|scratch\s+that|i\s+mean|"
+# (read on the filler-blanked text the ledger and the cue scan share: "512 KB, um, no, 256" is "512 KB     no, 256")
+_CORRECTION = re.compile(r"[^.!?\n\d]{0,24}?(?:\.\.\.|…|—|–|\s-|,|;|\.)?\s*(?:(?:oh|ah)\b[\s,.!]*)?(?:no|wait|sorry|oops|scratch\s+that|i\s+mean|"
                          r"correction|make\s+that)\b[\s,.!]*(?:(?:no|wait|sorry|scratch\s+that|that.s|it.s|i\s+mean|actually|rather|"
                          r"more\s+like|make\s+that)\b[\s,.!]*){0,3}", re.I)
 
 
 def _corrected(text: str, end: int, v: Vocab) -> bool:
     """Is the figure ending at `end` taken back at once, with another figure in its place?"""
+    text = blank_fillers(text)
     m = _CORRECTION.match(text, end)
     if not m:
         return False
