@@ -1965,3 +1965,9 @@ def test_an_embedding_table_worked_out_in_bytes_is_no_weights():
     led = ledger("The embedding tables are the memory question: ~1e8 rows × 64 dims × 2 bytes = 12.8 GB, which fits in "
                  "an L4's 24 GB.", opening=REC_OPEN)
     assert not led.by_kind("weights_bytes"), led.summary()
+
+
+def test_a_result_said_as_almost_or_close_to_closes_the_calculation():
+    led = ledger("Resume needs the KV: 6,000 tokens × 320 KiB is almost two GByte, and 161 GB over 160 KB is close to "
+                 "a million tokens of cache.")
+    assert [c.check.status for c in led.by_kind("arithmetic")] == ["ok", "ok"], led.summary()

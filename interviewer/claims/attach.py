@@ -52,11 +52,13 @@ _SELF_CORRECTED = re.compile(r"\s*(?:[,;—–-]\s*|\.\s+)(?:no|wait|oops|sorry)
 _FOR_THE_CACHE = re.compile(r"\s*(?:of\s+\w+\s+)?for\s+(?:the\s+)?(?:kv\b|cache|kv[- ]cache)", re.I)
 _DELTA_BEFORE = re.compile(r"\b(?:another|an?\s+(?:extra|additional))\s*~?\s*$", re.I)
 FREED_BEFORE = re.compile(r"\b(?:frees?|freeing|saves?|saving)(?:\s+up)?(?:\s+(?:about|roughly|around))?\s*~?\s*$", re.I)
-_RESULT = re.compile(  # ("20,000 requests a second x 300 candidates each is 6M": the operand's "each")
-    r"(?:\s+(?:each|apiece|per\s+request|in\s+(?:fp|bf|int)\d+))?[\s`*]*(?:,\s*(?:which\s+is|that's|that\s+is)|=|≈|~=|->|→|:|,|is|are|gives|give|comes\s+to|makes|that's|that\s+is|which\s+is|so"
-    r"|per\s+token\s+is)?(?:\.\.\.|…)?"  # "240 over 2,000 is... 20 percent"
-    r"\s*(?:so\s+(?=about|roughly|around|approximately|~))?"  # "40 x 5,120 x 2, so about 0.4 MB"
-    r"(?:about|roughly|around|approximately|exactly|~|so|that's|or|only|just|is|(?:a\s+bit|just|slightly)\s+(?:under|over))?[\s`*]*", re.I)  # "`20 GB / 1 GB/s ≈` **2 s**"
+# a chain's result: looser than arithmetic.RESULT (":" and a bare "," close a chain for its operands' roles, not
+# as a calculation the candidate stands behind), on the same pieces
+_RESULT = re.compile(
+    arithmetic.OPERAND_TAIL + r"(?:,\s*(?:which\s+is|that's|that\s+is)|=|≈|~=|->|→|:|,|is|are|gives|give|comes\s+to|makes|that's|that\s+is|which\s+is|so"
+    r"|per\s+token\s+is)?" + arithmetic.PAUSE
+    + r"\s*(?:so\s+(?=about|roughly|around|approximately|~))?"  # "40 x 5,120 x 2, so about 0.4 MB"
+    r"(?:" + arithmetic.APPROX + r"|so|that's|or|is)?[\s`*]*", re.I)  # "`20 GB / 1 GB/s ≈` **2 s**"
 # "2,000 x 50 ms, which is 10 seconds" restates the product only in an operand's quantity: "250 hosts x 8,
 # which is 48,000 GPU-hours a day" goes on to another one
 _COMMA_RESULT = re.compile(r"[\s`*]*,")
