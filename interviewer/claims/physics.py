@@ -1776,9 +1776,9 @@ _WHOLE_HOST = re.compile(r"\b(?:whole|entire)\s+(?:[\w-]+\s+)?(?:host|node|serve
 
 
 def check_in_repair(c: Claim, ctx: Ctx, i: int) -> Check | None:
-    """GPUs in repair at once, worked out from a failure rate and a repair time said before it in the
-    turn ("100 GPUs a month ... with a 7-day turnaround that's about 700 in the shop"): the rate a day
-    times the days (Little's law). Any of the rates said may be the one used; none giving it is a slip."""
+    """GPUs in repair at once, worked out from a failure rate said before it in the turn and a repair time
+    said in its sentence ("100 GPUs a month ... with a 7-day turnaround that's about 700 in the shop"): the
+    rate a day times the days (Little's law), a host's eight where whole hosts are drained."""
     from interviewer.claims.numbers import find_mentions
 
     if c.value is None or c.negated or c.hypothetical or c.speaker != "candidate":
@@ -1826,7 +1826,6 @@ def check_in_repair(c: Claim, ctx: Ctx, i: int) -> Check | None:
     return _check("wrong", "in_repair", best, c.unit, c,
                   f"At {rate} and {d:g} days each{host}, about {say.count(best)} are out at once, not "
                   f"{say.count(c.value)} (Little's law: the rate a day times the days in repair).", [step])
-
 
 
 def check_fleet_count(c: Claim, ctx: Ctx, i: int) -> Check | None:
