@@ -1763,7 +1763,7 @@ _FAILURES_PER_PERIOD = re.compile(r"\s*(?:(?:gpus?|hosts?|nodes?|cards?|machines
 _PERIOD_DAYS = {"day": 1.0, "week": 7.0, "wk": 7.0, "month": 30.0, "year": 365.0}
 _IN_REPAIR = re.compile(r"[^.;!?\d]{0,12}?\b(?:in\s+(?:repair|the\s+shop|the\s+pipeline|rma|flight)|out\s+of\s+service|"
                         r"being\s+repaired|at\s+any\s+(?:time|moment|one\s+time|given\s+time))", re.I)
-_DAY_MS = 86_400_000.0
+_DAY_MS = _PERIOD_MS["day"]
 _SUM_SIGN = re.compile(r"\+|\bplus\b", re.I)
 _HOST_UNIT = re.compile(r"\b(?:hosts?|nodes?|servers?|machines?)\b", re.I)
 # "one interruption per 2,000 GPUs per day": the population a rate is of, not the rate
@@ -1784,7 +1784,8 @@ def check_in_repair(c: Claim, ctx: Ctx, i: int) -> Check | None:
     if c.value is None or c.negated or c.hypothetical or c.speaker != "candidate":
         return None
     text = ctx.texts[c.turn] if ctx.texts and c.turn < len(ctx.texts) else ""
-    pos = text.find(c.sentence) + c.sentence.find(c.span) if c.sentence in text and c.span in c.sentence else -1
+    start = text.find(c.sentence)  # where the count's sentence begins in its turn
+    pos = start + c.sentence.find(c.span) if start >= 0 and c.span in c.sentence else -1
     if pos < 0 or not _IN_REPAIR.match(text, pos + len(c.span)):
         return None
     rates: list[tuple[float, str, int, int]] = []  # (a day, as said, where, which rate it restates)
@@ -1801,7 +1802,7 @@ def check_in_repair(c: Claim, ctx: Ctx, i: int) -> Check | None:
         elif rates and m.dim != "time" and _REVISED.search(text, max(0, m.start - 12), m.start):
             # "about 3 a day ... call it 5": the same period
             rates.append((m.value / period, text[m.start:m.end].strip(), m.start, rates[-1][3]))
-        elif m.dim == "time" and m.value >= _DAY_MS / 2 and m.start >= text.find(c.sentence):
+        elif m.dim == "time" and m.value >= _DAY_MS / 2 and m.start >= start:
             days.append(m.value / _DAY_MS)  # any of the stages or their total ("1 day ... 5 days ..., 7 in all")
     # the repair time said in the count's own sentence; a sum of flows ("20/wk x 1 day + 10/wk x 14 days")
     # is a calculation, checked as one
@@ -1810,7 +1811,6 @@ def check_in_repair(c: Claim, ctx: Ctx, i: int) -> Check | None:
         return None
     # the rate said in the count's own sentence, else the last one said before it ("... 300 a week. With a
     # 5-day turnaround, that's 1,500"), with its restatement ("about 3 a day ... call it 5")
-    start = text.find(c.sentence)
     own = [r for r in rates if r[2] >= start]
     rates = own or [r for r in rates if r[3] == rates[-1][3]]
     # a host drained for one bad GPU takes its eight out of service ("7 a day x 8 x 5 days ≈ 270 GPUs")

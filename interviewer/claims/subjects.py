@@ -100,7 +100,13 @@ def _dtypes(seg: Segment, v: Vocab) -> tuple[str | None, str | None]:
     return weights, kv
 
 
-_A_CARD = re.compile(r"\s*(?:cards?|gpus?|parts?|a100s?|h100s?|h200s?|l4s?|l40s?|a10g?s?)\b", re.I)
+_CARD_NOUN = re.compile(r"\s*(?:cards?|gpus?|parts?)\b", re.I)
+
+
+def _a_card(seg: Segment, end: int) -> bool:
+    """Is the memory ending at `end` said of a card ("the 80 GB parts", "80 GB A100s")? (GPU names are
+    masked in the segment's text: the segment's own GPU spans say where they are.)"""
+    return bool(_CARD_NOUN.match(seg.text, end)) or any(s >= end and not seg.text[end:s].strip() for _p, s, _e in seg.gpus)
 
 
 def _pooled(mem_gb: float, card_gib: float | None) -> bool:
@@ -131,7 +137,7 @@ class Tracker:
         for f in found:
             if f.kind == "gpu_memory_bytes" and f.value and f.scope != "fleet" and f.value < 300e9:
                 mems.append((round(f.value / 1e9), f.start))
-                if _A_CARD.match(seg.text, f.end):
+                if _a_card(seg, f.end):
                     out["card_mems"].add(f.start)  # "the 80 GB parts": one card's memory, never a pool
         out["mems"] = mems
         w, kv = _dtypes(seg, v)
