@@ -20,6 +20,9 @@ OPEN_70B = ("Let's design the serving system behind a chat assistant. The model 
             "average around 1,500 tokens and replies around 300, and the product team wants p99 time to first token "
             "under 800 milliseconds. Where would you start?")
 OPEN_8B = "We serve Llama-3-8B in FP16 on a single H100 80GB. How many concurrent sequences fit?"
+OPEN_WAL = "Design a KV store with a WAL: 50,000 writes per second, 1 KB values."
+OPEN_REC = "Recommendations for a food app: 20,000 requests a second at peak, 300 candidates each, ranked on NVIDIA L4s."
+OPEN_HEALTH = "We operate around 10,000 GPUs on 1,250 eight-GPU hosts. Design the repair pipeline for unhealthy GPUs."
 
 
 _TEXTS: dict[int, list[str]] = {}
@@ -1349,7 +1352,7 @@ def test_a_replicas_free_memory_is_not_read_per_gpu_because_a_per_gpu_overhead_s
     ("Log growth: 50k x 1 KB = 50 MB/s, so about 180 GB/hr of log.", "other_bytes", False),
 ])
 def test_the_logs_growth_is_the_write_rate_times_the_record_size(text, kind, wrong):
-    led = ledger(text, opening="Design a KV store with a WAL: 50,000 writes per second, 1 KB values.")
+    led = ledger(text, opening=OPEN_WAL)
     checks = [c.check.status for c in led.by_kind(kind) if c.check is not None]
     assert ("wrong" in checks) == wrong, led.summary()
 
@@ -1620,7 +1623,7 @@ def test_an_interviewers_what_if_sets_the_dtype_and_a_baseline_compared_with_doe
 
 def test_a_daily_log_size_is_checked_and_a_kv_dtype_said_with_the_weights_is_used():
     led = ledger("Per hour that's about 198 GB of log, so roughly 2 TB a day if nothing truncates it.",
-                 opening="Design a KV store with a WAL: 50,000 writes per second, 1 KB values.")
+                 opening=OPEN_WAL)
     assert [c.check.status for c in led.by_kind("other_bytes") if c.check is not None] == ["wrong"]
     fp8 = ledger("First thing I'd do is move to FP8, weights and KV cache: the KV halves to 2 × 80 × 8 × 128 × 1 "
                  "byte = 163,840 bytes, 160 KB per token.")
@@ -1696,7 +1699,7 @@ def test_a_result_said_after_a_pause_is_checked():
 
 def test_a_replay_time_said_after_the_size_and_the_read_speed_is_checked():
     led = ledger("The log since the snapshot is about 100 GB, and replay reads at maybe 400 MB a second, so that's, "
-                 "um, about 25 seconds.", opening="Design a KV store with a WAL: 50,000 writes per second, 1 KB values.")
+                 "um, about 25 seconds.", opening=OPEN_WAL)
     assert status(led, "recovery_time_s") == "wrong", led.summary()
 
 
@@ -1708,7 +1711,7 @@ def test_a_capital_multiplier_set_apart_is_a_million_and_its_product_is_checked(
 
 def test_a_puts_time_without_an_fsync_is_no_fsync_time():
     led = ledger("Clients see on average around 80 microseconds, since we're not waiting on fsync.",
-                 opening="Design a KV store with a WAL: 50,000 writes per second, 1 KB values.")
+                 opening=OPEN_WAL)
     assert not led.by_kind("fsync_latency_ms"), led.summary()
 
 
@@ -1789,7 +1792,7 @@ def test_a_days_log_said_after_its_period_is_checked_against_the_questions_log()
 
 def test_a_replay_time_after_a_vague_drive_speed_is_checked():
     led = ledger("Sequential reads on NVMe are a few hundred MB/s at least, so 30 GB replays in about 3 seconds.",
-                 opening="Design a KV store with a WAL: 50,000 writes per second, 1 KB values.")
+                 opening=OPEN_WAL)
     assert status(led, "recovery_time_s") == "wrong", led.summary()
 
 
@@ -1822,7 +1825,7 @@ def test_an_embedding_tables_size_and_a_cards_memory_after_the_weights_are_no_we
 
 def test_a_replay_said_as_an_arrow_from_the_read_speed_is_checked():
     led = ledger("Read log sequential ~400 MB/s -> 16 GB in ~4 s, then insert each record in the map.",
-                 opening="Design a KV store with a WAL: 50,000 writes per second, 1 KB values.")
+                 opening=OPEN_WAL)
     assert status(led, "recovery_time_s") == "wrong", led.summary()
 
 
@@ -1839,7 +1842,7 @@ def test_a_per_layer_size_followed_by_times_the_layers_is_no_per_token_figure():
 
 def test_a_size_read_sequentially_at_a_speed_bounds_the_replay_time():
     led = ledger("Replay the segments after the snapshot. 30 GB read sequentially at 3 GB/s is about 1 second, so "
-                 "restart is quick.", opening="Design a KV store with a WAL: 50,000 writes per second, 1 KB values.")
+                 "restart is quick.", opening=OPEN_WAL)
     assert status(led, "recovery_time_s") == "wrong", led.summary()
 
 
@@ -1864,21 +1867,15 @@ def test_a_rate_whose_each_is_a_product_is_a_factor_of_it():
 
 def test_a_replay_time_after_the_read_speed_with_words_between_is_checked():
     led = ledger("At 200 MB/s reading from disk, 20 GB is about 10 seconds, then we're up.",
-                 opening="Design a KV store with a WAL: 50,000 writes per second, 1 KB values.")
+                 opening=OPEN_WAL)
     assert [c.check.status for c in led.by_kind("arithmetic")] == ["wrong"], led.summary()
-
-
-REC_OPEN = "Recommendations for a food app: 20,000 requests a second at peak, 300 candidates each, ranked on NVIDIA L4s."
 
 
 @pytest.mark.parametrize("count, verdict", [("12 L4s", "wrong"), ("120 L4s", "ok"), ("150 L4s", "ok")])
 def test_gpus_from_the_demand_over_one_gpus_rate_are_checked(count, verdict):
     led = ledger(f"That's 6 million scores a second. Our L4s do about 50,000 scores a second each at batch 256, so "
-                 f"that's {count}.", opening=REC_OPEN)
+                 f"that's {count}.", opening=OPEN_REC)
     assert status(led, "gpu_count") == verdict, led.summary()
-
-
-HEALTH_OPEN = "We operate around 10,000 GPUs on 1,250 eight-GPU hosts. Design the repair pipeline for unhealthy GPUs."
 
 
 @pytest.mark.parametrize("answer, verdict", [
@@ -1889,14 +1886,14 @@ HEALTH_OPEN = "We operate around 10,000 GPUs on 1,250 eight-GPU hosts. Design th
     ("About 6 nodes a day. If a repair takes 3 days end to end, there are ~19 nodes, ~150 GPUs, out at any time.", "ok"),
 ])
 def test_gpus_in_repair_are_the_failure_rate_times_the_repair_time(answer, verdict):
-    led = ledger(answer, opening=HEALTH_OPEN)
+    led = ledger(answer, opening=OPEN_HEALTH)
     checked = [c for c in led.by_kind("gpu_count") if c.check is not None and c.check.rule == "in_repair"]
     assert [c.check.status for c in checked] == [verdict], led.summary()
 
 
 def test_a_repair_count_from_a_sum_of_flows_is_left_to_the_calculation():
     led = ledger("Little's law: 20/wk x ~1 day + 10/wk x 14 days is ~3 + 20, about 23 GPUs out at any moment.",
-                 opening=HEALTH_OPEN)
+                 opening=OPEN_HEALTH)
     assert not [c for c in led.by_kind("gpu_count") if c.check is not None and c.check.rule == "in_repair"], led.summary()
 
 
@@ -1945,7 +1942,7 @@ def test_times_after_a_sum_applies_to_the_whole_sum_not_its_last_term():
 
 
 def test_a_count_left_open_between_two_guesses_is_no_figure():
-    led = ledger("Honestly it depends on the model. Could be ten L4s, could be a hundred.", opening=REC_OPEN)
+    led = ledger("Honestly it depends on the model. Could be ten L4s, could be a hundred.", opening=OPEN_REC)
     assert all(c.hypothetical for c in led.by_kind("gpu_count")), led.summary()
 
 
@@ -1957,13 +1954,13 @@ def test_a_size_pointed_back_to_after_the_weights_is_not_the_weights():
 
 def test_a_product_of_figures_said_with_their_flops_is_checked():
     led = ledger("A forward pass is ~2 FLOPs per parameter, 4e7 FLOPs per candidate, so 6e6 × 4e7 = 2.4e13 FLOP/s in "
-                 "total.", opening=REC_OPEN)
+                 "total.", opening=OPEN_REC)
     assert [c.check.status for c in led.by_kind("arithmetic") if "4e7" in c.formula] == ["wrong"], led.summary()
 
 
 def test_an_embedding_table_worked_out_in_bytes_is_no_weights():
     led = ledger("The embedding tables are the memory question: ~1e8 rows × 64 dims × 2 bytes = 12.8 GB, which fits in "
-                 "an L4's 24 GB.", opening=REC_OPEN)
+                 "an L4's 24 GB.", opening=OPEN_REC)
     assert not led.by_kind("weights_bytes"), led.summary()
 
 
