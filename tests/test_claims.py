@@ -1968,3 +1968,72 @@ def test_a_result_said_as_almost_or_close_to_closes_the_calculation():
     led = ledger("Resume needs the KV: 6,000 tokens × 320 KiB is almost two GByte, and 161 GB over 160 KB is close to "
                  "a million tokens of cache.")
     assert [c.check.status for c in led.by_kind("arithmetic")] == ["ok", "ok"], led.summary()
+
+
+def test_memory_held_back_for_activations_is_not_the_usable_memory():
+    led = ledger("The replica is TP=4, so 320 GB. Weights are ~141 GB, and I keep back about 24 GB across the four cards "
+                 "for CUDA graphs and activations, which leaves ~155 GB for KV.")
+    assert 24e9 not in [c.value for c in led.by_kind("usable_memory_bytes")], led.summary()
+    assert 24e9 in [c.value for c in led.by_kind("other_bytes")], led.summary()
+
+
+@pytest.mark.parametrize("answer", [
+    "A step reads the weights plus live KV over 13 TB/s, so ~11 ms floor and ~19 ms at 180 live sequences.",
+    "The floor is ~11 ms, and at our usual ~90 live sequences of ~2k context a step is nearer 15 ms.",
+    "So a replica doing ~180 sequences per 20 ms step gives about 9k tokens/s.",
+])
+def test_a_load_a_step_time_is_worked_out_at_is_no_claim_of_what_fits(answer):
+    led = ledger("Weights are ~141 GB over TP=4; KV is 320 KB a token, so ~150 GB of cache holds ~250 sequences of "
+                 "1,800 tokens. " + answer)
+    loads = [c for c in led.by_kind("concurrent_sequences") if c.value and c.value < 200]
+    assert loads and all(c.check is None or c.check.status != "wrong" for c in loads), led.summary()
+
+
+def test_a_batch_cache_worked_out_from_sequences_times_tokens_is_not_the_free_memory():
+    led = ledger("At 512 KiB a token, 16 x 4,096 tokens is 32 GiB of cache, which still fits beside the weights.",
+                 opening="Llama-2-7B in FP16 on one H100 80GB: size the cache of a static batch.")
+    assert 32 * 2**30 not in [c.value for c in led.by_kind("free_kv_bytes")], led.summary()
+
+
+def test_a_group_of_query_heads_is_not_the_models_head_count():
+    led = ledger("With 8 KV heads, each group of four query heads reads one KV head, so the cache is 4x smaller.",
+                 opening="Llama-2-7B, 32 heads of dimension 128, switches to grouped-query attention with 8 KV heads.")
+    assert not [c for c in led.by_kind("attention_heads") if c.speaker == "candidate"], led.summary()
+
+
+def test_a_range_with_one_multiplier_is_read_at_both_ends():
+    led = ledger("That's 6M scores a second. One L4 does 150-200k a second, so 6M / 150-200k = 30-40 L4s.",
+                 opening=OPEN_REC)
+    calcs = [c for c in led.by_kind("arithmetic") if "6M" in c.formula]
+    assert [c.check.status for c in calcs] == ["ok"], led.summary()
+
+
+def test_a_bullet_that_opens_on_times_goes_on_from_the_line_before():
+    led = ledger("- Per token: 2 x 32 layers x 32 heads x 128 x 2 bytes = 512 KiB.\n- x 4,096 tokens x 4 sequences = 8 GiB.",
+                 opening="Llama-2-7B in FP16: size the KV cache of a static batch of 4.")
+    assert all(c.check is None or c.check.status != "wrong" for c in led.by_kind("arithmetic")), led.summary()
+
+
+def test_the_cache_of_a_smaller_batch_in_brackets_is_not_the_free_memory():
+    led = ledger("Weights are 13.5 GB on a 24 GB L4, so I'd drop to batch 4 (~4.3 GB of cache).",
+                 opening="Llama-2-7B in FP16: size the KV cache of a static batch of 8.")
+    assert not [c for c in led.by_kind("free_kv_bytes") if c.value and c.value < 5e9], led.summary()
+
+
+def test_positions_that_restart_at_zero_are_no_sequence_limit():
+    led = ledger("Left-pad the prompts, and position ids restart at 0 after each row's padding.",
+                 opening="Decode four prompts of different lengths in one batch.")
+    assert not led.by_kind("max_num_seqs"), led.summary()
+
+
+def test_a_replay_time_for_a_size_pointed_back_to_is_checked():
+    led = ledger("At 50,000 puts a second the log grows ~50 MB a second, so a 30 GB log is ten minutes of writes. "
+                 "Replay reads it back at 300 MB/s, so about 10 seconds to rebuild the map.", opening=OPEN_WAL)
+    assert status(led, "recovery_time_s") == "wrong", led.summary()
+
+
+def test_the_total_set_after_working_out_the_generation_is_a_timeout():
+    led = ledger("Decode is ~30 ms a token and output is capped at 2,048, so about 61 seconds plus a second of prefill. "
+                 "I'd set the total at 80 seconds.",
+                 opening="Llama-3-70B on H100s: design the timeout and restart strategy.")
+    assert [c.value for c in led.by_kind("timeout_s")] == [80.0], led.summary()

@@ -560,7 +560,8 @@ _UNKNOWN_UNIT = re.compile(r"\s?(?!(?:x|times|over|minus|plus|less|is|are|gives?
                            # a plain count's own noun ("128 dims x 2 bytes"): still a count
                            r"dims?|dimensions?|rows|entries|items|ids|users|vectors|features|embeddings)\b)[A-Za-z]{1,8}\b")
 # ... or the divisor of a figure said before it: "141 gigs of weights over two times 4.8 TB/s is about 15 ms"
-_TIMES_BEFORE = re.compile(r"(?:\s[x×*·/÷]|\btimes|\bover|\bdivided\s+by)\s*$", re.I)
+# (a bullet may open with the operator: "- x 2,048 tokens x 8 sequences = 8 GiB" goes on from the line before)
+_TIMES_BEFORE = re.compile(r"(?:(?:^|\s)[x×*·/÷]|\btimes|\bover|\bdivided\s+by)\s*$", re.I)
 _AT_BEFORE = re.compile(r"(?:\bat|@)\s*$", re.I)
 _EACH_BEFORE = re.compile(r"\beach\b[^.;:\d]{0,24}$", re.I)
 # "eight A100s at a generous 50% of 312 TFLOP/s": the share is of each of the cards said before it

@@ -371,6 +371,9 @@ def find_mentions(text: str, vocab: Vocab | None = None) -> list[Mention]:
             after_from = "from" in text[max(0, a.start - 6):a.start].lower()
             if is_join and not after_from and (a.dim == b.dim or a.dim == "count"):
                 low = a.value if a.dim == b.dim else a.raw * (b.value / b.raw if b.raw else 1.0)
+                if a.dim == b.dim == "count" and a.raw and a.value == a.raw and b.raw and b.value / b.raw in (1e3, 1e6, 1e9) \
+                        and a.raw <= b.raw:
+                    low = a.raw * (b.value / b.raw)  # "150-200k": the multiplier is both ends'
                 high = b.value
                 if 0 < low <= high:
                     merged.append(Mention(a.start, b.end, (low + high) / 2, b.dim, low=low, high=high, unit=b.unit,

@@ -846,9 +846,12 @@ def check_sequences(c: Claim, ctx: Ctx, i: int) -> Check | None:
                   f"{say.count(expected)} sequences {where}, not {say.count(c.value)}.", trace, assumptions)
 
 
-# a load set up to work with: "With 32 sequences at 1,024 tokens", "At 64 sequences of 2,000 tokens the KV read adds"
-_LOAD_BEFORE = re.compile(r"(?:^|[.;:,]\s*|\b(?:and|so|then)\s+)(?:with|at|say|suppose|assume|assuming|given|for)\s+(?:a\s+batch\s+of\s+)?(?:about\s+|~)?$",
-                          re.I)
+# a load set up to work with: "With 32 sequences at 1,024 tokens", "At 64 sequences of 2,000 tokens the KV read adds",
+# "~20 ms at 200 live sequences", "and at our usual ~100 live sequences", "a replica doing ~200 sequences per step"
+_LOAD_BEFORE = re.compile(r"(?:(?:^|[.;:,]\s*|\b(?:and|so|then)\s+|\b(?:ms|milliseconds?|seconds?)\s+)"
+                          r"(?:with|at|say|suppose|assume|assuming|given|for)\s+(?:a\s+batch\s+of\s+)?"
+                          r"(?:(?:our|the)\s+)?(?:(?:usual|typical|current|expected|steady[- ]state)\s+)?"
+                          r"|\b(?:doing|running|decoding)\s+)(?:about\s+|roughly\s+|~)?$", re.I)
 
 
 def _load_chosen(c: Claim) -> bool:
@@ -1688,6 +1691,9 @@ _REPLAYS_IN = re.compile(r"\s*(?:of\s+(?:log|wal)\s+)?(?:(?:replays?|reads?|load
                          r"(?:about\s+|roughly\s+|under\s+|~)?", re.I)
 
 
+_READS_IT = re.compile(r"\b(?:replay\w*|recovery|restart\w*|it|we)\s+(?:reads?|replays?|streams?|scans?)\s+(?:it|the\s+(?:whole\s+)?(?:log|wal|file))\b", re.I)
+
+
 def check_recovery_time(c: Claim, ctx: Ctx, i: int) -> Check | None:
     """A replay or load time said after the size read and the speed it is read at ("replay reads 20 GB
     at 200 MB/s, so about 10 seconds"): it cannot be shorter than the size over the speed (applying the
@@ -1710,6 +1716,15 @@ def check_recovery_time(c: Claim, ctx: Ctx, i: int) -> Check | None:
     if last is not None and last.start > at and last.dim == "bytes" and last.value >= 1e8 \
             and _REPLAYS_IN.fullmatch(c.sentence, last.end, pos):
         sizes = [last]
+    elif not said[:-1] and 0 <= pos - (at + len(speed.span)) <= 30 and _READS_IT.search(c.sentence[:at]) \
+            and not any(ch.isdigit() for ch in c.sentence[at + len(speed.span):pos]):
+        # ... or the size in the sentence before, pointed back to: "a 20 GB log is roughly 400 seconds of
+        # writes. Replay reads it sequentially, say at 200 MB/s, so about 10 seconds"
+        before = [x for x in ctx.claims[:i] if x.turn == c.turn and x.unit == "bytes" and x.value
+                  and x.sentence != c.sentence]
+        if not before or before[-1].value < 1e8:
+            return None
+        sizes = [before[-1]]
     else:
         if at <= 0 or not 0 <= pos - (at + len(speed.span)) <= 30 or any(ch.isdigit() for ch in c.sentence[at + len(speed.span):pos]):
             return None  # the time right after the speed, nothing counted in between
