@@ -181,8 +181,12 @@ def _answered_pick(ev: Evidence, p: Pitfall, hit: Hit | None) -> bool:
                 if first is not None and _or_between(first.group(0), p):
                     continue
                 # a policy named, or a short first sentence that is one option ("Prefix affinity with a load bound.")
+                # (not a short list: "Preemption with checkpointing, graceful eviction, and the PriorityClass decides.")
                 short = first is not None and 2 <= len(first.group(0).split()) <= 12 and not menu \
-                    and not _UNDECIDED.search(first.group(0))
+                    and not _UNDECIDED.search(first.group(0)) and first.group(0).count(",") < 2
+                # "I'm not sure... maybe quotas for X and fair share for Y, and inference gets priority": a hedged mix
+                if first is not None and _UNDECIDED.search(first.group(0)) and len(_names_in(said, p)) >= p.min_names:
+                    continue
                 # a menu of actions answered by one of them: "Wait for the next hourly checkpoint, then drain, unless ..."
                 acted = ev.pitfall_kinds.get(p.id) == "menu" and first is not None and not menu \
                     and not _UNDECIDED.search(first.group(0))

@@ -755,3 +755,30 @@ def test_a_kv_figure_missing_k_and_v_for_a_model_named_by_size_holds_capacity_at
         opening="One host, eight A100 80GB GPUs, each with its own copy of a 13B model in FP16.", qid="route-batch-eight-gpus"))
     cap = report.criterion("capacity_number")
     assert cap.score == 2 and any("kv_bytes_per_token" in x for x in cap.capped_by), cap.capped_by
+
+
+@pytest.mark.parametrize("answer", [
+    "For the whole request I'd start with forty-five seconds, since that's our gateway's default, and maybe 8 for "
+    "first token.",
+    "Most gateways default to 30 or 60 seconds. For first token, maybe 10 seconds.",
+])
+def test_a_timeout_guessed_when_asked_is_a_figure_with_no_derivation(answer):
+    report = grade(parse_transcript({"question_id": "inference-timeout-restart", "turns": _dialogue(
+        ("What is your actual timeout for the first token and for the whole generation?", answer))}))
+    assert _scores(report)["capacity_number"] == 1
+
+
+def test_the_queue_given_when_every_gpu_is_at_its_limit_is_the_full_cache_rule():
+    report = grade(parse_transcript({"question_id": "route-batch-eight-gpus", "turns": _dialogue(
+        ("How do you batch on each GPU?", "Continuous batching, capped at 40 sequences per GPU from the KV numbers."),
+        ("And if every GPU is at its limit?", "Then it waits in the router queue."))}))
+    assert _scores(report)["scheduling_policy"] == 2
+
+
+def test_a_hedged_mix_given_when_asked_for_one_rule_chooses_nothing():
+    report = grade(parse_transcript({"question_id": "gpu-scheduling-platform", "turns": _dialogue(
+        ("How do you decide who gets what? Pick one fairness rule.",
+         "There are a few options. Per-team quotas, or weighted fair share, or priority classes with preemption."),
+        ("Not a menu. One.", "I'm not sure... maybe quotas for the guaranteed part and fair share for idle GPUs, and "
+                             "serving gets priority."))}))
+    assert "policy_list" in {p.id for p in report.pitfalls}
