@@ -2037,3 +2037,42 @@ def test_the_total_set_after_working_out_the_generation_is_a_timeout():
                  "I'd set the total at 80 seconds.",
                  opening="Llama-3-70B on H100s: design the timeout and restart strategy.")
     assert [c.value for c in led.by_kind("timeout_s")] == [80.0], led.summary()
+
+
+def test_a_share_of_the_fleet_after_a_bare_count_is_checked():
+    led = ledger("We drain whole hosts, so 12 hosts x 8 = 96 GPUs out per day; over 5 days that's 480, about 0.5% of "
+                 "the fleet.", opening=OPEN_HEALTH)
+    shares = [c for c in led.by_kind("fleet_share") if c.check is not None]
+    assert [c.check.status for c in shares] == ["wrong"], led.summary()
+
+
+def test_a_read_time_after_the_speed_and_the_word_read_is_worked_out():
+    led = ledger("Load the snapshot, then the tail: 30 GB at ~3 GB/s sequential read is about 100 seconds.",
+                 opening=OPEN_WAL)
+    assert [c.check.status for c in led.by_kind("arithmetic")] == ["wrong"], led.summary()
+
+
+def test_a_replay_time_after_a_sequential_read_at_a_speed_is_checked():
+    led = ledger("For 30 GB, a sequential read at ~3 GB/s is about 1 second, so replay is fast.", opening=OPEN_WAL)
+    assert status(led, "recovery_time_s") == "wrong", led.summary()
+
+
+def test_a_batchs_token_rate_beside_batch_ones_is_no_single_stream_rate():
+    led = ledger("At 64 seqs x 1k context a step reads 13.5G of weights + ~32G of KV, so ~14ms a token vs ~4ms at "
+                 "batch 1, for ~4.5k tok/s vs ~250.", opening="Llama-2-7B in FP16 on one H100 80GB: why is decode memory-bound?")
+    assert all(c.check is None or c.check.status != "impossible" for c in led.by_kind("tokens_per_s")), led.summary()
+
+
+def test_terse_k_and_m_per_token_or_sequence_are_bytes():
+    led = ledger("KV per token: 40 layers x 40 heads x 128 dim x 2 bytes = ~410K. 2k tokens is ~820M per seq. "
+                 "80G - 26G - ~4G overhead = 50G free, / 0.82G = ~60 sequences per GPU.",
+                 opening="One A100 80GB holding a 13B model in FP16; prompts around 2,000 tokens.")
+    assert [c.value for c in led.by_kind("kv_bytes_per_sequence")] == [820e6], led.summary()
+    assert 820e6 not in [c.value for c in led.by_kind("free_kv_bytes")], led.summary()
+    assert not [c for c in led.by_kind("seq_len") if c.value and c.value > 1e6], led.summary()
+
+
+def test_prompts_a_check_runs_on_are_no_concurrency():
+    led = ledger("Compare logits each step with allclose, plus argmax equality over 200 greedy steps on 50 prompts.",
+                 opening="Llama-2-7B shape in FP16 on one L4: show the cached and uncached paths agree.")
+    assert not led.by_kind("concurrent_sequences"), led.summary()

@@ -500,7 +500,8 @@ def _calculations(text: str, ms: list[Mention], chains: list[_Chain], v: Vocab, 
     # "20 GB at 500 MB/s is about 40 s", "at 500 MB/s, 20 GB is about four seconds": a time from a rate
     for k in range(len(ms) - 2):
         a, b, t = ms[k], ms[k + 1], ms[k + 2]
-        if t.dim != "time" or not (arithmetic.result_gap(text, b, t) or _per_token_result(text, b, t)):
+        if t.dim != "time" or not (arithmetic.result_gap(text, b, t) or _per_token_result(text, b, t)
+                                   or _READ_IS.fullmatch(text, b.end, t.start)):
             continue
         op = "/"
         if _AT.fullmatch(text[a.end:b.start]) and _RATE_OF.get(b.dim, set()) & {a.dim, "count"}:
@@ -552,6 +553,9 @@ _PERIOD = re.compile(r"\s*(?:of\s+\w+\s+)?((?:a|an|per|each|every|/)\s*(?:day|ho
 _WHICH_IS = re.compile(r"[^\d.;:!?]{0,40}?(?:\bwhich\s+is|\bthat.s|\bthat\s+is|\bso|\bor|\bi\.e\.|\bgrows?(?:\s+by)?|≈|~|=|->|→)\s*"
                        r"(?:about|roughly|around|~|≈)?\s*", re.I)
 _AT = re.compile(r"\s*,?\s*(?:at|@)\s*", re.I)
+# "20 GB at ~2 GB/s sequential read is about 100 seconds": what the time is, then the result
+_READ_IS = re.compile(r"\s+(?:sequential(?:ly)?\s+)?(?:read(?:ing)?|replay(?:ing)?|scan)\s+(?:is|takes|=|≈)\s*"
+                      r"(?:about\s+|roughly\s+|around\s+|~)?", re.I)
 # after a time: per token, or nothing more before the result ("at 45 ms that's ...")
 _PER_TOKEN = re.compile(r"\s*(?:(?:per|a|each|/)\s*(?:output\s+)?tok(?:en)?s?\b|(?=\s*(?:,|that|this|which|is|=|≈|->|→|gives)))", re.I)
 # a word glued or next to a bare number that is no operator, result word or plain noun: an unread unit

@@ -237,6 +237,10 @@ def _unit_at(text: str, pos: int, v: Vocab) -> tuple[str, str, float, int] | Non
 _AFTER_TIMES = re.compile(r"(?:\d\s*[x×*·⋅]|\s[x×*·⋅])\s*$")
 
 
+_PER_TOKEN = re.compile(r"\s*(?:per|a|/)\s*token\b", re.I)
+_PER_SEQ = re.compile(r"\s*(?:per|a|/)\s*(?:token|seq|seqs|sequence|request|conversation)\b", re.I)
+
+
 def _parse_after(text: str, atom: _Atom, v: Vocab) -> Mention:
     """Read the suffix, unit or noun and rate after one number."""
     pos = atom.end
@@ -270,6 +274,9 @@ def _parse_after(text: str, atom: _Atom, v: Vocab) -> Mention:
             pos += 1
             if ch in "gG":
                 dim, unit = "bytes", "G"
+            elif (ch in "mM" and _PER_SEQ.match(text, pos)) or (ch in "kK" and atom.value >= 16 and _PER_TOKEN.match(text, pos)):
+                # terse bytes: "~410K per token", "~820M per seq" (a count per token or per sequence is its KV)
+                dim, unit, k_suffix = "bytes", ch.upper(), False
     elif not atom.spelled and (spaced := _SPACED_MULT.match(text, pos)):
         value *= v.suffixes[spaced.group(1)]
         pos = spaced.end()

@@ -1037,7 +1037,8 @@ _ONE_STREAM = re.compile(r"\bbatch(?:\s+size)?\s*(?:of\s+|=\s*)?(?:1|one)\b|\b(?
 
 # a batch larger than one said after "batch 1": "at 32", "batch of 64", "32 tokens a step", "48 sequences"
 _MANY_STREAMS = re.compile(r"\b(?:at|batch(?:\s+size)?(?:\s+of)?|bs\s*=?)\s*(?:[2-9]|\d\d+)\b|"
-                           r"\b(?:[2-9]|\d\d+)\s+(?:tokens\s+(?:a|per)\s+step|sequences|concurrent|streams|users)\b", re.I)
+                           r"\b(?:[2-9]|\d\d+)\s+(?:tokens\s+(?:a|per)\s+step|sequences|seqs|concurrent|streams|users)\b", re.I)
+_VERSUS = re.compile(r"\s*(?:vs\.?|versus|compared\s+(?:to|with)|against)\s", re.I)
 # a rate said of the whole batch: "~2,600 tokens/s aggregate"
 _AGGREGATE = re.compile(r"\s*(?:in\s+)?(?:aggregate|total|combined|overall|across\s+(?:the\s+)?(?:batch|all))\b", re.I)
 
@@ -1053,6 +1054,8 @@ def check_single_stream_rate(c: Claim, ctx: Ctx, i: int) -> Check | None:
         return None  # "at batch 1 it's ~4 ms; at 32 ... 32 tokens a step: ~2,200 tokens/s": the batch's rate
     if at >= 0 and _AGGREGATE.match(c.sentence, at + len(c.span)):
         return None  # "~2,600 tokens/s aggregate - ten times batch 1": the whole batch's rate
+    if at >= 0 and _VERSUS.match(c.sentence, at + len(c.span)) and _MANY_STREAMS.search(c.sentence, 0, at):
+        return None  # "At 96 seqs ... ~19ms a token vs ~4ms at batch 1, for ~5k tok/s vs ~250": the batch's rate first
     fl = _floor_ms(c, ctx, i, 0)
     if not fl or not fl[2]:
         return None
@@ -1238,6 +1241,26 @@ _SHARE_THEN_COUNT = re.compile(r"\s*(?:of\s+(?:the|our|a)\s+(?:fleet|cluster)\s*
                                re.I)
 
 
+_BARE_THEN_SHARE = re.compile(r"\s*,\s*(?:about\s+|roughly\s+|around\s+|~|so\s+)?$", re.I)
+
+
+def _bare_count_before(c: Claim, ctx: Ctx, i: int, gpus) -> list:
+    """A bare count said just before the share, in a sentence that has counted GPUs: "80 GPUs out per day,
+    over 5 days that's 400, about 0.4% of the fleet" (the 400 is GPUs too)."""
+    from types import SimpleNamespace
+
+    from interviewer.claims.numbers import find_mentions
+
+    pos = c.sentence.find(c.span)
+    if pos <= 0 or not any(j < i and gpus(j) for j in ctx.in_sentence(i)):
+        return []
+    said = [m for m in find_mentions(c.sentence[:pos], ctx.v) if m.value]
+    if not said or said[-1].dim != "count" or not _BARE_THEN_SHARE.fullmatch(c.sentence, said[-1].end, pos):
+        return []
+    m = said[-1]
+    return [SimpleNamespace(value=m.value, turn=c.turn, start=c.start - (pos - m.start), end=c.start - (pos - m.end))]
+
+
 def check_fleet_share(c: Claim, ctx: Ctx, i: int) -> Check | None:
     """A share of the fleet ("15 hosts = 120 GPUs ≈ 12% of the fleet"): the GPUs said just before it
     over the fleet's size said earlier in the round (either speaker)."""
@@ -1269,6 +1292,9 @@ def check_fleet_share(c: Claim, ctx: Ctx, i: int) -> Check | None:
         # "... 84 GPUs out at any moment. That's 8.4% of the fleet": the GPUs of the sentence before
         part = [ctx.claims[j] for j in ctx.by_kind.get("gpu_count", []) if j < i and gpus(j)
                 and ctx.claims[j].turn == c.turn and 0 <= c.start - ctx.claims[j].end <= 120]
+    bare = [] if after else _bare_count_before(c, ctx, i, gpus)
+    if bare:
+        part = bare
     earlier = [ctx.claims[j].value for j in ctx.by_kind.get("gpu_count", [])
                if j < i and gpus(j) and not ctx.claims[j].hypothetical]
     # the fleet the question set ("We operate around 10,000 GPUs"), not one cited from elsewhere ("Meta's 16K H100s")
@@ -1681,9 +1707,10 @@ def check_items_rate(c: Claim, ctx: Ctx, i: int) -> Check | None:
 
 
 _BANDWIDTH_KINDS = ("memory_bandwidth", "write_bandwidth", "link_bandwidth")
-# ("20 GB at 200 MB/s", "200 GB, and replay reads at maybe 500 MB a second")
+# ("20 GB at 200 MB/s", "200 GB, and replay reads at maybe 500 MB a second", "20 GB, a sequential read at ~2 GB/s")
 _READ_AT_SPEED = re.compile(r"\s*(?:of\s+(?:log|wal|data|records|snapshot)\s+)?(?:,?\s*(?:and|so)\s+(?:the\s+)?(?:replay|recovery|restart|"
-                            r"reading|it|we)\s+(?:reads?|replays?|streams?|loads?|runs?|goes)\s+(?:it\s+)?)?(?:read\s+(?:sequentially\s+|back\s+)?)?(?:at|@)\s*"
+                            r"reading|it|we)\s+(?:reads?|replays?|streams?|loads?|runs?|goes)\s+(?:it\s+)?)?(?:read\s+(?:sequentially\s+|back\s+)?|"
+                            r",?\s*(?:a\s+)?(?:sequential\s+)?(?:read|scan|replay)\s+)?(?:at|@)\s*"
                             r"(?:about\s+|roughly\s+|maybe\s+|~)?", re.I)
 
 
