@@ -183,7 +183,8 @@ def _answered_pick(ev: Evidence, p: Pitfall, hit: Hit | None) -> bool:
                 # a policy named, or a short first sentence that is one option ("Prefix affinity with a load bound.")
                 # (not a short list: "Preemption with checkpointing, graceful eviction, and the PriorityClass decides.")
                 short = first is not None and 2 <= len(first.group(0).split()) <= 12 and not menu \
-                    and not _UNDECIDED.search(first.group(0)) and first.group(0).count(",") < 2
+                    and not _UNDECIDED.search(first.group(0)) and first.group(0).count(",") < 2 \
+                    and not _MIXED.search(first.group(0))  # "It would be a combination, honestly: ..."
                 # "I'm not sure... maybe quotas for X and fair share for Y, and inference gets priority": a hedged mix
                 if first is not None and _UNDECIDED.search(first.group(0)) and len(_names_in(said, p)) >= p.min_names:
                     continue

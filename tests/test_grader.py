@@ -782,3 +782,17 @@ def test_a_hedged_mix_given_when_asked_for_one_rule_chooses_nothing():
         ("Not a menu. One.", "I'm not sure... maybe quotas for the guaranteed part and fair share for idle GPUs, and "
                              "serving gets priority."))}))
     assert "policy_list" in {p.id for p in report.pitfalls}
+
+
+def test_a_tail_said_to_go_up_when_asked_is_latency_discussed():
+    report = grade(parse_transcript({"question_id": "gpu-inference-serving", "turns": _dialogue(
+        ("Batches keep growing. What happens to p99 time to first token?", "It goes up a bit, it's more load."))}))
+    assert _scores(report)["tail_latency_tradeoff"] == 1
+
+
+def test_a_combination_given_when_asked_to_pick_one_router_chooses_nothing():
+    report = grade(parse_transcript({"question_id": "route-batch-eight-gpus", "turns": _dialogue(
+        ("Which GPU gets request 401?", "There are several good options: round-robin, least-outstanding-requests, "
+                                        "power-of-two-choices, or consistent hashing on the prefix."),
+        ("Pick one.", "It would be a combination, honestly: prefix-aware with a load-aware fallback."))}))
+    assert "policy_list" in {p.id for p in report.pitfalls}
