@@ -1942,8 +1942,8 @@ _CORRECTION = re.compile(r"[^.!?\n\d]{0,24}?(?:\.\.\.|…|—|–|\s-|,|;|\.)?\s
 
 
 def _corrected(text: str, end: int, v: Vocab) -> bool:
-    """Is the figure ending at `end` taken back at once, with another figure in its place?"""
-    text = blank_fillers(text)
+    """Is the figure ending at `end` taken back at once, with another figure in its place? (`text`: the
+    turn's text with its fillers blanked)"""
     m = _CORRECTION.match(text, end)
     if not m:
         return False
@@ -1971,6 +1971,7 @@ def _threshold(c: Claim) -> bool:
 def check_all(ctx: Ctx) -> None:
     """Set `check` on every candidate claim that physics (or the candidate's own figures) can check."""
     first: dict[tuple[str, float], Claim] = {}
+    blanked: dict[int, str] = {}  # each turn's filler-blanked text, made once for all its claims
     for i, c in enumerate(ctx.claims):
         if c.speaker != "candidate" or c.value is None or c.negated or c.value <= 0:
             continue
@@ -1982,7 +1983,9 @@ def check_all(ctx: Ctx) -> None:
             continue  # "if it had 8 KV heads", "what a modern 13B with 8 KV heads would cost": another model
         if _threshold(c):
             continue  # "alert if fewer than 30 requests are running": a threshold, not a claim
-        if ctx.texts is not None and _corrected(ctx.texts[c.turn], c.end, ctx.v):
+        if ctx.texts is not None and c.turn not in blanked:
+            blanked[c.turn] = blank_fillers(ctx.texts[c.turn])
+        if ctx.texts is not None and _corrected(blanked[c.turn], c.end, ctx.v):
             c.check = Check(status="unchecked", rule="corrected",
                             explanation="Corrected by you right after; the figure you settled on is the one checked.")
             continue
