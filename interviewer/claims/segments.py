@@ -14,7 +14,7 @@ from functools import lru_cache
 
 from interviewer import capacity
 from interviewer.claims.numbers import european_to_english
-from interviewer.quickre import folds, may_match, needed_literals
+from interviewer.quickre import folds, guarded, may_match, needed_literals
 
 MODEL_MASK = "¶"
 GPU_MASK = "§"
@@ -79,7 +79,9 @@ def blank_empty_slots(text: str) -> str:
 
 # the sounds of thinking aloud, with the commas around them: "which is, um, 12 seconds" reads as
 # "which is 12 seconds" ("er" only in lower case: "ER" is a name)
-_FILLER = re.compile(r"(?:,\s*)?(?<![\w'’-])(?:[Uu]m+|[Uu]h+|[Hh]m+|[Ee]rm+|er)(?![\w'’-])(?:\s*,)?")
+# (guarded: the comma is optional and a lookbehind follows, so the engine could not skip ahead to a
+# place a match can start)
+_FILLER = guarded(re.compile(r"(?:,\s*)?(?<![\w'’-])(?:[Uu]m+|[Uu]h+|[Hh]m+|[Ee]rm+|er)(?![\w'’-])(?:\s*,)?"))
 
 
 def blank_fillers(text: str) -> str:
