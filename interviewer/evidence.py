@@ -896,10 +896,10 @@ def _withdrawn(ev: Evidence, rubric: Rubric) -> None:
 # ... or by its own end: "Then we preempt the lowest-priority sequence on the GPU with the most... actually, no,
 # I'm erasing that."
 # ... "preempt the newest sequence on the least-loaded GPU... no, actually we won't preempt"
-_TAKEN_BACK = re.compile(r"\b(?:actually,?\s+no\b|no,?\s+scratch\s+that|scratch\s+that|(?:i.m\s+)?(?:erasing|erase|striking|strike|crossing\s+out|cross\s+out)\s+that\b"
-                         r"|no,?\s+actually,?\s+(?:we|i)\s+(?:won.t|wouldn.t|don.t|will\s+not|would\s+not|do\s+not)\b"
-                         # ... "shed to a popular-items list... but no, we wouldn't shed at dinner"
-                         r"|(?:\.\.\.|…|—|–|\bbut)\s*no,?\s+(?:we|i)\s+(?:won.t|wouldn.t|don.t|will\s+not|would\s+not|do\s+not)\b)", re.I)
+_TAKEN_BACK = guarded(re.compile(r"\b(?:actually,?\s+no\b|no,?\s+scratch\s+that|scratch\s+that|(?:i.m\s+)?(?:erasing|erase|striking|strike|crossing\s+out|cross\s+out)\s+that\b"
+                                 r"|no,?\s+actually,?\s+(?:we|i)\s+(?:won.t|wouldn.t|don.t|will\s+not|would\s+not|do\s+not)\b"
+                                 # ... "shed to a popular-items list... but no, we wouldn't shed at dinner"
+                                 r"|(?:\.\.\.|…|—|–|\bbut)\s*no,?\s+(?:we|i)\s+(?:won.t|wouldn.t|don.t|will\s+not|would\s+not|do\s+not)\b)", re.I))
 
 
 # ... but not a figure put right, the working kept: "... that's 5 seconds. Wait, no, 50 seconds", "Hmm, scratch
@@ -909,7 +909,7 @@ _FIGURE_FIX = re.compile(r"[\s,.!—–-]*(?:(?:(?:it|that).s|make\s+(?:it|that)
 
 
 # an option offered, then another beside it: "I guess we could kill the training job. Or wait for it to finish."
-_COULD = re.compile(r"\b(?:i\s+guess\s+|maybe\s+|i\s+suppose\s+)?(?:we|you|i)\s+could\b", re.I)
+_COULD = guarded(re.compile(r"\b(?:i\s+guess\s+|maybe\s+|i\s+suppose\s+)?(?:we|you|i)\s+could\b", re.I))
 _OR_NEXT = re.compile(r"\s*or\b", re.I)
 
 
@@ -929,14 +929,14 @@ def _retracted(text: str, start: int, end: int) -> bool:
 
 
 # the interviewer's figure said back in so many words: "Fleet is 2,000 H100 on 250 hosts, like you said."
-_ECHO = re.compile(r"\b(?:like|as)\s+you\s+(?:said|mentioned|put\s+it|stated)\b|\byou\s+(?:said|mentioned|gave)\b", re.I)
+_ECHO = guarded(re.compile(r"\b(?:like|as)\s+you\s+(?:said|mentioned|put\s+it|stated)\b|\byou\s+(?:said|mentioned|gave)\b", re.I))
 # ... unless the sentence works on them: "With the numbers you gave: twenty thousand a second ..., so that's 6 million"
 _WORKS_ON = re.compile(r"\b(?:that.s|which\s+is|gives?)\s+(?:about\s+|roughly\s+|~)?\d|[=→]", re.I)
 # a figure guessed, not worked out: "I'd guess something like ten GPUs would handle it"
 # (a GPU's name is no figure: "I think on an H100 you can fit maybe a hundred")
-_GUESSED = re.compile(r"(?:\b(?:i.d\s+guess|i\s+guess|my\s+guess\s+is|rule\s+of\s+thumb|ballpark|gut\s+(?:feel|says))\b"
-                      r"|\bi\s+think\b(?:[^.!?\n\d]|(?<=[a-z])\d+){0,40}?\b(?:maybe|perhaps|probably)\b)(?:[^.!?\n\d]|(?<=[a-z])\d+){0,30}$",
-                      re.I)
+_GUESSED = guarded(re.compile(r"(?:\b(?:i.d\s+guess|i\s+guess|my\s+guess\s+is|rule\s+of\s+thumb|ballpark|gut\s+(?:feel|says))\b"
+                              r"|\bi\s+think\b(?:[^.!?\n\d]|(?<=[a-z])\d+){0,40}?\b(?:maybe|perhaps|probably)\b)(?:[^.!?\n\d]|(?<=[a-z])\d+){0,30}$",
+                              re.I))
 # ... or hedged right after it: "maybe 5 to 15 percent, I'm not sure exactly"
 _UNSURE_AFTER = re.compile(r"[^.!?\n]{0,25}?\b(?:i.m\s+not\s+(?:sure|certain)|not\s+sure\s+exactly|no\s+idea\s+exactly)\b", re.I)
 

@@ -16,7 +16,7 @@ from interviewer.claims.kinds import Possible, bound_of, classify, percentile_of
 from interviewer.claims.numbers import A_UNIT, Mention, find_mentions
 from interviewer.claims.segments import Segment
 from interviewer.claims.vocab import Vocab
-from interviewer.quickre import folds, may_match
+from interviewer.quickre import folds, guarded, may_match
 
 # an operand may carry a note in brackets: "2 (K and V) x 40 layers"
 _OF = re.compile(r"\s+of\s+(?:the\s+)?", re.I)
@@ -25,9 +25,9 @@ _OF = re.compile(r"\s+of\s+(?:the\s+)?", re.I)
 _OP = re.compile(r"\s*(?:,\s*(?=times\b|multiplied\b))?(?:\([^()\d]{1,30}\)\s*)?(?:(?:head[_ ]?dim(?:ension)?s?|dims|dimensions|(?:(?:active|unique|daily|monthly|distinct|total)\s+)?(?:users|rows|entries|items|ids|embeddings|vectors|features))\s*)?(x|×|\*|·|⋅|times|multiplied\s+by|/|over|divided\s+by|÷|minus|less|plus|\+|\s-\s|\s?[−–]\s)\s*",
                  re.I)
 _WAS_RESULT = re.compile(r"(?:\bis|=|≈|\bthat.s|\bgives?|\bequals|\bcomes\s+to)\s*(?:about\s+|roughly\s+|~|exactly\s+)?$", re.I)
-_PER_LAYER = re.compile(r"\b(?:per|each|a|every)[- ]layer\b", re.I)
+_PER_LAYER = guarded(re.compile(r"\b(?:per|each|a|every)[- ]layer\b", re.I))
 _PER_LAYER_AFTER = re.compile(r"\s*(?:of\s+kv\s+)?(?:(?:per|a|each|/)\s*token\s+)?(?:per|a|each|/)\s*layer\b", re.I)
-_LAYERS = re.compile(r"\blayers?\b", re.I)
+_LAYERS = guarded(re.compile(r"\blayers?\b", re.I))
 
 
 def _per_layer(text: str, m: Mention) -> bool:
@@ -50,8 +50,8 @@ _SELF_CORRECTED = re.compile(r"\s*(?:[,;—–-]\s*|\.\s+)(?:no|wait|oops|sorry)
 # ... "That frees 13 GB per card", "saves about 4 GB": what a change gives back (not "which frees 45 GB for
 # the cache": what is then left for it)
 _FOR_THE_CACHE = re.compile(r"\s*(?:of\s+\w+\s+)?for\s+(?:the\s+)?(?:kv\b|cache|kv[- ]cache)", re.I)
-_DELTA_BEFORE = re.compile(r"\b(?:another|an?\s+(?:extra|additional))\s*~?\s*$", re.I)
-FREED_BEFORE = re.compile(r"\b(?:frees?|freeing|saves?|saving)(?:\s+up)?(?:\s+(?:about|roughly|around))?\s*~?\s*$", re.I)
+_DELTA_BEFORE = guarded(re.compile(r"\b(?:another|an?\s+(?:extra|additional))\s*~?\s*$", re.I))
+FREED_BEFORE = guarded(re.compile(r"\b(?:frees?|freeing|saves?|saving)(?:\s+up)?(?:\s+(?:about|roughly|around))?\s*~?\s*$", re.I))
 # a chain's result: looser than arithmetic.RESULT (":" and a bare "," close a chain for its operands' roles, not
 # as a calculation the candidate stands behind), on the same pieces
 _RESULT = re.compile(
@@ -68,8 +68,8 @@ _TIMES_PAREN = re.compile(r"\s*[×x*·]\s*\(")
 # a quotient that counts machines: "... is about 7.5, so 8 replicas" (not "136 per replica": a share of one)
 _MACHINES_AFTER = re.compile(r"[^.;!?\n]{0,24}?(?<!per\s)(?<!\ba\s)(?<!each\s)(?<!every\s)(?<!/)\b(?:replicas?|gpus?|nodes?|hosts?|"
                              r"servers?|machines?|pods?|instances?|cards?)\b", re.I)
-_QUANTIFIED = re.compile(r"\b(?:a\s+few|several|many|some|a\s+couple\s+of|couple\s+of|two|three|four|five|six|seven|eight|"
-                         r"nine|ten)\s+$", re.I)
+_QUANTIFIED = guarded(re.compile(r"\b(?:a\s+few|several|many|some|a\s+couple\s+of|couple\s+of|two|three|four|five|six|seven|eight|"
+                                 r"nine|ten)\s+$", re.I))
 _SHAPE_DIMS = {"layers", "kv_heads", "attention_heads", "params"}
 _DELTA = frozenset({"more", "extra", "additional", "fewer", "less"})
 _TIME_FAMILIES_WITH_PCT = {"ttft", "tpot", "latency"}

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from interviewer.claims.numbers import Mention
 from interviewer.claims.vocab import Rule, Vocab
-from interviewer.quickre import Literals, folds
+from interviewer.quickre import Literals, folds, guarded
 
 _TIER_RIGHT = 0.0
 _TIER_LEFT = 10.0
@@ -309,7 +309,7 @@ def percentile_of(text: str, m: Mention, block: int, v: Vocab) -> str | None:
     return None
 
 
-_APPROX_END = re.compile(r"(?:~|≈|\babout|\baround|\broughly|\bapproximately)\s*$", re.I)
+_APPROX_END = guarded(re.compile(r"(?:~|≈|\babout|\baround|\broughly|\bapproximately)\s*$", re.I))
 
 
 def bound_of(text: str, m: Mention, v: Vocab) -> tuple[str | None, bool]:

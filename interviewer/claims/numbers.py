@@ -42,7 +42,7 @@ _MULTIPLIER = re.compile(r"(?:x|×)(?=\s+[a-z(]|\s*$|[,.;)])|\s+times\s+(?=(?:fa
 _GAP = re.compile(r"[\s-]*")
 _HEAD_DIM = re.compile(r"[\s_-]*dim", re.I)
 _MACHINE_ADJ = re.compile(r"(?:whole|full|empty|spare|idle|reserved|dedicated|healthy|physical)\s+", re.I)
-_PRONOUN_BEFORE = re.compile(r"\b(?:this|that|the|which|each|every|any|no|another|only|next|last|first|a|new|old|right|wrong|big|small|same)\s+$", re.I)
+_PRONOUN_BEFORE = guarded(re.compile(r"\b(?:this|that|the|which|each|every|any|no|another|only|next|last|first|a|new|old|right|wrong|big|small|same)\s+$", re.I))
 _PRONOUN_LONGEST = 7  # "another"
 
 
@@ -399,8 +399,8 @@ def find_mentions(text: str, vocab: Vocab | None = None) -> list[Mention]:
 
 _ONE_CARD = re.compile(r"[\s-]*(?:gigs?|gb|gib|g)\b[\s-]*(?:\w+[\s-]+)?(?:cards?|gpus?|devices?|[ahl]\d+\w*)\b", re.I)
 _HTTP_CODES = frozenset({"400", "404", "408", "413", "429", "500", "502", "503", "504"})
-_HTTP_BEFORE = re.compile(r"\b(?:with|a|an|return\w*|send\w*|repl\w*|respond\w*|answer\w*|gets?|http|status|error|code|"
-                          r"fail\w*|throw\w*|rais\w*)\s+(?:an?\s+)?(?:http\s+)?~?$", re.I)
+_HTTP_BEFORE = guarded(re.compile(r"\b(?:with|a|an|return\w*|send\w*|repl\w*|respond\w*|answer\w*|gets?|http|status|error|code|"
+                                  r"fail\w*|throw\w*|rais\w*)\s+(?:an?\s+)?(?:http\s+)?~?$", re.I))
 _HTTP_AFTER = re.compile(r"\s*(?:(?:status|error|response|code)\b|and\s+a\s+retry|with\s+(?:a\s+)?retry|\(?too\s+many|"
                          r"\(?service\s+unavailable)", re.I)
 _TENS = ("twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")

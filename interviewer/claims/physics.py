@@ -30,6 +30,7 @@ from interviewer.claims import say
 from interviewer.claims.models import Check, Claim, Subject, construct
 from interviewer.claims.segments import blank_fillers
 from interviewer.claims.vocab import Vocab
+from interviewer.quickre import guarded
 
 GIB = 2**30
 
@@ -180,12 +181,14 @@ def _arch(c: Claim, ctx: Ctx, i: int) -> Arch | None:
     said: dict[str, float] = {}
     # a model named only by size ("a 13B model"): the shape the candidate assumes for it counts too
     own = c.subject.model_inferred or m is None
-    for j in range(i - 1, -1, -1):
-        x = ctx.claims[j]
-        if (x.speaker == "interviewer" or (own and x.speaker == c.speaker and not x.hypothetical)) \
-                and x.kind in ("layers", "kv_heads", "attention_heads", "head_dim") and x.value \
-                and not x.negated and x.kind not in said and x.subject.model == c.subject.model:
-            said[x.kind] = x.value
+    for kind in ("layers", "kv_heads", "attention_heads", "head_dim"):
+        idx = ctx.by_kind.get(kind, [])
+        for k in range(bisect.bisect_left(idx, i) - 1, -1, -1):  # the latest one before claim i
+            x = ctx.claims[idx[k]]
+            if (x.speaker == "interviewer" or (own and x.speaker == c.speaker and not x.hypothetical)) \
+                    and x.value and not x.negated and x.subject.model == c.subject.model:
+                said[kind] = x.value
+                break
     if m is None and not {"layers", "head_dim"} <= set(said) | ({"head_dim"} if "hidden_size" in said else set()):
         return None
     if m is None and not ("kv_heads" in said or "attention_heads" in said):
@@ -1561,7 +1564,7 @@ _FACT_KINDS = frozenset({"layers", "kv_heads", "attention_heads", "head_dim", "h
 
 
 # a model described, not named: "a modern 13B with", "any model with", "a GQA model with"
-_OTHER_MODEL = re.compile(r"\b(?:a|an|another|any|other)\s+(?:[\w-]+\s+){0,3}?with\s+(?:only\s+|just\s+)?~?$", re.I)
+_OTHER_MODEL = guarded(re.compile(r"\b(?:a|an|another|any|other)\s+(?:[\w-]+\s+){0,3}?with\s+(?:only\s+|just\s+)?~?$", re.I))
 
 
 # between a share and the count drawn from it: "10 to 15 percent of the fleet, so like 200 to 300 hosts"
@@ -1926,9 +1929,9 @@ CHECKS = {
 }
 
 
-_COMPARE_BEFORE = re.compile(r"(?:\b(?:fewer|more|less|greater|higher|lower)\s+than|\b(?:above|below|over|under|exceeds?|"
-                             r"passes|past|crosses|drops\s+(?:below|under)|goes\s+(?:above|over|below))|[<>]=?)\s*(?:~|about\s+)?$", re.I)
-_CONDITION = re.compile(r"\b(?:if|when|while|whenever|unless|once|alert|alerts|page|pages|alarm)\b", re.I)
+_COMPARE_BEFORE = guarded(re.compile(r"(?:\b(?:fewer|more|less|greater|higher|lower)\s+than|\b(?:above|below|over|under|exceeds?|"
+                                     r"passes|past|crosses|drops\s+(?:below|under)|goes\s+(?:above|over|below))|[<>]=?)\s*(?:~|about\s+)?$", re.I))
+_CONDITION = guarded(re.compile(r"\b(?:if|when|while|whenever|unless|once|alert|alerts|page|pages|alarm)\b", re.I))
 
 
 # a slip named by the speaker, the working then put right ("I forgot the K and V", "I dropped a zero"); the cue
