@@ -113,8 +113,10 @@ class _Atom:
 
 A_UNIT = guarded(re.compile(r"\b(?:about|around|roughly|approximately|under|below|within|only|just|than|takes?|took|costs?|is|was)\s+"
                             r"(an?)\s+(?=(?:microsecond|millisecond|second|minute|hour)s?\b)", re.I))
-# every match of A_UNIT looks ahead to one of these: a text without any holds no "a <unit>" (may_match)
+# every match of A_UNIT looks ahead to one of these, and holds the second pattern (its "a" or "an" between
+# spaces, the unit after): a lower-cased text without either holds no "a <unit>"
 _TIME_UNITS = ("second", "minute", "hour")
+_A_TIME_UNIT = re.compile(r"(?<=\s)an?\s+(?:micro|milli)?(?:second|minute|hour)")
 _POW = re.compile(r"\s*(?:\^|\*\*)\s*(\d{1,2})(?![\d.,])")  # a power of two or ten: "2^19", "2**17"
 
 
@@ -128,14 +130,19 @@ def _atoms(text: str, v: Vocab, skip: list[tuple[int, int]], digits: bool = True
 
     low = text.lower()
     words = any(w in low for w in _WORD_HINTS)
-    for m in (v.fraction_re.finditer(text) if words else ()):
+    folded = folds(text)
+    # (the hints are substrings - "ten" is in "latency", "one" in "done": most segments pass them; a
+    # fraction also needs one of its literals)
+    fractions = words and may_match(v.literals_needed["fraction"], low, folded)
+    for m in (v.fraction_re.finditer(text) if fractions else ()):
         if " ".join(m.group(0).lower().split()) == "a half" and _AND_BEFORE.search(text, 0, m.start()):
             continue  # "thirteen and a half": the half belongs to the number before it
         if free(m.start(), m.end()):
             phrase = " ".join(m.group(0).lower().split())
             atoms.append(_Atom(m.start(), m.end(), v.fractions[phrase], spelled=True, weak=phrase in _WEAK_WORDS,
                                fraction=v.fractions[phrase] < 1))
-    for m in (A_UNIT.finditer(text) if " a" in low and may_match(_TIME_UNITS, low, folds(text)) else ()):
+    for m in (A_UNIT.finditer(text) if " a" in low and may_match(_TIME_UNITS, low, folded)
+               and (folded or _A_TIME_UNIT.search(low)) else ()):
         # "fsync came back in about a microsecond", "takes under a millisecond": one of the unit
         if free(m.start(1), m.end(1)):
             atoms.append(_Atom(m.start(1), m.end(1), 1.0, spelled=True))

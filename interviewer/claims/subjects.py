@@ -15,6 +15,7 @@ from interviewer.claims.attach import Found
 from interviewer.claims.models import Subject
 from interviewer.claims.segments import Segment
 from interviewer.claims.vocab import Vocab
+from interviewer.quickre import folds, may_match
 
 # (and the layout a figure is set beside: "the same ~68 as the FP16 four-GPU layout")
 _BASELINE = re.compile(r"\b(?:(?:vs\.?|versus|against|compared\s+(?:to|with)|than|relative\s+to)\s+(?:the\s+)?|as\s+the\s+)$", re.I)
@@ -72,7 +73,7 @@ def _later_clause(text: str, pos: int, at: int) -> bool:
 def _dtypes(seg: Segment, v: Vocab) -> tuple[str | None, str | None]:
     """(weights dtype, kv dtype) said in the segment, or None."""
     text = seg.text
-    if not v.dtype_re.search(text):
+    if not may_match(v.literals_needed["dtype"], text.lower(), folds(text)) or not v.dtype_re.search(text):
         return None, None
     kv = None
     kv_spans = []
@@ -131,8 +132,9 @@ class Tracker:
         sizes = [(f.value / 1e9, f.start) for f in found if f.kind == "params" and f.value and not f.negated]
         out["sizes"] = sizes
         mems = []
-        for m in v.gpu_by_memory_re.finditer(seg.text):
-            mems.append((float(m.group(1)), m.start()))
+        if may_match(v.literals_needed["gpu_by_memory"], seg.text.lower(), folds(seg.text)):
+            for m in v.gpu_by_memory_re.finditer(seg.text):
+                mems.append((float(m.group(1)), m.start()))
         out["card_mems"] = set()
         for f in found:
             if f.kind == "gpu_memory_bytes" and f.value and f.scope != "fleet" and f.value < 300e9:

@@ -153,6 +153,13 @@ class Vocab:
         return {kind: needed_literals(pat) for kind, pat in self.settings.items()}
 
     @functools.cached_property
+    def literals_needed(self) -> dict[str, tuple[str, ...] | None]:
+        """The needed literals (quickre.needed_literals) of the patterns tried on every segment that a
+        literal test can rule out: a weights dtype, a card by its memory, a fraction in words."""
+        return {"dtype": needed_literals(self.dtype_re), "gpu_by_memory": needed_literals(self.gpu_by_memory_re),
+                "fraction": needed_literals(self.fraction_re)}
+
+    @functools.cached_property
     def cue_literals(self) -> Literals:
         """Every literal the rules' cues and vetoes need (Rule.left_needs, near_needs, right_needs,
         near_requires_needs, not_left_needs), found in a segment in one pass (kinds.Possible)."""
