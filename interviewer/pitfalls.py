@@ -342,7 +342,8 @@ def _turn_scan(pid: str, text: str) -> tuple[bool, tuple[int, ...], bool]:
     _deferral, _menu, names = _unions(p)
     low, folded = text.lower(), folds(text)
     # the opener needs one of its nouns: without any, no sentence can open a menu
-    opener = (_OPENER_NOUN.search(text) is not None or "|" in text) and any(
+    opener = (may_match(_OPENER_NOUN_NEEDS, low, folded) and _OPENER_NOUN.search(text) is not None
+              or "|" in text) and any(
         may_match(_OPENER_NEEDS, sm.group(0).lower(), folded) and _MENU_OPENER.search(sm.group(0))
         for sm in _SENTENCE.finditer(text))
     # whether any deferral (or menu) pattern matches: one at a time, each skipped on a substring test
@@ -513,6 +514,7 @@ _COMMITTED = re.compile(r"\b(?:i|we)(?:.d|\s+would|.ll|\s+will)\s+(?:\w+\s+){0,2
 _OR_LEAD = re.compile(r"\s*or\b", re.I)
 # every branch of the opener ends in one of these, or numbers its options
 _OPENER_NOUN = guarded(re.compile(_NOUNS + r"|\b" + _NUMBERED_OPTION, re.I))
+_OPENER_NOUN_NEEDS = needed_literals(_OPENER_NOUN)  # (a substring test first: most answers name none)
 _OPENER_NEEDS = needed_literals(_MENU_OPENER)
 
 
