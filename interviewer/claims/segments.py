@@ -49,6 +49,9 @@ _SLOT_OPENS = re.compile(r"(?:^|[.!?;:\n]|^\s*(?:[-*+•]|\d+[.)]))\s*$")
 # holds - a colon with an empty-slot mark after it, or one of the agenda's words (may_match)
 _SLOT_MARK = re.compile(r":[ \t]*(?:—|–|-|\?|tbd|n/?a|…|see\s)", re.I)
 _AGENDA_WORDS = needed_literals(_AGENDA)
+# ... and every agenda match holds its list word with the colon after it: a text that holds a word
+# ("list" is in "realistic") and no colon after it is ruled out by one scan of this, not of the agenda
+_AGENDA_TAIL = guarded(re.compile(r"(?:checklist|list|agenda|outline)\b[^:.!?\n]{0,30}:", re.I))
 
 
 def blank_empty_slots(text: str) -> str:
@@ -68,7 +71,8 @@ def blank_empty_slots(text: str) -> str:
             continue
         out = out or list(text)
         out[m.start():m.end()] = " " * (m.end() - m.start())
-    for m in _AGENDA.finditer(text) if may_match(_AGENDA_WORDS, text.lower(), folds(text)) else ():
+    for m in _AGENDA.finditer(text) if may_match(_AGENDA_WORDS, text.lower(), folds(text)) and _AGENDA_TAIL.search(text) \
+            else ():
         items = m.group(1)
         if items.count(",") < 2 or re.search(r"(?<!\w)\d", items):
             continue  # not a list, or one with figures in it: said, not announced
