@@ -54,8 +54,10 @@ def derive_pitfalls(ev: Evidence, rubric: Rubric, family: str) -> None:
             ev.pitfall_kinds.pop(p.id, None)
         if p.id in ev.pitfalls and (p.names or p.menu) and p.criterion:
             # (and the items other pitfalls are raised by: a menu's "FCFS with continuous batching" adopts no batching)
-            _unchosen(ev, ev.pitfalls[p.id], [*rubric.spec(family, p.criterion).items,
-                                              *(q.when for q in rubric.pitfalls.values() if q.when)])
+            # ... and a trade-off said only of the options left open ("Each has pros and cons: ... recompute is
+            # safe but costs GPU time") is no trade-off accepted
+            _unchosen(ev, ev.pitfalls[p.id], [*rubric.spec(family, p.criterion).items, "tradeoff",
+                                              *(q.when for q in rubric.pitfalls.values() if q.when)], p)
     for pid in ev.pitfalls:
         ev.pitfall_kinds.setdefault(pid, "pattern")
 
@@ -226,10 +228,10 @@ _NO_CHOICE = re.compile(r"\s*(?:(?:probably|maybe|likely|honestly|i\s+think|i.d\
                         r"whatever|whichever|per\s+(?:org|team|tenant|customer|region|cluster|workload|model|service|tier|product|app|use[- ]case)\b)\b", re.I)
 
 
-def _unchosen(ev: Evidence, hit: Hit, items) -> None:
+def _unchosen(ev: Evidence, hit: Hit, items, p: Pitfall) -> None:
     """The options of a menu left open are named, not chosen: a criterion item whose evidence lies
-    only in the menu's sentence counts as a name (level 1) - "we could resume, or recompute, or fail
-    over" states no resume rule."""
+    only in the menu's sentence, or in the deferral that follows it, counts as a name (level 1) - "we
+    could resume, or recompute, or fail over" states no resume rule."""
     text = ev.texts.get(hit.turn, "")
     s = text.rfind("\n", 0, hit.start) + 1
     for m in _SENTENCE.finditer(text, s):
@@ -238,6 +240,10 @@ def _unchosen(ev: Evidence, hit: Hit, items) -> None:
             break
     else:
         return
+    for m in _SENTENCE.finditer(text, e):
+        if not _deferral_in(p, m.group(0)):
+            break
+        e = m.end()  # "Each has pros and cons: resume is fastest but risky, ...": the menu left open goes on
     # "There are a few ways. Dynamic batching, or fixed-size batches, or ... We could also shed load, or
     # ...": the menu runs from its opener, not only the sentence the list was found in
     opener = next((m for m in _SENTENCE.finditer(text) if m.start() < s and _opens_menu(m.group(0))), None)

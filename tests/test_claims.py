@@ -2076,3 +2076,10 @@ def test_prompts_a_check_runs_on_are_no_concurrency():
     led = ledger("Compare logits each step with allclose, plus argmax equality over 200 greedy steps on 50 prompts.",
                  opening="Llama-2-7B shape in FP16 on one L4: show the cached and uncached paths agree.")
     assert not led.by_kind("concurrent_sequences"), led.summary()
+
+
+def test_bytes_written_as_kibyte_and_gibyte_are_read():
+    led = ledger("Per token: 2 x 32 layers x 32 heads x 128 x 2 byte = 512 KiByte, so 8 x 2.048 tokens is 8 GiByte.",
+                 opening="Llama-2-7B in FP16: size the KV cache of a static batch of 8 at 2,048 tokens.")
+    assert [c.value for c in led.by_kind("kv_bytes_per_token")] == [512 * 1024], led.summary()
+

@@ -796,3 +796,27 @@ def test_a_combination_given_when_asked_to_pick_one_router_chooses_nothing():
                                         "power-of-two-choices, or consistent hashing on the prefix."),
         ("Pick one.", "It would be a combination, honestly: prefix-aware with a load-aware fallback."))}))
     assert "policy_list" in {p.id for p in report.pitfalls}
+
+
+def test_draining_immediately_is_an_action_not_a_latency_answer():
+    report = grade(parse_transcript({"question_id": "gpu-health-repair", "turns": _dialogue(
+        ("It's one of 256 GPUs in a run that checkpoints hourly. Drain it now or wait?",
+         "Drain immediately and the job restarts from its checkpoint. Or wait for the next checkpoint."))}))
+    assert _scores(report)["tail_latency_tradeoff"] == 0
+
+
+def test_the_costs_of_options_left_open_are_no_trade_off_accepted():
+    report = grade(parse_transcript({"question_id": "inference-timeout-restart", "turns": _dialogue(
+        ("Resume or recompute?", "There are several options: resume from the KV cache, recompute on the same worker, "
+                                 "fail over to another replica, or return an error. Each has pros and cons: resume is "
+                                 "fastest but risky, recompute is safe but costs GPU time. I'd pick per situation."),
+        ("What happens to everyone else's p99 when these retry?", "They wait longer, so their p99 goes up."))}))
+    assert _scores(report)["tail_latency_tradeoff"] == 1
+
+
+def test_dotted_millions_are_read_as_thousands_groups():
+    report = grade(parse_transcript({"question_id": "recommendation-serving", "turns": _dialogue(
+        ("How many GPUs does the ranker need at peak?",
+         "20.000 × 300 candidates is 6.000.000 scores per second. One L4, I think, does about 1 million scores per "
+         "second. So 6 GPUs."))}))
+    assert _scores(report)["capacity_number"] == 2

@@ -448,10 +448,16 @@ _THOUSANDS_COMMA = guarded(re.compile(r"(?<![\d,.])\d{1,3}(?:,\d{3})+(?![\d,]|\.
 _THOUSANDS_DOT = guarded(re.compile(r"(?<![\d,.])\d{1,3}(?:\.\d{3})+(?![\d.,])"))
 
 
+# two or more dotted thousands groups can only be thousands: "6.000.000 scores per second"
+_MILLIONS_DOT = guarded(re.compile(r"(?<![\d,.])\d{1,3}(?:\.\d{3}){2,}(?![\d.,])"))
+
+
 def writes_european(texts: list[str]) -> bool:
-    """Does a speaker write numbers the European way: a decimal comma somewhere ("13,5 GB") and no
-    comma between thousands anywhere ("1,500")?"""
-    return any(_DECIMAL_COMMA.search(t) for t in texts) and not any(_THOUSANDS_COMMA.search(t) for t in texts)
+    """Does a speaker write numbers the European way: a decimal comma somewhere ("13,5 GB") or a
+    number in dotted thousands no decimal point could be ("6.000.000"), and no comma between
+    thousands anywhere ("1,500")?"""
+    return any(_DECIMAL_COMMA.search(t) or _MILLIONS_DOT.search(t) for t in texts) \
+        and not any(_THOUSANDS_COMMA.search(t) for t in texts)
 
 
 def european_to_english(text: str) -> str:
