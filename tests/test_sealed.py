@@ -42,14 +42,15 @@ EXACT, WITHIN_ONE, PITFALL_RECALL, FALSE_PITFALL = 0.85, 0.97, 0.85, 0.02
 # ZZZZA on one false vendor_speedup and one strong answer, ZZZZB on exact and one weak answer), ZZZZC and ZZZZD
 # (0.84, 0.86), ZZZZE and ZZZZF (0.86, 0.77; ZZZZE on one false quantizing_on_faith, one strong and two weak
 # answers), ZZZZG and ZZZZH (0.88, 0.83; ZZZZG on one false vendor_speedup, one false policy_list and two weak
-# answers) missed it too and were then tuned on.
+# answers), ZZZZI and ZZZZJ (0.94, 0.89; ZZZZI on one strong and one weak answer, ZZZZJ on one weak answer
+# only) missed it too and were then tuned on.
 BELOW_THE_BAR: dict[str, str] = {
-    "batch_zzzzi": ("measured once at 9b13e53 (cycle 57): exact 0.94 (85/90), within one 1.00 (90/90), pitfall recall 1.00 "
-                    "(18/18), no false pitfall and stuffed <= 2: 3/3 meet the bar; strong >= 8: 5/6 (one graded 7) and "
-                    "weak <= 2: 7/8 (one graded 3) do not"),
-    "batch_zzzzj": ("measured once at 9b13e53 (cycle 57): exact 0.89 (80/90), within one 1.00 (90/90), pitfall recall 0.89 "
-                    "(17/19), no false pitfall, strong >= 8: 6/6 and stuffed <= 2: 3/3 meet the bar; weak <= 2: 7/8 (one "
-                    "graded 3) does not"),
+    "batch_zzzzk": ("measured once at 26e652e (cycle 58): within one 1.00 (90/90), pitfall recall 1.00 (23/23), no false "
+                    "pitfall, strong >= 8: 6/6 and stuffed <= 2: 3/3 meet the bar; exact 0.84 (76/90) and weak <= 2: 6/8 "
+                    "do not"),
+    "batch_zzzzl": ("measured once at 26e652e (cycle 58): within one 0.99 (89/90) and stuffed <= 2: 3/3 meet the bar; exact "
+                    "0.79 (71/90), pitfall recall 0.74 (14/19), one false vendor_speedup (3.6%), strong >= 8: 4/6 and "
+                    "weak <= 2: 5/8 do not"),
 }
 
 BATCHES = sealed_batches()
