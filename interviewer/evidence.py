@@ -266,6 +266,17 @@ def hypothetical_at(text: str, start: int) -> bool:
     return k < len(hyp) and hyp[k] < start
 
 
+# a closing summary: a "Summary" heading or "To summarise" opening a line
+_SUMMARY = re.compile(r"(?:^|\n)\s*(?:#+\s*|\*\*)?(?:summary|to\s+summari[sz]e|in\s+summary|recap)\b", re.I)
+
+
+def in_summary(text: str, pos: int) -> bool:
+    """Is `pos` in the closing summary of an answer? What a summary says first, or says differently, was
+    not said in the round ("## Summary ... I chose weighted fair share" after a menu left open)."""
+    m = _SUMMARY.search(text)
+    return m is not None and m.start() < pos
+
+
 def _in_digits(text: str) -> str:
     """`text` with its numbers in words written in digits (text with no letters is left as it is)."""
     return digitized(text)[0] if any(c.isalpha() for c in text) else text

@@ -25,7 +25,7 @@ from interviewer.checks import CapacityCheck, capacity_from_ledger
 from interviewer.claims import Check, Claim, Ledger, build_ledger
 from interviewer.claims.models import construct
 from interviewer.errors import UserError
-from interviewer.evidence import Evidence, Hit, extract, quote_around
+from interviewer.evidence import Evidence, Hit, extract, in_summary, quote_around
 from interviewer.rubric import Rubric, load_rubric
 from interviewer.transcript import Transcript
 
@@ -216,6 +216,10 @@ def _claim_cap(cid: str, family: str, ev: Evidence, rubric: Rubric) -> tuple[int
         return ("fits_on_gpus" if c.kind == "tensor_parallel" else c.kind), c.subject.model
 
     right = {key(c) for c in claims if c.check.status == "ok"}
+    last_right: dict[tuple, tuple[int, int]] = {}
+    for c in claims:
+        if c.check.status == "ok":
+            last_right[key(c)] = max(last_right.get(key(c), (-1, -1)), (c.turn, c.start))
     # a calculation whose result physics checks as right ("40 x 40 x 128 x 2 B = 819,200 B", the K-and-V
     # 2 left unsaid) is judged by the quantity, not by how it was written down
     # (a quantity the criterion weighs: "... a token that's about 12 seconds" read as a TTFT excuses no sum)
@@ -236,9 +240,17 @@ def _claim_cap(cid: str, family: str, ev: Evidence, rubric: Rubric) -> tuple[int
     confirmed = {c.subject.model for c in ev.ledger.claims if _planned(c) and c.subject.model_inferred
                  and ((c.kind in _SHAPE_KINDS | {"kv_bytes_per_token"} and c.check is not None and c.check.status == "ok")
                       or (c.kind == "arithmetic" and _uses_shape(c)))}
-    wrong = [c for k, c in standing.items() if c.check.status in ("wrong", "impossible") and k not in right
+    # a shape said wrong and then redone right when put right ("8 KV heads" ... "then it's four times bigger:
+    # 2 x 32 x 32 x 128 x 2 = 512 KB") is where the candidate ended up: the per-token bytes said right later
+    redone = [c.turn for c in ev.ledger.claims if _planned(c) and c.kind == "kv_bytes_per_token"
+              and c.check is not None and c.check.status == "ok"]
+    # (a figure restated wrong in a closing summary, after it was said right, is where the round ends: "## Summary
+    # ... KV is 0.5 KB per token")
+    wrong = [c for k, c in standing.items() if c.check.status in ("wrong", "impossible")
+             and (k not in right or ((c.turn, c.start) > last_right[k] and in_summary(ev.texts.get(c.turn, ""), c.start)))
              and not (c.subject.model_inferred and c.subject.model not in confirmed and c.check.status == "wrong"
-                      and c.kind not in _MODEL_FREE)]
+                      and c.kind not in _MODEL_FREE)
+             and not (c.kind in _SHAPE_KINDS and any(t > c.turn for t in redone))]
     if not wrong:
         return 3, []
 
@@ -246,6 +258,8 @@ def _claim_cap(cid: str, family: str, ev: Evidence, rubric: Rubric) -> tuple[int
                    for c in ev.ledger.claims if _planned(c) and c.turn in ev.texts)
 
     def badly(c: Claim) -> bool:
+        if in_summary(ev.texts.get(c.turn, ""), c.start) and key(c) in right:
+            return False  # a figure said right in the round and restated wrong in the summary: a slip (2)
         if c.kind in ("arithmetic", "writes_per_fsync", "write_bandwidth", "other_bytes", "recovery_time_s") \
                 and c.check.status != "impossible":
             # a sum said wrong (a group commit's size, a log's growth) is "the arithmetic is off" (2), however far off

@@ -2083,3 +2083,59 @@ def test_bytes_written_as_kibyte_and_gibyte_are_read():
                  opening="Llama-2-7B in FP16: size the KV cache of a static batch of 8 at 2,048 tokens.")
     assert [c.value for c in led.by_kind("kv_bytes_per_token")] == [512 * 1024], led.summary()
 
+
+
+def test_what_follows_over_is_the_whole_divisor_when_said_aloud():
+    led = ledger("A step reads ~280 GB over 4 x 3.35 TB/s ≈ 21 ms at that batch.")
+    assert [c.check.status for c in led.by_kind("arithmetic")] == ["ok"], led.summary()
+
+
+def test_free_memory_and_sequences_between_no_reserve_and_a_tenth_are_right():
+    led = ledger("Two H100s with tensor parallelism give 160 GB and leave about 20 GB for KV after the weights, so at "
+                 "590 MB a sequence that's about 34 sequences per replica.")
+    assert status(led, "free_kv_bytes") == "ok", led.summary()
+    assert status(led, "concurrent_sequences") == "ok", led.summary()
+
+
+def test_a_length_said_as_a_sum_is_the_whole_sum():
+    led = ledger("KV per token is 2 x 40 x 40 x 128 x 2 bytes = 819,200 bytes. A full sequence of 2,000 plus 250 tokens "
+                 "is about 1.84 GB.", opening="One A100 80GB holding Llama-2-13B in FP16; prompts of 2,000 tokens.")
+    assert status(led, "kv_bytes_per_sequence") == "ok", led.summary()
+
+
+def test_sequences_that_need_to_be_in_flight_are_demand_not_what_fits():
+    led = ledger("Little's law gives 5 times 9, so about 45 sequences that need to be in flight per GPU, but only 26 fit.",
+                 opening="One A100 80GB holding Llama-2-13B in FP16; prompts of 2,000 tokens.")
+    assert 45.0 not in [c.value for c in led.by_kind("concurrent_sequences")], led.summary()
+
+
+def test_a_batchs_kv_across_its_sequences_is_not_one_sequences():
+    led = ledger("6,000 tokens x 320 KiB is ~2 GB per sequence, ~250 GB across 128 sequences that we'd have to keep current.")
+    assert not [c for c in led.by_kind("kv_bytes_per_sequence") if c.value and c.value > 1e11], led.summary()
+
+
+def test_a_gpu_with_a_few_requests_as_an_example_is_a_load():
+    led = ledger("I'd route on free KV, because a GPU with 10 requests at 2K tokens is fuller than one with 20 short ones.",
+                 opening="One A100 80GB holding Llama-2-13B in FP16; prompts of 2,000 tokens.")
+    assert all(c.check is None or c.check.status != "wrong" for c in led.by_kind("concurrent_sequences")), led.summary()
+
+
+def test_the_kv_a_step_reads_worked_out_is_not_the_free_memory():
+    led = ledger("A decode step with 48 sequences reads 26 GB of weights plus 48 x ~2,000 tokens of context x 800 KiB ≈ 79 GB "
+                 "of KV, since each attention reads its whole context.",
+                 opening="One A100 80GB holding Llama-2-13B in FP16; prompts of 2,000 tokens.")
+    assert not led.by_kind("free_kv_bytes"), led.summary()
+
+
+@pytest.mark.parametrize("answer, verdict", [
+    ("Bandwidth-wise, 40,000 writes x 1 KB is 40 GB per second of log, so we need a fast NVMe.", "wrong"),
+    ("Bandwidth-wise, 40,000 writes x 1 KB is 40 MB per second of log, trivial for NVMe.", "ok"),
+])
+def test_a_count_times_a_size_with_its_unit_allows_no_unit_factor(answer, verdict):
+    led = ledger(answer, opening=OPEN_WAL)
+    assert [c.check.status for c in led.by_kind("arithmetic")] == [verdict], led.summary()
+
+
+def test_a_sum_taken_back_after_a_colon_is_corrected():
+    led = ledger("Log: 40,000 x 1.1 KB = 44 GB/s -> hmm, no: 44 MB/s, not GB.", opening=OPEN_WAL)
+    assert all(c.check is None or c.check.status != "wrong" for c in led.by_kind("arithmetic")), led.summary()

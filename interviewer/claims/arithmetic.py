@@ -57,6 +57,18 @@ def evaluate(values: list[float], ops: list[str]) -> float | None:
     return sum(s * t for s, t in zip(signs, terms))
 
 
+def divisor_grouped(values: list[float], ops: list[str]) -> float | None:
+    """values read with everything after the one division as its divisor ("280 GB over 4 x 3.35 TB/s"
+    is 280 GB / (4 x 3.35 TB/s) when said aloud); None where that reading is no different."""
+    divs = [k for k, op in enumerate(ops) if op in DIV]
+    if len(divs) != 1 or divs[0] == len(ops) - 1 or not all(op in MUL for op in ops[divs[0] + 1:]):
+        return None
+    d = divs[0]
+    head = evaluate(values[:d + 1], ops[:d])
+    divisor = math.prod(values[d + 1:])
+    return None if head is None or not divisor else head / divisor
+
+
 def unit_factors(dims: set[str]) -> list[float]:
     """The factors a change of unit can put between a result and its operands' product: powers of
     1000 and 1024, and with a time said, a minute, an hour or a day (ms are the base unit)."""

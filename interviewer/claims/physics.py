@@ -470,6 +470,21 @@ def _seq_len(c: Claim, ctx: Ctx, i: int) -> tuple[float | None, str]:
 _IF_AFTER = re.compile(r"\b(?:if|were|had)\b", re.I)
 
 
+_ADDEND_BEFORE = re.compile(r"(?<![\d,.])(\d[\d,]*)\s*(?:tokens?\s+)?(?:\+|plus)\s*$", re.I)
+
+
+def _with_addend(sl: Claim, ctx: Ctx) -> float:
+    """A length said as a sum, "a full sequence of 2,000 plus 250 tokens": the whole sum, not its last term."""
+    pos = sl.sentence.find(sl.span)
+    m = _ADDEND_BEFORE.search(sl.sentence, max(0, pos - 24), pos) if pos > 0 else None
+    if m is None:
+        return sl.value
+    try:
+        return sl.value + float(m.group(1).replace(",", ""))
+    except ValueError:
+        return sl.value
+
+
 def _seq_lens(c: Claim, ctx: Ctx, i: int) -> list[tuple[float, str]]:
     """Sequence lengths the figure may be for, the most likely first.
 
@@ -487,6 +502,9 @@ def _seq_lens(c: Claim, ctx: Ctx, i: int) -> list[tuple[float, str]]:
                                                           max(0, c.sentence.find(x.span))))]
     if same:
         sl = min(same, key=lambda x: abs(x.start - c.start))
+        total = _with_addend(sl, ctx)
+        if total != sl.value:
+            return [(total, f"sequence length {total:,.0f} tokens (turn {sl.turn}: {sl.sentence[:120]!r})")]
         return [(sl.value, f"sequence length {sl.value:,.0f} tokens (turn {sl.turn}: {sl.span!r})")]
     out: list[tuple[float, str]] = []
     # "a six thousand token prompt is about two gigs of KV": the prompt said with the figure
@@ -593,6 +611,9 @@ def check_free(c: Claim, ctx: Ctx, i: int) -> Check | None:
     ok, best = _best(c, readings, tol)
     n, mem, w = cap["n"], cap["mem"], cap["weights"]
     expected = cap["primary_free"]
+    if not ok and c.value and any(max(lo, 0) <= c.value <= hi for lo, hi in
+                                  [(0.9 * n * mem - w, n * mem - w), ((0.9 * n * mem - w) / n, (n * mem - w) / n)]):
+        ok, best = True, c.value  # "160 GB ... leave about 20 GB for KV after the weights": a reserve under a tenth
     trace = [f"GPU memory = {n} x {mem / GIB:g} GiB = {say.nbytes(n * mem)} ({cap['why']})",
              f"usable at 90-100% = {say.nbytes(0.9 * n * mem)} to {say.nbytes(n * mem)}",
              f"free = usable - weights {say.nbytes(w)} = {say.nbytes(0.9 * n * mem - w)} to {say.nbytes(n * mem - w)}"]
@@ -822,6 +843,13 @@ def check_sequences(c: Claim, ctx: Ctx, i: int) -> Check | None:
     expected = max(cap["primary_free"], 0) / (cap["kv"] * seq) * hosts
     positive = [x for x in cands if x[0] > 0]
     ok, best = _best(c, [x[0] for x in positive] or [expected or 1e-9], tol)
+    if not ok and c.value and cap["kv"] and seq:
+        # between what the card gives with a tenth held back and with none ("leave about 20 GB for KV ... 34
+        # sequences"): a reserve under a tenth, not a slip
+        n, mem, w = cap["n"], cap["mem"], cap["weights"]
+        lo, hi = (0.9 * n * mem - w) / (cap["kv"] * seq), (n * mem - w) / (cap["kv"] * seq)
+        if 0 < lo <= c.value <= hi:
+            ok, best = True, c.value
     where = "per GPU" if cap["per_gpu"] or cap["n"] == 1 else f"per {say.small(cap['n'])}-GPU replica"
     if per_host:
         where = f"per host of {host_gpus} GPUs"
@@ -850,11 +878,13 @@ def check_sequences(c: Claim, ctx: Ctx, i: int) -> Check | None:
 
 
 # a load set up to work with: "With 32 sequences at 1,024 tokens", "At 64 sequences of 2,000 tokens the KV read adds",
-# "~20 ms at 200 live sequences", "and at our usual ~100 live sequences", "a replica doing ~200 sequences per step"
+# "~20 ms at 200 live sequences", "and at our usual ~100 live sequences", "a replica doing ~200 sequences per step",
+# "a GPU with 10 requests at 2K tokens is fuller than one with 20 short ones"
 _LOAD_BEFORE = re.compile(r"(?:(?:^|[.;:,]\s*|\b(?:and|so|then)\s+|\b(?:ms|milliseconds?|seconds?)\s+)"
                           r"(?:with|at|say|suppose|assume|assuming|given|for)\s+(?:a\s+batch\s+of\s+)?"
                           r"(?:(?:our|the)\s+)?(?:(?:usual|typical|current|expected|steady[- ]state)\s+)?"
-                          r"|\b(?:doing|running|decoding)\s+)(?:about\s+|roughly\s+|~)?$", re.I)
+                          r"|\b(?:doing|running|decoding)\s+|\b(?:a|one|the)\s+(?:gpu|replica|card|node)\s+with\s+)"
+                          r"(?:about\s+|roughly\s+|~)?$", re.I)
 
 
 def _load_chosen(c: Claim) -> bool:
@@ -1212,8 +1242,26 @@ def check_calculation(c: Claim, ctx: Ctx, i: int) -> Check | None:
                        trace)
         check.ratio = round(r, 4) if r is not None else None
         return check
+    sized = [m for m in parts if m is not None and m.dim == "bytes" and m.unit]
+    if result and result[-1].dim in ("bytes", "bytes_rate") and set(ops) <= arithmetic.MUL and len(sized) == 1 \
+            and all(m is not None and (m is sized[0] or m.dim not in ("bytes", "bytes_rate", "time")) for m in parts):
+        # a count times a size said with its unit, into bytes: every unit is said, so no change of unit can explain
+        # a gap ("50,000 writes x 1 KB is 50 GB per second of log" is 1,000 times high)
+        r = c.value / expected if expected else None
+        if r is not None and abs(math.log(r)) <= math.log(1 + ctx.v.physics["tolerance"]) + math.log(1.0995):
+            return _check("ok", "arithmetic", expected, c.unit, c, f"{said} checks out.", trace)
+        check = _check("wrong", "arithmetic", expected, c.unit, c,
+                       f"{said} is {say.nbytes(expected)}, not {say.nbytes(c.value)}: redo it ({' '.join(c.span.split())}).",
+                       trace)
+        check.ratio = round(r, 4) if r is not None else None
+        return check
     if arithmetic.consistent(c.value, expected, ctx.v.physics["tolerance"], dims):
         return _check("ok", "arithmetic", expected, c.unit, c, f"{said} checks out.", trace)
+    grouped = arithmetic.divisor_grouped(values, ops)
+    if grouped is not None and arithmetic.consistent(c.value, grouped, ctx.v.physics["tolerance"], dims):
+        # "~280 GB over 4 x 3.35 TB/s ≈ 21 ms": said aloud, what follows "over" is the whole divisor
+        return _check("ok", "arithmetic", grouped, c.unit, c, f"{said} checks out.",
+                      [f"{said} = {grouped:,.6g} (all after the division is the divisor)"])
     if result and result[-1].dim == "bytes" and len(values) == 2 and all(m is not None and m.dim in ("count", "tokens")
                                                                          for m in parts):
         return None  # "28 x 4k, that's ~56 GiB of KV", "128 × 1,800 tokens is ~70 GiB": the bytes per token left unsaid
@@ -1940,8 +1988,8 @@ SLIP_NAMED = r"forgot|dropped|missed|left\s+out|mixed\s+up|double[- ]counted"
 # "... is two thousand a month... no, sorry, two hundred", "300 L4s... wait, no, that's 30"
 # (read on the filler-blanked text the ledger and the cue scan share: "512 KB, um, no, 256" is "512 KB     no, 256")
 _CORRECTION = re.compile(r"[^.!?\n\d]{0,24}?(?:\.\.\.|…|—|–|\s-|,|;|\.)?\s*(?:(?:oh|ah)\b[\s,.!]*)?(?:no|wait|sorry|oops|scratch\s+that|i\s+mean|"
-                         r"correction|make\s+that)\b[\s,.!]*(?:(?:no|wait|sorry|scratch\s+that|that.s|it.s|i\s+mean|actually|rather|"
-                         r"more\s+like|make\s+that)\b[\s,.!]*){0,3}", re.I)
+                         r"correction|make\s+that)\b[\s,.!:]*(?:(?:no|wait|sorry|scratch\s+that|that.s|it.s|i\s+mean|actually|rather|"
+                         r"more\s+like|make\s+that)\b[\s,.!:]*){0,3}", re.I)  # ("55 GB/s -> hmm, no: 55 MB/s")
 
 
 def _corrected(text: str, end: int, v: Vocab) -> bool:
