@@ -18,7 +18,7 @@ import functools
 import re
 
 from interviewer.claims.vocab import any_of
-from interviewer.evidence import Evidence, Hit, hypothetical_at, negated_at, quote_around
+from interviewer.evidence import Evidence, Hit, hypothetical_at, in_summary, negated_at, quote_around
 from interviewer.quickre import Sentences, folds, guarded, may_match, needed_literals, sentence_reach
 from interviewer.rubric import Pitfall, Rubric
 
@@ -90,6 +90,9 @@ def _cleared(ev: Evidence, p: Pitfall, hit: Hit | None) -> bool:
     deferral, _menu, names = _unions(p)
     # "if"/"which" just before the choice, in its own sentence ("... which it isn't here. So I choose" chooses)
     return any(not negated_at(t, m.start())
+               # a choice said first in a closing summary ("## Summary ... 2. I chose weighted fair share") was
+               # never made in the round: it restates what the body left open
+               and not in_summary(t, m.start())
                and not _CONDITIONAL.search(t, max(0, m.start() - 40, _sentence_start(t, m.start())), m.start())
                and not _NO_CHOICE.match(t, m.end())
                # "I'd start with quotas plus priority classes ... and let the data decide", "I'd want to talk to

@@ -820,3 +820,43 @@ def test_dotted_millions_are_read_as_thousands_groups():
          "20.000 × 300 candidates is 6.000.000 scores per second. One L4, I think, does about 1 million scores per "
          "second. So 6 GPUs."))}))
     assert _scores(report)["capacity_number"] == 2
+
+
+def test_a_choice_said_first_in_a_closing_summary_leaves_the_menu_open():
+    report = grade(parse_transcript({"question_id": "gpu-scheduling-platform", "turns": _dialogue(
+        ("Pick one fairness rule. Not a menu.",
+         "## Fairness options\n1. Weighted fair share by team allocation.\n2. Strict priority classes.\n"
+         "3. Hard quotas with borrowing.\nHonestly each of these fits a different org, so I'd pick with the org leads."),
+        ("Summarise.", "## Summary\n1. I chose weighted fair share, with training preempted to its last checkpoint."))}))
+    assert "policy_list" in {p.id for p in report.pitfalls}
+
+
+def test_a_figure_restated_wrong_in_the_summary_holds_capacity_at_two():
+    body = ("Per token: 2 x 32 layers x 32 heads x 128 dims x 2 bytes = 524,288 bytes, 0.5 MB. A full 4,096-token "
+            "sequence is 2 GB; 80 GB minus 13.5 GB of weights and ~6 GB of overhead leaves about 60 GB, so about 28 "
+            "sequences at full context on the H100.")
+    said_right = grade(parse_transcript({"question_id": "gpu-inference-fundamentals", "turns": _dialogue(
+        ("Llama-2-7B in FP16 on an H100 80GB. How big is the KV cache per token, and what does it allow?", body))}))
+    slipped = grade(parse_transcript({"question_id": "gpu-inference-fundamentals", "turns": _dialogue(
+        ("Llama-2-7B in FP16 on an H100 80GB. How big is the KV cache per token, and what does it allow?", body),
+        ("Summarise.", "## Summary\n1. KV is 0.5 KB per token for Llama-2-7B, so about 28 full sequences fit."))}))
+    assert _scores(said_right)["capacity_number"] == 3
+    assert _scores(slipped)["capacity_number"] == 2
+
+
+def test_a_kv_head_count_put_right_and_redone_no_longer_holds_capacity_down():
+    report = grade(parse_transcript({"question_id": "gpu-inference-fundamentals", "turns": _dialogue(
+        ("How big is the KV cache per token for Llama-2-7B in FP16 on an H100 80GB?",
+         "Llama 2 7B uses grouped-query attention with 8 KV heads, so 2 x 32 layers x 8 heads x 128 x 2 bytes, about "
+         "128 KB per token."),
+        ("Llama 2 7B doesn't use GQA. The 7B has 32 KV heads.",
+         "Then it's four times bigger: 2 x 32 x 32 x 128 x 2 is 524,288 bytes, 512 KB per token. A 4,096-token "
+         "sequence is 2 GB, and 80 GB less 14 GB of weights and 4 GB of overhead leaves about 62 GB, so around 31."))}))
+    assert not [c for c in report.criterion("capacity_number").capped_by if "kv_heads" in c]
+
+
+def test_not_knowing_when_it_would_hurt_is_no_latency_answer():
+    report = grade(parse_transcript({"question_id": "route-batch-eight-gpus", "turns": _dialogue(
+        ("Batches keep growing. At what point does that hurt p99 time to first token?",
+         "Honestly I'm not sure when it would start to hurt. The GPUs would be busier, which is good."))}))
+    assert _scores(report)["tail_latency_tradeoff"] == 0
