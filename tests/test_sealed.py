@@ -43,14 +43,14 @@ EXACT, WITHIN_ONE, PITFALL_RECALL, FALSE_PITFALL = 0.85, 0.97, 0.85, 0.02
 # (0.84, 0.86), ZZZZE and ZZZZF (0.86, 0.77; ZZZZE on one false quantizing_on_faith, one strong and two weak
 # answers), ZZZZG and ZZZZH (0.88, 0.83; ZZZZG on one false vendor_speedup, one false policy_list and two weak
 # answers), ZZZZI and ZZZZJ (0.94, 0.89; ZZZZI on one strong and one weak answer, ZZZZJ on one weak answer
-# only) missed it too and were then tuned on.
+# only), ZZZZK and ZZZZL (0.84, 0.79) missed it too and were then tuned on.
 BELOW_THE_BAR: dict[str, str] = {
-    "batch_zzzzk": ("measured once at 26e652e (cycle 58): within one 1.00 (90/90), pitfall recall 1.00 (23/23), no false "
-                    "pitfall, strong >= 8: 6/6 and stuffed <= 2: 3/3 meet the bar; exact 0.84 (76/90) and weak <= 2: 6/8 "
-                    "do not"),
-    "batch_zzzzl": ("measured once at 26e652e (cycle 58): within one 0.99 (89/90) and stuffed <= 2: 3/3 meet the bar; exact "
-                    "0.79 (71/90), pitfall recall 0.74 (14/19), one false vendor_speedup (3.6%), strong >= 8: 4/6 and "
-                    "weak <= 2: 5/8 do not"),
+    "batch_zzzzm": ("measured once at 13d897c (cycle 59): exact 0.87 (78/90), within one 0.99 (89/90), pitfall recall "
+                    "0.95 (19/20) and stuffed <= 2: 3/3 meet the bar; one false vendor_speedup (3.7%), strong >= 8: 5/6 "
+                    "and weak <= 2: 5/8 do not"),
+    "batch_zzzzn": ("measured once at 13d897c (cycle 59): within one 0.99 (89/90), pitfall recall 0.95 (19/20) and "
+                    "stuffed <= 2: 3/3 meet the bar; exact 0.83 (75/90), one false quantizing_on_faith (3.7%), strong "
+                    ">= 8: 5/6 and weak <= 2: 5/8 do not"),
 }
 
 BATCHES = sealed_batches()
