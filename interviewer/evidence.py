@@ -946,10 +946,13 @@ _WORKS_ON = re.compile(r"\b(?:that.s|which\s+is|gives?)\s+(?:about\s+|roughly\s+
 # a figure guessed, not worked out: "I'd guess something like ten GPUs would handle it"
 # (a GPU's name is no figure: "I think on an H100 you can fit maybe a hundred")
 _GUESSED = guarded(re.compile(r"(?:\b(?:i.d\s+guess|i\s+guess|my\s+guess\s+is|rule\s+of\s+thumb|ballpark|gut\s+(?:feel|says))\b"
-                              r"|\bi\s+think\b(?:[^.!?\n\d]|(?<=[a-z])\d+){0,40}?\b(?:maybe|perhaps|probably)\b)(?:[^.!?\n\d]|(?<=[a-z])\d+){0,30}$",
+                              r"|\b(?:i\s+think|i.d\s+say|i\s+would\s+say)\b(?:[^.!?\n\d]|(?<=[a-z])\d+){0,40}?\b(?:maybe|perhaps|probably)\b)"
+                              r"(?:[^.!?\n\d]|(?<=[a-z])\d+){0,30}$",
                               re.I))
 # ... or hedged right after it: "maybe 5 to 15 percent, I'm not sure exactly"
-_UNSURE_AFTER = re.compile(r"[^.!?\n]{0,25}?\b(?:i.m\s+not\s+(?:sure|certain)|not\s+sure\s+exactly|no\s+idea\s+exactly)\b", re.I)
+# ... or put as a question: "So I'd say, I mean, maybe a hundred requests per GPU?"
+_UNSURE_AFTER = re.compile(r"[^.!?\n]{0,25}?\b(?:i.m\s+not\s+(?:sure|certain)|not\s+sure\s+exactly|no\s+idea\s+exactly)\b"
+                           r"|[^.!?\n]{0,25}\?", re.I)
 
 
 def _guessed_at(text: str, start: int, end: int | None = None) -> bool:

@@ -2139,3 +2139,15 @@ def test_a_count_times_a_size_with_its_unit_allows_no_unit_factor(answer, verdic
 def test_a_sum_taken_back_after_a_colon_is_corrected():
     led = ledger("Log: 40,000 x 1.1 KB = 44 GB/s -> hmm, no: 44 MB/s, not GB.", opening=OPEN_WAL)
     assert all(c.check is None or c.check.status != "wrong" for c in led.by_kind("arithmetic")), led.summary()
+
+
+def test_a_conversations_kv_said_with_its_length_is_not_the_free_memory():
+    led = ledger("KV per token is 320 KiB. A typical conversation of 1,800 tokens, 1,500 in and 300 out, is about 0.59 GB "
+                 "of KV.")
+    assert not led.by_kind("free_kv_bytes"), led.summary()
+
+
+def test_the_load_replicas_are_run_at_is_no_claim_of_what_fits():
+    led = ledger("Weights ~141 GB over TP4 leaves ~168 GB, ~285 sequences of 1,800 tokens. The trade I accept is running "
+                 "replicas at ~50 active sequences instead of the 256 we could fit.")
+    assert all(c.check is None or c.check.status != "wrong" for c in led.by_kind("concurrent_sequences")), led.summary()

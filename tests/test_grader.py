@@ -860,3 +860,18 @@ def test_not_knowing_when_it_would_hurt_is_no_latency_answer():
         ("Batches keep growing. At what point does that hurt p99 time to first token?",
          "Honestly I'm not sure when it would start to hurt. The GPUs would be busier, which is good."))}))
     assert _scores(report)["tail_latency_tradeoff"] == 0
+
+
+def test_a_concurrency_put_as_a_guess_and_a_question_is_no_derivation():
+    report = grade(parse_transcript({"question_id": "route-batch-eight-gpus", "turns": _dialogue(
+        ("With the 13B in FP16 on one A100 80GB, how many 2,000-token sequences fit?",
+         "Thirteen billion times two bytes, that's twenty-six gigs for the weights. Eighty minus twenty-six is fifty-four, "
+         "so call it fifty gigs left. So I'd say, I mean, maybe a hundred requests per GPU?"))}))
+    assert _scores(report)["capacity_number"] == 1
+
+
+def test_the_demand_said_back_is_no_gpu_count():
+    ev = _evidence("recommendation-serving", ["30,000 requests a second with 500 candidates each is a lot of scoring. It "
+                                              "depends on the model, so I'd load-test one L4."],
+                   opening="How many GPUs does the ranker need at dinner peak?")
+    assert "fleet_answered" not in ev.present | ev.named

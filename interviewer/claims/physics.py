@@ -879,11 +879,12 @@ def check_sequences(c: Claim, ctx: Ctx, i: int) -> Check | None:
 
 # a load set up to work with: "With 32 sequences at 1,024 tokens", "At 64 sequences of 2,000 tokens the KV read adds",
 # "~20 ms at 200 live sequences", "and at our usual ~100 live sequences", "a replica doing ~200 sequences per step",
-# "a GPU with 10 requests at 2K tokens is fuller than one with 20 short ones"
+# "a GPU with 10 requests at 2K tokens is fuller than one with 20 short ones", "running replicas at ~50 active sequences"
 _LOAD_BEFORE = re.compile(r"(?:(?:^|[.;:,]\s*|\b(?:and|so|then)\s+|\b(?:ms|milliseconds?|seconds?)\s+)"
                           r"(?:with|at|say|suppose|assume|assuming|given|for)\s+(?:a\s+batch\s+of\s+)?"
                           r"(?:(?:our|the)\s+)?(?:(?:usual|typical|current|expected|steady[- ]state)\s+)?"
-                          r"|\b(?:doing|running|decoding)\s+|\b(?:a|one|the)\s+(?:gpu|replica|card|node)\s+with\s+)"
+                          r"|\b(?:doing|running|decoding)\s+|\b(?:a|one|the)\s+(?:gpu|replica|card|node)\s+with\s+"
+                          r"|\b(?:run(?:ning)?|keep(?:ing)?|operat\w*)\s+(?:the\s+|our\s+)?(?:replicas?|gpus?|cards?|engines?)\s+at\s+)"
                           r"(?:about\s+|roughly\s+|~)?$", re.I)
 
 
