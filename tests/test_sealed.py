@@ -43,14 +43,14 @@ EXACT, WITHIN_ONE, PITFALL_RECALL, FALSE_PITFALL = 0.85, 0.97, 0.85, 0.02
 # (0.84, 0.86), ZZZZE and ZZZZF (0.86, 0.77; ZZZZE on one false quantizing_on_faith, one strong and two weak
 # answers), ZZZZG and ZZZZH (0.88, 0.83; ZZZZG on one false vendor_speedup, one false policy_list and two weak
 # answers), ZZZZI and ZZZZJ (0.94, 0.89; ZZZZI on one strong and one weak answer, ZZZZJ on one weak answer
-# only), ZZZZK and ZZZZL (0.84, 0.79) missed it too and were then tuned on.
+# only), ZZZZK and ZZZZL (0.84, 0.79), ZZZZM and ZZZZN (0.87, 0.83) missed it too and were then tuned on.
 BELOW_THE_BAR: dict[str, str] = {
-    "batch_zzzzm": ("measured once at 13d897c (cycle 59): exact 0.87 (78/90), within one 0.99 (89/90), pitfall recall "
-                    "0.95 (19/20) and stuffed <= 2: 3/3 meet the bar; one false vendor_speedup (3.7%), strong >= 8: 5/6 "
-                    "and weak <= 2: 5/8 do not"),
-    "batch_zzzzn": ("measured once at 13d897c (cycle 59): within one 0.99 (89/90), pitfall recall 0.95 (19/20) and "
-                    "stuffed <= 2: 3/3 meet the bar; exact 0.83 (75/90), one false quantizing_on_faith (3.7%), strong "
-                    ">= 8: 5/6 and weak <= 2: 5/8 do not"),
+    "batch_zzzzo": ("measured once at 1560f46 (cycle 60): exact 0.87 (78/90), within one 0.98 (88/90), pitfall recall "
+                    "0.95 (21/22) and no false pitfall meet the bar; strong >= 8: 5/6, weak <= 2: 6/8 and stuffed <= 2: "
+                    "2/3 do not"),
+    "batch_zzzzp": ("measured once at 1560f46 (cycle 60): exact 0.86 (77/90), within one 1.00 (90/90), pitfall recall "
+                    "0.95 (18/19) and stuffed <= 2: 3/3 meet the bar; one false average_only and one false "
+                    "quantizing_on_faith (3.8% each), strong >= 8: 5/6 and weak <= 2: 7/8 do not"),
 }
 
 BATCHES = sealed_batches()
