@@ -215,11 +215,12 @@ def _claim_cap(cid: str, family: str, ev: Evidence, rubric: Rubric) -> tuple[int
             return c.kind, c.subject.model, c.check.rule  # one GPU's figure said right excuses no host total
         return ("fits_on_gpus" if c.kind == "tensor_parallel" else c.kind), c.subject.model
 
-    right = {key(c) for c in claims if c.check.status == "ok"}
+    # each kind said right, and where it was last said right
     last_right: dict[tuple, tuple[int, int]] = {}
     for c in claims:
         if c.check.status == "ok":
             last_right[key(c)] = max(last_right.get(key(c), (-1, -1)), (c.turn, c.start))
+    right = set(last_right)
     # a calculation whose result physics checks as right ("40 x 40 x 128 x 2 B = 819,200 B", the K-and-V
     # 2 left unsaid) is judged by the quantity, not by how it was written down
     # (a quantity the criterion weighs: "... a token that's about 12 seconds" read as a TTFT excuses no sum)

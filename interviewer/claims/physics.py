@@ -1180,6 +1180,18 @@ def _arith_check(c: Claim, ctx: Ctx) -> Check | None:
 _PERIOD_MS = {"minute": 6e4, "hour": 3.6e6, "day": 8.64e7, "week": 6.048e8}
 
 
+def _every_unit_said(c: Claim, ctx: Ctx, said: str, expected: float, trace: list[str], slack: float) -> Check:
+    """A calculation into bytes whose every unit is said: only the tolerance and a binary-decimal mix
+    (`slack`: GiB vs GB) may separate the result from the product, never a change of unit."""
+    r = c.value / expected if expected else None
+    if r is not None and abs(math.log(r)) <= math.log(1 + ctx.v.physics["tolerance"]) + math.log(slack):
+        return _check("ok", "arithmetic", expected, c.unit, c, f"{said} checks out.", trace)
+    check = _check("wrong", "arithmetic", expected, c.unit, c,
+                   f"{said} is {say.nbytes(expected)}, not {say.nbytes(c.value)}: redo it ({' '.join(c.span.split())}).",
+                   trace)
+    check.ratio = round(r, 4) if r is not None else None
+    return check
+
 def check_calculation(c: Claim, ctx: Ctx, i: int) -> Check | None:
     """A calculation said aloud ("20,000 x 300 is 600,000"): re-done in base units, a change of unit
     allowed between the operands and the result."""
@@ -1234,28 +1246,13 @@ def check_calculation(c: Claim, ctx: Ctx, i: int) -> Check | None:
         # unit can explain a gap ("55 MB/s times 86,400 seconds is a bit under 5 GB" is 1,000 times low)
         other = parts[1 - rated[0]]
         expected = values[rated[0]] * (values[1 - rated[0]] if other is None else other.value / 1000.0)
-        trace = [f"{said} = {say.nbytes(expected)}"]
-        r = c.value / expected if expected else None
-        if r is not None and abs(math.log(r)) <= math.log(1 + ctx.v.physics["tolerance"]) + math.log(1.0737):
-            return _check("ok", "arithmetic", expected, c.unit, c, f"{said} checks out.", trace)
-        check = _check("wrong", "arithmetic", expected, c.unit, c,
-                       f"{said} is {say.nbytes(expected)}, not {say.nbytes(c.value)}: redo it ({' '.join(c.span.split())}).",
-                       trace)
-        check.ratio = round(r, 4) if r is not None else None
-        return check
+        return _every_unit_said(c, ctx, said, expected, [f"{said} = {say.nbytes(expected)}"], 1.0737)
     sized = [m for m in parts if m is not None and m.dim == "bytes" and m.unit]
     if result and result[-1].dim in ("bytes", "bytes_rate") and set(ops) <= arithmetic.MUL and len(sized) == 1 \
             and all(m is not None and (m is sized[0] or m.dim not in ("bytes", "bytes_rate", "time")) for m in parts):
         # a count times a size said with its unit, into bytes: every unit is said, so no change of unit can explain
         # a gap ("50,000 writes x 1 KB is 50 GB per second of log" is 1,000 times high)
-        r = c.value / expected if expected else None
-        if r is not None and abs(math.log(r)) <= math.log(1 + ctx.v.physics["tolerance"]) + math.log(1.0995):
-            return _check("ok", "arithmetic", expected, c.unit, c, f"{said} checks out.", trace)
-        check = _check("wrong", "arithmetic", expected, c.unit, c,
-                       f"{said} is {say.nbytes(expected)}, not {say.nbytes(c.value)}: redo it ({' '.join(c.span.split())}).",
-                       trace)
-        check.ratio = round(r, 4) if r is not None else None
-        return check
+        return _every_unit_said(c, ctx, said, expected, trace, 1.0995)
     if arithmetic.consistent(c.value, expected, ctx.v.physics["tolerance"], dims):
         return _check("ok", "arithmetic", expected, c.unit, c, f"{said} checks out.", trace)
     grouped = arithmetic.divisor_grouped(values, ops)
