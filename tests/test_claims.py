@@ -23,6 +23,7 @@ OPEN_8B = "We serve Llama-3-8B in FP16 on a single H100 80GB. How many concurren
 OPEN_WAL = "Design a KV store with a WAL: 50,000 writes per second, 1 KB values."
 OPEN_REC = "Recommendations for a food app: 20,000 requests a second at peak, 300 candidates each, ranked on NVIDIA L4s."
 OPEN_HEALTH = "We operate around 10,000 GPUs on 1,250 eight-GPU hosts. Design the repair pipeline for unhealthy GPUs."
+OPEN_13B = "One A100 80GB holding Llama-2-13B in FP16; prompts of 2,000 tokens."
 
 
 _TEXTS: dict[int, list[str]] = {}
@@ -2099,13 +2100,13 @@ def test_free_memory_and_sequences_between_no_reserve_and_a_tenth_are_right():
 
 def test_a_length_said_as_a_sum_is_the_whole_sum():
     led = ledger("KV per token is 2 x 40 x 40 x 128 x 2 bytes = 819,200 bytes. A full sequence of 2,000 plus 250 tokens "
-                 "is about 1.84 GB.", opening="One A100 80GB holding Llama-2-13B in FP16; prompts of 2,000 tokens.")
+                 "is about 1.84 GB.", opening=OPEN_13B)
     assert status(led, "kv_bytes_per_sequence") == "ok", led.summary()
 
 
 def test_sequences_that_need_to_be_in_flight_are_demand_not_what_fits():
     led = ledger("Little's law gives 5 times 9, so about 45 sequences that need to be in flight per GPU, but only 26 fit.",
-                 opening="One A100 80GB holding Llama-2-13B in FP16; prompts of 2,000 tokens.")
+                 opening=OPEN_13B)
     assert 45.0 not in [c.value for c in led.by_kind("concurrent_sequences")], led.summary()
 
 
@@ -2116,14 +2117,14 @@ def test_a_batchs_kv_across_its_sequences_is_not_one_sequences():
 
 def test_a_gpu_with_a_few_requests_as_an_example_is_a_load():
     led = ledger("I'd route on free KV, because a GPU with 10 requests at 2K tokens is fuller than one with 20 short ones.",
-                 opening="One A100 80GB holding Llama-2-13B in FP16; prompts of 2,000 tokens.")
+                 opening=OPEN_13B)
     assert all(c.check is None or c.check.status != "wrong" for c in led.by_kind("concurrent_sequences")), led.summary()
 
 
 def test_the_kv_a_step_reads_worked_out_is_not_the_free_memory():
     led = ledger("A decode step with 48 sequences reads 26 GB of weights plus 48 x ~2,000 tokens of context x 800 KiB ≈ 79 GB "
                  "of KV, since each attention reads its whole context.",
-                 opening="One A100 80GB holding Llama-2-13B in FP16; prompts of 2,000 tokens.")
+                 opening=OPEN_13B)
     assert not led.by_kind("free_kv_bytes"), led.summary()
 
 

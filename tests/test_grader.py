@@ -282,6 +282,11 @@ def _dialogue(*pairs):
     return [{"role": r, "text": t} for q, a in pairs for r, t in (("interviewer", q), ("candidate", a))]
 
 
+def _graded(qid: str, *pairs):
+    """The report for a round of (question, answer) pairs on question `qid`."""
+    return grade(parse_transcript({"question_id": qid, "turns": _dialogue(*pairs)}))
+
+
 @pytest.mark.parametrize("answer", [
     "The options are strict quotas, FIFO with priorities, DRF, weighted fair share. I pick weighted fair share: "
     "a team's weight is its funded GPUs.",
@@ -418,31 +423,31 @@ def test_pitfalls_are_raised_for_what_was_said(probe):
 
 
 def test_a_plain_wait_expectation_asked_for_is_latency_mentioned():
-    said = grade(parse_transcript({"question_id": "gpu-scheduling-platform", "turns": _dialogue(
+    said = _graded("gpu-scheduling-platform",
         ("How long should each class wait to get scheduled?", "Inference almost immediately. Training can wait, "
-                                                              "hours is fine."))}))
-    drained = grade(parse_transcript({"question_id": "gpu-health-repair", "turns": _dialogue(
-        ("Drain now or wait?", "I'd drain it right away to be safe."))}))
+                                                              "hours is fine."))
+    drained = _graded("gpu-health-repair",
+        ("Drain now or wait?", "I'd drain it right away to be safe."))
     assert _scores(said)["tail_latency_tradeoff"] == 1
     assert _scores(drained)["tail_latency_tradeoff"] == 0
 
 
 def test_quantization_exempted_from_the_quality_check_is_on_faith():
-    exempt = grade(parse_transcript({"question_id": "recommendation-serving", "turns": _dialogue((
+    exempt = _graded("recommendation-serving", (
         "Half the GPUs?", "Every new model goes through an A/B test with order rate as the guardrail. I'd switch the "
                           "ranker to INT8 straight away; that's a serving change, so it doesn't need to go through "
-                          "the A/B."))}))
-    gated = grade(parse_transcript({"question_id": "recommendation-serving", "turns": _dialogue((
+                          "the A/B."))
+    gated = _graded("recommendation-serving", (
         "Half the GPUs?", "I'd switch the ranker to INT8, but only after it goes through the A/B test with order rate "
-                          "as the guardrail."))}))
+                          "as the guardrail."))
     assert "quantizing_on_faith" in {p.id for p in exempt.pitfalls}
     assert "quantizing_on_faith" not in {p.id for p in gated.pitfalls}
 
 
 def test_knowing_why_decode_is_memory_bound_is_no_capacity_figure():
-    said = grade(parse_transcript({"question_id": "gpu-inference-fundamentals", "turns": _dialogue((
+    said = _graded("gpu-inference-fundamentals", (
         "Why is decode slow?", "Decode is memory-bound: each step streams all the weights from HBM for a GEMV, so the "
-                               "tensor cores sit idle. The exact bytes depend on the model config."))}))
+                               "tensor cores sit idle. The exact bytes depend on the model config."))
     assert _scores(said)["capacity_number"] == 0
 
 
@@ -519,11 +524,11 @@ def test_gated_or_unadopted_quantization_is_not_on_faith(qid, answer):
 
 
 def test_a_bare_figure_given_when_asked_is_a_named_figure():
-    timeout = grade(parse_transcript({"question_id": "inference-timeout-restart", "turns": _dialogue(
+    timeout = _graded("inference-timeout-restart",
         ("Design the timeout strategy.", "Put a timeout on each request and retry."),
-        ("What timeout?", "30 seconds. That's plenty for most chats."))}))
-    failures = grade(parse_transcript({"question_id": "gpu-health-repair", "turns": _dialogue(
-        ("How often do GPUs actually misbehave in a fleet this size?", "A few a day, probably."))}))
+        ("What timeout?", "30 seconds. That's plenty for most chats."))
+    failures = _graded("gpu-health-repair",
+        ("How often do GPUs actually misbehave in a fleet this size?", "A few a day, probably."))
     assert _scores(timeout)["capacity_number"] == 1 and _scores(failures)["capacity_number"] == 1
 
 
@@ -611,9 +616,9 @@ def test_an_answer_to_pick_one_that_opens_on_its_choice(answer, raised):
 def test_a_full_cache_rule_given_when_asked_completes_level_two():
     """"Cache full, new request?" - "Queue it.": the rule for a full cache, said in the fewest words."""
     def sched(reply: str) -> int:
-        return _scores(grade(parse_transcript({"question_id": "gpu-inference-serving", "turns": _dialogue(
+        return _scores(_graded("gpu-inference-serving",
             ("Batching limits?", "max_num_seqs 24, max_num_batched_tokens 4096."),
-            ("The cache is full and a new request arrives. Then what?", reply))})))["scheduling_policy"]
+            ("The cache is full and a new request arrives. Then what?", reply)))["scheduling_policy"]
 
     assert sched("Queue it. It waits its turn.") == 2
     assert sched("Hard to say, it depends.") == 1
@@ -621,9 +626,9 @@ def test_a_full_cache_rule_given_when_asked_completes_level_two():
 
 def test_a_timeout_given_when_asked_for_it_is_a_figure_named():
     def cap(question: str) -> int:
-        return _scores(grade(parse_transcript({"question_id": "inference-timeout-restart", "turns": _dialogue(
+        return _scores(_graded("inference-timeout-restart",
             ("Design the timeout and restart strategy.", "Kill it when it hangs and retry."),
-            (question, "Forty-five seconds, for everything. That's what the gateway uses."))})))["capacity_number"]
+            (question, "Forty-five seconds, for everything. That's what the gateway uses.")))["capacity_number"]
 
     assert cap("What is your actual timeout for the whole generation, and where does it come from?") == 1
     assert cap("Anything else?") == 0
@@ -763,71 +768,71 @@ def test_a_kv_figure_missing_k_and_v_for_a_model_named_by_size_holds_capacity_at
     "Most gateways default to 30 or 60 seconds. For first token, maybe 10 seconds.",
 ])
 def test_a_timeout_guessed_when_asked_is_a_figure_with_no_derivation(answer):
-    report = grade(parse_transcript({"question_id": "inference-timeout-restart", "turns": _dialogue(
-        ("What is your actual timeout for the first token and for the whole generation?", answer))}))
+    report = _graded("inference-timeout-restart",
+        ("What is your actual timeout for the first token and for the whole generation?", answer))
     assert _scores(report)["capacity_number"] == 1
 
 
 def test_the_queue_given_when_every_gpu_is_at_its_limit_is_the_full_cache_rule():
-    report = grade(parse_transcript({"question_id": "route-batch-eight-gpus", "turns": _dialogue(
+    report = _graded("route-batch-eight-gpus",
         ("How do you batch on each GPU?", "Continuous batching, capped at 40 sequences per GPU from the KV numbers."),
-        ("And if every GPU is at its limit?", "Then it waits in the router queue."))}))
+        ("And if every GPU is at its limit?", "Then it waits in the router queue."))
     assert _scores(report)["scheduling_policy"] == 2
 
 
 def test_a_hedged_mix_given_when_asked_for_one_rule_chooses_nothing():
-    report = grade(parse_transcript({"question_id": "gpu-scheduling-platform", "turns": _dialogue(
+    report = _graded("gpu-scheduling-platform",
         ("How do you decide who gets what? Pick one fairness rule.",
          "There are a few options. Per-team quotas, or weighted fair share, or priority classes with preemption."),
         ("Not a menu. One.", "I'm not sure... maybe quotas for the guaranteed part and fair share for idle GPUs, and "
-                             "serving gets priority."))}))
+                             "serving gets priority."))
     assert "policy_list" in {p.id for p in report.pitfalls}
 
 
 def test_a_tail_said_to_go_up_when_asked_is_latency_discussed():
-    report = grade(parse_transcript({"question_id": "gpu-inference-serving", "turns": _dialogue(
-        ("Batches keep growing. What happens to p99 time to first token?", "It goes up a bit, it's more load."))}))
+    report = _graded("gpu-inference-serving",
+        ("Batches keep growing. What happens to p99 time to first token?", "It goes up a bit, it's more load."))
     assert _scores(report)["tail_latency_tradeoff"] == 1
 
 
 def test_a_combination_given_when_asked_to_pick_one_router_chooses_nothing():
-    report = grade(parse_transcript({"question_id": "route-batch-eight-gpus", "turns": _dialogue(
+    report = _graded("route-batch-eight-gpus",
         ("Which GPU gets request 401?", "There are several good options: round-robin, least-outstanding-requests, "
                                         "power-of-two-choices, or consistent hashing on the prefix."),
-        ("Pick one.", "It would be a combination, honestly: prefix-aware with a load-aware fallback."))}))
+        ("Pick one.", "It would be a combination, honestly: prefix-aware with a load-aware fallback."))
     assert "policy_list" in {p.id for p in report.pitfalls}
 
 
 def test_draining_immediately_is_an_action_not_a_latency_answer():
-    report = grade(parse_transcript({"question_id": "gpu-health-repair", "turns": _dialogue(
+    report = _graded("gpu-health-repair",
         ("It's one of 256 GPUs in a run that checkpoints hourly. Drain it now or wait?",
-         "Drain immediately and the job restarts from its checkpoint. Or wait for the next checkpoint."))}))
+         "Drain immediately and the job restarts from its checkpoint. Or wait for the next checkpoint."))
     assert _scores(report)["tail_latency_tradeoff"] == 0
 
 
 def test_the_costs_of_options_left_open_are_no_trade_off_accepted():
-    report = grade(parse_transcript({"question_id": "inference-timeout-restart", "turns": _dialogue(
+    report = _graded("inference-timeout-restart",
         ("Resume or recompute?", "There are several options: resume from the KV cache, recompute on the same worker, "
                                  "fail over to another replica, or return an error. Each has pros and cons: resume is "
                                  "fastest but risky, recompute is safe but costs GPU time. I'd pick per situation."),
-        ("What happens to everyone else's p99 when these retry?", "They wait longer, so their p99 goes up."))}))
+        ("What happens to everyone else's p99 when these retry?", "They wait longer, so their p99 goes up."))
     assert _scores(report)["tail_latency_tradeoff"] == 1
 
 
 def test_dotted_millions_are_read_as_thousands_groups():
-    report = grade(parse_transcript({"question_id": "recommendation-serving", "turns": _dialogue(
+    report = _graded("recommendation-serving",
         ("How many GPUs does the ranker need at peak?",
          "20.000 × 300 candidates is 6.000.000 scores per second. One L4, I think, does about 1 million scores per "
-         "second. So 6 GPUs."))}))
+         "second. So 6 GPUs."))
     assert _scores(report)["capacity_number"] == 2
 
 
 def test_a_choice_said_first_in_a_closing_summary_leaves_the_menu_open():
-    report = grade(parse_transcript({"question_id": "gpu-scheduling-platform", "turns": _dialogue(
+    report = _graded("gpu-scheduling-platform",
         ("Pick one fairness rule. Not a menu.",
          "## Fairness options\n1. Weighted fair share by team allocation.\n2. Strict priority classes.\n"
          "3. Hard quotas with borrowing.\nHonestly each of these fits a different org, so I'd pick with the org leads."),
-        ("Summarise.", "## Summary\n1. I chose weighted fair share, with training preempted to its last checkpoint."))}))
+        ("Summarise.", "## Summary\n1. I chose weighted fair share, with training preempted to its last checkpoint."))
     assert "policy_list" in {p.id for p in report.pitfalls}
 
 
@@ -835,38 +840,38 @@ def test_a_figure_restated_wrong_in_the_summary_holds_capacity_at_two():
     body = ("Per token: 2 x 32 layers x 32 heads x 128 dims x 2 bytes = 524,288 bytes, 0.5 MB. A full 4,096-token "
             "sequence is 2 GB; 80 GB minus 13.5 GB of weights and ~6 GB of overhead leaves about 60 GB, so about 28 "
             "sequences at full context on the H100.")
-    said_right = grade(parse_transcript({"question_id": "gpu-inference-fundamentals", "turns": _dialogue(
-        ("Llama-2-7B in FP16 on an H100 80GB. How big is the KV cache per token, and what does it allow?", body))}))
-    slipped = grade(parse_transcript({"question_id": "gpu-inference-fundamentals", "turns": _dialogue(
+    said_right = _graded("gpu-inference-fundamentals",
+        ("Llama-2-7B in FP16 on an H100 80GB. How big is the KV cache per token, and what does it allow?", body))
+    slipped = _graded("gpu-inference-fundamentals",
         ("Llama-2-7B in FP16 on an H100 80GB. How big is the KV cache per token, and what does it allow?", body),
-        ("Summarise.", "## Summary\n1. KV is 0.5 KB per token for Llama-2-7B, so about 28 full sequences fit."))}))
+        ("Summarise.", "## Summary\n1. KV is 0.5 KB per token for Llama-2-7B, so about 28 full sequences fit."))
     assert _scores(said_right)["capacity_number"] == 3
     assert _scores(slipped)["capacity_number"] == 2
 
 
 def test_a_kv_head_count_put_right_and_redone_no_longer_holds_capacity_down():
-    report = grade(parse_transcript({"question_id": "gpu-inference-fundamentals", "turns": _dialogue(
+    report = _graded("gpu-inference-fundamentals",
         ("How big is the KV cache per token for Llama-2-7B in FP16 on an H100 80GB?",
          "Llama 2 7B uses grouped-query attention with 8 KV heads, so 2 x 32 layers x 8 heads x 128 x 2 bytes, about "
          "128 KB per token."),
         ("Llama 2 7B doesn't use GQA. The 7B has 32 KV heads.",
          "Then it's four times bigger: 2 x 32 x 32 x 128 x 2 is 524,288 bytes, 512 KB per token. A 4,096-token "
-         "sequence is 2 GB, and 80 GB less 14 GB of weights and 4 GB of overhead leaves about 62 GB, so around 31."))}))
+         "sequence is 2 GB, and 80 GB less 14 GB of weights and 4 GB of overhead leaves about 62 GB, so around 31."))
     assert not [c for c in report.criterion("capacity_number").capped_by if "kv_heads" in c]
 
 
 def test_not_knowing_when_it_would_hurt_is_no_latency_answer():
-    report = grade(parse_transcript({"question_id": "route-batch-eight-gpus", "turns": _dialogue(
+    report = _graded("route-batch-eight-gpus",
         ("Batches keep growing. At what point does that hurt p99 time to first token?",
-         "Honestly I'm not sure when it would start to hurt. The GPUs would be busier, which is good."))}))
+         "Honestly I'm not sure when it would start to hurt. The GPUs would be busier, which is good."))
     assert _scores(report)["tail_latency_tradeoff"] == 0
 
 
 def test_a_concurrency_put_as_a_guess_and_a_question_is_no_derivation():
-    report = grade(parse_transcript({"question_id": "route-batch-eight-gpus", "turns": _dialogue(
+    report = _graded("route-batch-eight-gpus",
         ("With the 13B in FP16 on one A100 80GB, how many 2,000-token sequences fit?",
          "Thirteen billion times two bytes, that's twenty-six gigs for the weights. Eighty minus twenty-six is fifty-four, "
-         "so call it fifty gigs left. So I'd say, I mean, maybe a hundred requests per GPU?"))}))
+         "so call it fifty gigs left. So I'd say, I mean, maybe a hundred requests per GPU?"))
     assert _scores(report)["capacity_number"] == 1
 
 
