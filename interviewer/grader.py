@@ -192,7 +192,7 @@ def _divides(c: Claim) -> bool:
 
 
 # counts the candidate works out from their own figures: a slip in them is the arithmetic being off
-_WORKED_RULES = frozenset({"in_repair", "gpus_from_rate"})
+_WORKED_RULES = frozenset({"in_repair", "gpus_from_rate", "fsync_count", "record_count"})
 
 
 def _claim_cap(cid: str, family: str, ev: Evidence, rubric: Rubric) -> tuple[int, list[Claim]]:

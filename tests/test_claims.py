@@ -2152,3 +2152,63 @@ def test_the_load_replicas_are_run_at_is_no_claim_of_what_fits():
     led = ledger("Weights ~141 GB over TP4 leaves ~168 GB, ~285 sequences of 1,800 tokens. The trade I accept is running "
                  "replicas at ~50 active sequences instead of the 256 we could fit.")
     assert all(c.check is None or c.check.status != "wrong" for c in led.by_kind("concurrent_sequences")), led.summary()
+
+
+def test_a_bare_window_of_milliseconds_sizes_the_group_it_fills():
+    led = ledger("An fsync is about 0.5 ms. With a 4 ms window at 50,000/s, each flush carries ~200 writes.", opening=OPEN_WAL)
+    assert [c.value for c in led.by_kind("max_wait_ms")] == [4.0], led.summary()
+    assert all(c.check is None or c.check.status != "wrong" for c in led.by_kind("writes_per_fsync")), led.summary()
+
+
+def test_a_window_of_minutes_is_a_measuring_window_not_a_wait():
+    led = ledger("I'd alert when the p99 over a 5-minute window passes 800 ms.")
+    assert not led.by_kind("max_wait_ms"), led.summary()
+
+
+def test_a_tensor_axis_in_code_is_no_count():
+    led = ledger("Then the append axis: concatenate along the sequence dim, dim=2 here, not the heads.", opening=OPEN_13B)
+    assert not led.by_kind("concurrent_sequences"), led.summary()
+
+
+@pytest.mark.parametrize("answer", [
+    "With GQA the cache is 4x smaller: 160 KiB per token, so batch 8 at 2,048 tokens is 2.5 GiB instead of 10.",
+    "KV per token is 800 KiB, so 16 sequences at 2,048 tokens come to about 26 GB.",
+])
+def test_a_batch_said_as_sequences_at_a_length_is_a_batchs_kv(answer):
+    led = ledger(answer, opening=OPEN_13B)
+    assert led.by_kind("kv_bytes_batch") and not led.by_kind("kv_bytes_per_sequence"), led.summary()
+
+
+@pytest.mark.parametrize("answer, verdict", [
+    ("Per token: 2 x 40 x 40 x 128 x 2 = 819,200 bytes per token, times 2,048 tokens times 8 is about 13.4 GB.", "ok"),
+    ("Per token: 2 x 40 x 40 x 128 x 2 = 819,200 bytes per token, times 2,048 tokens times 8 is about 1.3 GB.", "wrong"),
+])
+def test_a_batch_carried_on_from_the_per_token_size_is_checked_with_it(answer, verdict):
+    led = ledger(answer, opening=OPEN_13B)
+    assert [c.check.status for c in led.by_kind("kv_bytes_batch")] == [verdict], led.summary()
+
+
+@pytest.mark.parametrize("answer, verdict", [
+    ("A 30 GB log at 1 KB a record is about 30,000 records, so replay is instant.", "wrong"),
+    ("A 30 GB log at 1 KB a record is about 29 million records, a few seconds to apply.", "ok"),
+])
+def test_a_logs_records_are_its_size_over_a_records(answer, verdict):
+    led = ledger(answer, opening=OPEN_WAL)
+    assert [c.check.status for c in led.by_kind("record_count")] == [verdict], led.summary()
+
+
+@pytest.mark.parametrize("answer, verdict", [
+    ("At fifty thousand a second that's a hundred writes per fsync and about five thousand fsyncs a second.", "wrong"),
+    ("At fifty thousand a second that's a hundred writes per fsync and about five hundred fsyncs a second.", "ok"),
+    # a cap said on the way is no load: the 50,000 said before it is
+    ("One fsync per put would cap us at 2,000 to 4,000 puts/s, so with a 2 ms window one fsync covers about 100 writes "
+     "and we do 500 fsyncs a second.", "ok"),
+])
+def test_fsyncs_a_second_are_the_write_rate_over_the_group(answer, verdict):
+    led = ledger(answer, opening=OPEN_WAL)
+    assert [c.check.status for c in led.by_kind("fsync_rate")] == [verdict], led.summary()
+
+
+def test_a_rate_said_as_the_logs_is_its_growth():
+    led = ledger("Bandwidth-wise, 50,000 writes of 1 KB is 5 GB a second of log, so I'd stripe it.", opening=OPEN_WAL)
+    assert [c.check.status for c in led.by_kind("write_bandwidth")] == ["wrong"], led.summary()

@@ -357,8 +357,13 @@ def _parse_after(text: str, atom: _Atom, v: Vocab) -> Mention:
                    spelled=atom.spelled, k_suffix=k_suffix, qualifiers=quals)
 
 
+# a tensor's axis in code is an index, not a quantity: "the write axis ... dim=2 here, not the heads"
+_AXIS_ARG = guarded(re.compile(r"(?<![\w.])(?:dim|axis)\s*=\s*-?\d\b"))
+
+
 def _percentile_zones(text: str, v: Vocab) -> list[tuple[int, int]]:
-    return [(m.start(), m.end()) for m in v.percentile_any.finditer(text)]
+    return [(m.start(), m.end()) for m in v.percentile_any.finditer(text)] + \
+        [(m.start(), m.end()) for m in _AXIS_ARG.finditer(text)]
 
 
 def find_mentions(text: str, vocab: Vocab | None = None) -> list[Mention]:

@@ -1424,8 +1424,12 @@ def check_fsync_latency(c: Claim, ctx: Ctx, i: int) -> Check | None:
 def check_fsync_rate(c: Claim, ctx: Ctx, i: int) -> Check | None:
     """A write rate said as the result of one fsync at a time ("at ~2 ms an fsync, that's 500 a second"):
     one synchronous fsync per write allows 1 / fsync time writes a second."""
-    lat = [ctx.claims[j] for j in ctx.in_sentence(i) if j < i and ctx.claims[j].kind == "fsync_latency_ms"
-           and ctx.claims[j].value and not ctx.claims[j].negated]
+    # the fsync times said before it in the sentence, in the order said: a figure said first and an aside
+    # after it ("Call it 1 ms (an enterprise drive is more like 100-200 µs), so ... 1,000 puts a second")
+    # are found in separate passes, so the claims' order is not the sentence's
+    lat = sorted((ctx.claims[j] for j in ctx.in_sentence(i) if ctx.claims[j].start < c.start
+                  and ctx.claims[j].kind == "fsync_latency_ms" and ctx.claims[j].value and not ctx.claims[j].negated),
+                 key=lambda x: x.start)
     carried = False
     here = set(ctx.in_sentence(i))
     group = _GROUP_SIZE.search(c.sentence) if c.kind != "fsync_rate" else None
@@ -1490,6 +1494,40 @@ def check_fsync_rate(c: Claim, ctx: Ctx, i: int) -> Check | None:
     return _check("wrong", "fsync_rate", expected, c.unit, c,
                   f"{how} at {L.value:g} ms each is about {say.count(expected)} writes a second, "
                   f"not {say.count(c.value)}.", trace)
+
+
+def check_fsync_count(c: Claim, ctx: Ctx, i: int) -> Check | None:
+    """Fsyncs a second said beside the write rate and the group each covers ("At fifty thousand a second
+    that's two hundred fifty writes per fsync and about two thousand fsyncs a second"): the rate over
+    the group. Read loosely - half to twice - so only a slip of units or orders of magnitude is wrong."""
+    if c.kind != "fsync_rate" or c.negated or c.hypothetical or c.bound or not c.value:
+        return None
+    here = [ctx.claims[j] for j in ctx.in_sentence(i) if j != i]
+    groups = [x for x in here if x.kind == "writes_per_fsync" and x.value and x.value >= 2 and not x.bound
+              and not x.negated and not x.hypothetical and x.start < c.start]
+    rates = [x for x in here if x.kind in ("write_rate", "request_rate_rps") and x.value and not x.negated
+             and not x.hypothetical and groups and x.start < groups[-1].start]
+    if not groups or not rates:
+        return None
+    # the load may be said earlier ("50k puts/s"), and a rate in the sentence may be a cap ("one fsync per put
+    # would cap us around 2,000 to 5,000 puts/s, so ... one fsync covers about 50 writes"): any one will do
+    earlier = [x for x in ctx.claims[:i] if x.kind in ("write_rate", "request_rate_rps") and x.value
+               and not x.negated and not x.hypothetical and x.sentence != c.sentence]
+    G = groups[-1]
+    readings = [r / G.value for x in rates + earlier for r in (x.value, x.low, x.high) if r]
+    R = max(rates + earlier, key=lambda x: x.value)  # the load, the largest rate said
+    expected = R.value / G.value
+    trace = [f"{say.count(R.value)} writes a second / {say.count(G.value)} writes per fsync = {say.count(expected)} fsyncs a second"]
+    if any(0.5 <= c.value / x <= 2.0 for x in readings):
+        return _check("ok", "fsync_count", expected, c.unit, c,
+                      f"Right: {say.count(R.value)} writes a second in groups of {say.count(G.value)}.", trace)
+    return _check("wrong", "fsync_count", expected, c.unit, c,
+                  f"{say.count(R.value).capitalize()} writes a second in groups of {say.count(G.value)} is about "
+                  f"{say.count(expected)} fsyncs a second, not {say.count(c.value)}.", trace)
+
+
+def check_fsyncs(c: Claim, ctx: Ctx, i: int) -> Check | None:
+    return check_fsync_count(c, ctx, i) or check_fsync_rate(c, ctx, i)
 
 
 def check_group_size(c: Claim, ctx: Ctx, i: int) -> Check | None:
@@ -1563,6 +1601,8 @@ _PERIOD_FIRST = re.compile(r"\b(?:a|per|each|one)\s+(hour|day|minute)\s+(?:is|co
 
 # (a size per period needs only the log named: "Per hour that's about 198 GB of log, so roughly 2 TB a day")
 _LOG_NAMED = re.compile(r"\b(?:log|wal)\b", re.I)
+# a rate said as the log's: "50,000 writes of 1 KB is 5 GB a second of log"
+_OF_LOG = re.compile(r"\s+of\s+(?:log|wal|appends)\b", re.I)
 
 
 def _log_growth(c: Claim, ctx: Ctx, i: int, period: str | None) -> Check | None:
@@ -1573,7 +1613,8 @@ def _log_growth(c: Claim, ctx: Ctx, i: int, period: str | None) -> Check | None:
     growth = _LOG_NAMED if period else _LOG_GROWTH
     # (the log may be named by the question the figure answers: "How fast does the log grow?")
     asked = ctx.texts[c.turn - 1] if period and ctx.texts is not None and c.turn > 0 else ""
-    if c.bound or c.hypothetical or not (growth.search(c.sentence) or _LOG_NAMED.search(asked)) or (
+    if c.bound or c.hypothetical or not (growth.search(c.sentence) or _LOG_NAMED.search(asked)
+                                         or (not period and _OF_LOG.match(c.sentence, pos + len(c.span)))) or (
             pos > 0 and _READ_AT.search(c.sentence[max(0, pos - 50):pos])):
         return None  # a drive's or a replay's bandwidth is no product of the write rate
     later = [ctx.claims[j] for j in ctx.in_sentence(i) if j > i]
@@ -1600,7 +1641,17 @@ def _log_growth(c: Claim, ctx: Ctx, i: int, period: str | None) -> Check | None:
 
 
 def check_batch_kv(c: Claim, ctx: Ctx, i: int) -> Check | None:
-    """A batch's KV ("28 x 2,048 x 512 KiB = 30 GB"): the product of the factors said."""
+    """A batch's KV ("28 x 2,048 x 512 KiB = 30 GB"): the product of the factors said. Factors with no
+    size among them carry on from the per-token KV said just before ("262,144 bytes per token, times
+    2,048 tokens times 8 is about 4.3 GB"): their product is tokens, times that size."""
+    from interviewer.claims.numbers import find_mentions
+
+    if c.formula and not any(m.dim == "bytes" for f in c.formula for m in find_mentions(f, ctx.v)[:1]):
+        per = [ctx.claims[j] for j in ctx.in_sentence(i) if ctx.claims[j].kind == "kv_bytes_per_token"
+               and ctx.claims[j].start < c.start and ctx.claims[j].value and not ctx.claims[j].negated]
+        if not per:
+            return None
+        return _arith_check(c.model_copy(update={"formula": [per[-1].span, *c.formula]}), ctx)
     return _arith_check(c, ctx)
 
 
@@ -1753,6 +1804,29 @@ def check_items_rate(c: Claim, ctx: Ctx, i: int) -> Check | None:
     return _check("ok" if ok else "wrong", "items_rate", expected, c.unit, c,
                   f"{say.count(rate.value).capitalize()} requests a second at {say.count(per)} each is about "
                   f"{say.count(expected)} a second" + ("." if ok else f", not {say.count(c.value)}."), trace)
+
+
+def check_record_count(c: Claim, ctx: Ctx, i: int) -> Check | None:
+    """A log's records worked out from its size and a record's ("20 GB at 1 KB a record is about 20
+    million records"): the size over the record. Read loosely - half to twice, for headers and GB vs
+    GiB - so only a slip of units or orders of magnitude is called wrong."""
+    from interviewer.claims.numbers import find_mentions
+
+    pos = c.sentence.find(c.span)
+    if pos <= 0 or not c.value or c.negated or c.hypothetical:
+        return None
+    sizes = [m for m in find_mentions(c.sentence[:pos], ctx.v) if m.dim == "bytes" and m.value]
+    if len(sizes) < 2 or not sizes[-2].value > 100 * sizes[-1].value:
+        return None
+    log, record = sizes[-2], sizes[-1]
+    expected = log.value / record.value
+    trace = [f"{say.nbytes(log.value)} / {say.nbytes(record.value)} a record = {say.count(expected)} records"]
+    if 0.5 <= c.value / expected <= 2.0:
+        return _check("ok", "record_count", expected, c.unit, c,
+                      f"Right: {say.nbytes(log.value)} at {say.nbytes(record.value)} a record.", trace)
+    return _check("wrong", "record_count", expected, c.unit, c,
+                  f"{say.nbytes(log.value)} at {say.nbytes(record.value)} a record is about {say.count(expected)} "
+                  f"records, not {say.count(c.value)}.", trace)
 
 
 _BANDWIDTH_KINDS = ("memory_bandwidth", "write_bandwidth", "link_bandwidth")
@@ -1928,13 +2002,14 @@ CHECKS = {
     "arithmetic": check_calculation,
     "items_per_s": check_items_rate,
     "recovery_time_s": check_recovery_time,
+    "record_count": check_record_count,
     "host_count": check_host_count,
     "gpu_count": check_fleet_count,
     "fleet_share": check_fleet_share,
     "kv_bytes_batch": check_batch_kv,
     "fsync_latency_ms": check_fsync_latency,
     "write_rate": check_fsync_rate,
-    "fsync_rate": check_fsync_rate,
+    "fsync_rate": check_fsyncs,
     "writes_per_fsync": check_group_size,
     "write_bandwidth": check_write_bandwidth,
     "other_bytes": check_log_size,
