@@ -2212,3 +2212,17 @@ def test_fsyncs_a_second_are_the_write_rate_over_the_group(answer, verdict):
 def test_a_rate_said_as_the_logs_is_its_growth():
     led = ledger("Bandwidth-wise, 50,000 writes of 1 KB is 5 GB a second of log, so I'd stripe it.", opening=OPEN_WAL)
     assert [c.check.status for c in led.by_kind("write_bandwidth")] == ["wrong"], led.summary()
+
+
+@pytest.mark.parametrize("answer, value", [
+    ("The model is 70B, so 140 GB in FP16, which won't fit on one H100.", 140e9),
+    ("So I'd quantize to int4, which is 35 GB and fits on a single card.", 35e9),
+])
+def test_the_weights_said_after_the_parameters_or_the_precision_are_the_weights(answer, value):
+    led = ledger(answer)
+    assert [c.value for c in led.by_kind("weights_bytes")] == [value], led.summary()
+
+
+def test_a_sequence_said_in_a_precision_is_no_weights_figure():
+    led = ledger("A 2,048-token sequence is 1 GB in FP16.")
+    assert not led.by_kind("weights_bytes"), led.summary()

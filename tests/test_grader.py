@@ -880,3 +880,10 @@ def test_the_demand_said_back_is_no_gpu_count():
                                               "depends on the model, so I'd load-test one L4."],
                    opening="How many GPUs does the ranker need at dinner peak?")
     assert "fleet_answered" not in ev.present | ev.named
+
+
+def test_the_questions_write_rate_handed_back_is_no_sizing():
+    r = _graded("kv-store-wal", ("Design a KV store with a WAL: 50,000 writes per second, 1 KB values.",
+                                 "NVMe is quick, so 50,000 writes per second should be no problem; an fsync is about 0.5 ms."))
+    found = set(r.criterion("capacity_number").found)
+    assert "a write throughput figure" not in found and "an fsync or disk-latency figure" in found, found
