@@ -887,3 +887,12 @@ def test_the_questions_write_rate_handed_back_is_no_sizing():
                                  "NVMe is quick, so 50,000 writes per second should be no problem; an fsync is about 0.5 ms."))
     found = set(r.criterion("capacity_number").found)
     assert "a write throughput figure" not in found and "an fsync or disk-latency figure" in found, found
+
+
+def test_a_victim_rule_taken_back_with_wont_preempt_at_all_earns_nothing():
+    r = _graded("gpu-inference-serving",
+                ("No room left in the KV cache when a high-priority request arrives. Who gets hurt?",
+                 "Preempt the lowest-priority running sequence, the most recently admitted, and recompute it later."),
+                ("Free users are most of the traffic. Doesn't that thrash?",
+                 "Fair point. So we won't preempt at all: a request that can't get blocks waits in the queue."))
+    assert "a preemption rule naming the victim" not in r.criterion("scheduling_policy").found, r.criterion("scheduling_policy")
