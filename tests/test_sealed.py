@@ -43,14 +43,16 @@ EXACT, WITHIN_ONE, PITFALL_RECALL, FALSE_PITFALL = 0.85, 0.97, 0.85, 0.02
 # (0.84, 0.86), ZZZZE and ZZZZF (0.86, 0.77; ZZZZE on one false quantizing_on_faith, one strong and two weak
 # answers), ZZZZG and ZZZZH (0.88, 0.83; ZZZZG on one false vendor_speedup, one false policy_list and two weak
 # answers), ZZZZI and ZZZZJ (0.94, 0.89; ZZZZI on one strong and one weak answer, ZZZZJ on one weak answer
-# only), ZZZZK and ZZZZL (0.84, 0.79), ZZZZM and ZZZZN (0.87, 0.83) missed it too and were then tuned on.
+# only), ZZZZK and ZZZZL (0.84, 0.79), ZZZZM and ZZZZN (0.87, 0.83), ZZZZO and ZZZZP (0.87, 0.86; ZZZZO on one
+# strong, two weak and one stuffed answer, ZZZZP on two false pitfalls, one strong and one weak answer) missed it too
+# and were then tuned on.
 BELOW_THE_BAR: dict[str, str] = {
-    "batch_zzzzo": ("measured once at 1560f46 (cycle 60): exact 0.87 (78/90), within one 0.98 (88/90), pitfall recall "
-                    "0.95 (21/22) and no false pitfall meet the bar; strong >= 8: 5/6, weak <= 2: 6/8 and stuffed <= 2: "
-                    "2/3 do not"),
-    "batch_zzzzp": ("measured once at 1560f46 (cycle 60): exact 0.86 (77/90), within one 1.00 (90/90), pitfall recall "
-                    "0.95 (18/19) and stuffed <= 2: 3/3 meet the bar; one false average_only and one false "
-                    "quantizing_on_faith (3.8% each), strong >= 8: 5/6 and weak <= 2: 7/8 do not"),
+    "batch_zzzzq": ("measured once at 727ab86 (cycle 61): pitfall recall 0.90 (19/21) and no false pitfall meet the "
+                    "bar; exact 0.84 (76/90), within one 0.967 (87/90), strong >= 8: 3/6, weak <= 2: 6/8 and "
+                    "stuffed <= 2: 2/3 do not"),
+    "batch_zzzzr": ("measured once at 727ab86 (cycle 61): within one 1.00 (90/90), pitfall recall 0.95 (20/21), no "
+                    "false pitfall and strong >= 8: 6/6 meet the bar; exact 0.82 (74/90), weak <= 2: 5/8 and "
+                    "stuffed <= 2: 1/3 do not"),
 }
 
 BATCHES = sealed_batches()
