@@ -955,10 +955,16 @@ _UNSURE_AFTER = re.compile(r"[^.!?\n]{0,25}?\b(?:i.m\s+not\s+(?:sure|certain)|no
                            r"|[^.!?\n]{0,25}\?", re.I)
 
 
+# ... not the result of a sum said just before it, however hedged: "157 / 0.55 is ballpark two hundred eighty-five"
+_WORKED_OUT = re.compile(r"\d\s*(?:/|÷|x|×|\*|over|times|divided\s+by)\s*~?\d[\d.,]*\s*(?:[a-z]+\s+){0,2}?(?:is|=|≈|gives|comes\s+to)\s+"
+                         r"(?:(?:a\s+)?ballpark|roughly|about|around|call\s+it|~)?\s*(?:of\s+)?$", re.I)
+
+
 def _guessed_at(text: str, start: int, end: int | None = None) -> bool:
     """Is the figure at `start` a guess ("I'd guess something like ten GPUs", "I think each GPU can handle
     maybe 100", "maybe 5 to 15 percent, I'm not sure exactly")?"""
-    if _GUESSED.search(text, max(0, start - 60, _sentence_bounds(text, start, start)[0]), start) is not None:
+    lo = max(0, start - 60, _sentence_bounds(text, start, start)[0])
+    if _GUESSED.search(text, lo, start) is not None and not _WORKED_OUT.search(text, lo, start):
         return True
     return end is not None and _UNSURE_AFTER.match(text, end) is not None
 

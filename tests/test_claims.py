@@ -2226,3 +2226,25 @@ def test_the_weights_said_after_the_parameters_or_the_precision_are_the_weights(
 def test_a_sequence_said_in_a_precision_is_no_weights_figure():
     led = ledger("A 2,048-token sequence is 1 GB in FP16.")
     assert not led.by_kind("weights_bytes"), led.summary()
+
+
+@pytest.mark.parametrize("answer, kind", [
+    ("The log grows at 52 MB/s, about 190 TB an hour - 190 GB, sorry, 187 GB.", "other_bytes"),
+    ("Little's law gives 8 x 5 = 400 - sorry, that's GPU-days; it's 40 GPUs in the pipeline at any time.", "arithmetic"),
+])
+def test_a_slip_put_right_at_once_is_not_held_against_the_candidate(answer, kind):
+    led = ledger(answer, opening=OPEN_WAL if "log" in answer else OPEN_HEALTH)
+    assert all(c.check is None or c.check.status != "wrong" for c in led.by_kind(kind)), led.summary()
+
+
+def test_a_batch_worked_from_the_shape_with_its_sequences_and_tokens_is_a_batchs_kv():
+    led = ledger("With GQA: 4 x 4,096 x 32 layers x 2 x 8 heads x 128 x 2 bytes is 2 GiB, a quarter of before.",
+                 opening=OPEN_8B)
+    assert [c.check.status for c in led.by_kind("kv_bytes_batch")] == ["ok"], led.summary()
+    assert not led.by_kind("kv_bytes_per_token"), led.summary()
+
+
+def test_the_load_a_group_is_sized_for_is_not_a_one_at_a_time_rate():
+    led = ledger("An fsync is roughly 2 ms at p99, so one at a time is ~500 a second; to do 50,000 writes a second each "
+                 "fsync has to cover about a hundred puts.", opening=OPEN_WAL)
+    assert all(c.check is None or c.check.status != "wrong" for c in led.by_kind("write_rate")), led.summary()

@@ -167,6 +167,14 @@ def _hint(chain: _Chain, ms: list[Mention]) -> str | None:
                 len(operands) >= 4 and any(d == "bytes" and m.value <= 4 for d, m in zip(dims, operands))):
             if any(d == "tokens" for d in dims):
                 return "kv_bytes_per_sequence"
+            counts = [m for m in operands if m.dim == "count"]
+            if any(d in ("kv_heads", "attention_heads") for d in dims) and any(64 <= m.value <= 256 for m in counts):
+                # with the heads and the head dimension said, a bare count in the thousands is the tokens, and a
+                # count besides them the sequences: "8 x 2,048 x 32 layers x 2 x 8 heads x 128 x 2 bytes is 2 GiB"
+                tokens = [m for m in counts if m.value >= 512]
+                if tokens:
+                    rest = [m for m in counts if m not in tokens and not 64 <= m.value <= 256 and m.value != 2]
+                    return "kv_bytes_batch" if rest else "kv_bytes_per_sequence"
             return "kv_bytes_per_token"
         # (a bare count is a parameter count only times its bytes: "~1e8 rows × 64 dims × 2 bytes" is a table)
         if any(d == "params" or (d == "count" and m.value >= 1e8 and len(operands) == 2) for d, m in zip(dims, operands)) \

@@ -1448,6 +1448,11 @@ def check_fsync_rate(c: Claim, ctx: Ctx, i: int) -> Check | None:
         if L.span in c.sentence and c.span in c.sentence else ""
     if not carried and not _RESULT_WORDS.search(between):
         return None
+    if not carried and any(x.kind in ("write_rate", "request_rate_rps", "fsync_rate") and L.start < x.start < c.start
+           for x in (ctx.claims[j] for j in ctx.in_sentence(i))):
+        # the one-at-a-time rate was said before it; this is the load the group is sized for: "one at a time is
+        # ~1,000 a second; to do 50,000 writes a second each fsync has to cover about fifty puts"
+        return None
     # "each fsync carries ~50 records, so 50,000/s": a group of G writes per fsync (fsyncs a second are not grouped)
     sized = group
     if sized is None and c.kind != "fsync_rate" and _GROUPED.search(c.sentence):
@@ -2065,15 +2070,25 @@ _CORRECTION = re.compile(r"[^.!?\n\d]{0,24}?(?:\.\.\.|…|—|–|\s-|,|;|\.)?\s
                          r"more\s+like|make\s+that)\b[\s,.!:]*){0,3}", re.I)  # ("55 GB/s -> hmm, no: 55 MB/s")
 
 
+# the slip's reason, then the right figure: "sorry, that's GPU-days; it's 50 GPUs"
+_REDONE_AFTER = re.compile(r"[^.!?\n\d]{0,40}?[;,:]\s*(?:it.s|that.s|it\s+is|so\s+it.s|so)\s+(?:about\s+|roughly\s+|~)?\d", re.I)
+# the right figure said straight after a dash, then the slip owned: "about 200 TB an hour - 200 GB, sorry, 198 GB"
+_DASH_REDO = re.compile(r"[^.!?\n\d]{0,24}?(?:—|–|\s-)\s*~?\d[\d,.]*\s*[a-z/]{0,6}\s*,?\s*(?:sorry|no|i\s+mean|oops|wait)\b", re.I)
+
+
 def _corrected(text: str, end: int, v: Vocab) -> bool:
     """Is the figure ending at `end` taken back at once, with another figure in its place? (`text`: the
     turn's text with its fillers blanked)"""
+    if _DASH_REDO.match(text, end):
+        return True  # "about 200 TB an hour - 200 GB, sorry, 198 GB"
     m = _CORRECTION.match(text, end)
     if not m:
         return False
     rest = text[m.end():m.end() + 30]
     if _SELF_CRITIQUE.match(text, m.end()):
         return True  # "256 KiB - no, that's only the keys; times two for K and V, so 512 KiB"
+    if _REDONE_AFTER.match(text, m.end()):
+        return True  # "10 x 5 = 500 - sorry, that's GPU-days; it's 50 GPUs in the pipeline"
     return bool(rest[:1].isdigit() or rest.startswith("~") or v.number_word_re.match(rest))
 
 
