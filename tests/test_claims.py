@@ -2248,3 +2248,44 @@ def test_the_load_a_group_is_sized_for_is_not_a_one_at_a_time_rate():
     led = ledger("An fsync is roughly 2 ms at p99, so one at a time is ~500 a second; to do 50,000 writes a second each "
                  "fsync has to cover about a hundred puts.", opening=OPEN_WAL)
     assert all(c.check is None or c.check.status != "wrong" for c in led.by_kind("write_rate")), led.summary()
+
+
+def test_memory_named_as_the_runtime_is_not_the_weights():
+    led = ledger("80G H100, 13.5G weights, ~6G runtime: ~60G free, ~30 full-context sequences.", opening=OPEN_8B)
+    assert [c.value for c in led.by_kind("weights_bytes")] == [13.5e9], led.summary()
+    assert 6e9 in [c.value for c in led.by_kind("other_bytes")], led.summary()
+
+
+def test_a_batch_run_at_a_length_is_a_load_and_its_kv_is_no_free_memory():
+    led = ledger("Batch 16 at 2K context: 16 x 1G = 16G of KV plus 13.5G of weights, ~30G a step.", opening=OPEN_8B)
+    assert not led.by_kind("concurrent_sequences") and not led.by_kind("free_kv_bytes"), led.summary()
+
+
+def test_the_kv_of_sequences_at_a_length_is_no_free_memory():
+    led = ledger("max_num_seqs 16: the batch-16 point, 16G of KV at 2K, inside the 60G.", opening=OPEN_8B)
+    assert 16e9 not in [c.value for c in led.by_kind("free_kv_bytes")], led.summary()
+
+
+def test_a_batchs_rate_against_batch_ones_is_no_single_stream_rate():
+    led = ledger("~2.3K tokens/s against 250 at batch 1: ~9x.", opening=OPEN_8B)
+    assert all(c.check is None or c.check.status == "ok" for c in led.by_kind("tokens_per_s")), led.summary()
+
+
+def test_a_unit_put_right_after_a_dash_corrects_the_figure():
+    led = ledger("Weights are 13 billion times 2 bytes, 26 MB - GB, 26 GB, so each A100 has about 54 GB left.",
+                 opening=OPEN_13B)
+    assert all(c.check is None or c.check.status != "wrong" for c in led.by_kind("weights_bytes")), led.summary()
+
+
+@pytest.mark.parametrize("answer", [
+    "The bad case is a whole worker dying with 90 sequences on it, because then 90 re-prefills land at once.",
+    "A decode step reads 26 GB of weights plus the KV of ~80 sequences, so at 2 TB/s it's about 30 ms.",
+])
+def test_sequences_a_worker_holds_in_an_example_are_a_load(answer):
+    led = ledger(answer, opening=OPEN_13B)
+    assert all(c.check is None or c.check.status != "wrong" for c in led.by_kind("concurrent_sequences")), led.summary()
+
+
+def test_one_sequences_slot_is_no_free_memory():
+    led = ledger("Waiting for GPU 3 to free a 1.84 GB slot could take seconds.", opening=OPEN_13B)
+    assert not led.by_kind("free_kv_bytes"), led.summary()

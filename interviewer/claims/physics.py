@@ -883,7 +883,9 @@ def check_sequences(c: Claim, ctx: Ctx, i: int) -> Check | None:
 _LOAD_BEFORE = re.compile(r"(?:(?:^|[.;:,]\s*|\b(?:and|so|then)\s+|\b(?:ms|milliseconds?|seconds?)\s+)"
                           r"(?:with|at|say|suppose|assume|assuming|given|for)\s+(?:a\s+batch\s+of\s+)?"
                           r"(?:(?:our|the)\s+)?(?:(?:usual|typical|current|expected|steady[- ]state)\s+)?"
-                          r"|\b(?:doing|running|decoding)\s+|\b(?:a|one|the)\s+(?:gpu|replica|card|node)\s+with\s+"
+                          r"|\b(?:doing|running|decoding)\s+|\b(?:a|one|the)\s+(?:whole\s+)?(?:gpu|replica|card|node|worker|host|server)\s+"
+                          r"(?:(?:dying|failing|crashing|going\s+down|that\s+dies|that\s+fails)\s+)?with\s+"
+                          r"|\b(?:reads?|reading|plus)\s+(?:the\s+)?kv\s+(?:cache\s+)?of\s+"
                           r"|\b(?:run(?:ning)?|keep(?:ing)?|operat\w*)\s+(?:the\s+|our\s+)?(?:replicas?|gpus?|cards?|engines?)\s+at\s+)"
                           r"(?:about\s+|roughly\s+|~)?$", re.I)
 
@@ -1090,6 +1092,8 @@ def check_single_stream_rate(c: Claim, ctx: Ctx, i: int) -> Check | None:
         return None  # "~2,600 tokens/s aggregate - ten times batch 1": the whole batch's rate
     if at >= 0 and _VERSUS.match(c.sentence, at + len(c.span)) and _MANY_STREAMS.search(c.sentence, 0, at):
         return None  # "At 96 seqs ... ~19ms a token vs ~4ms at batch 1, for ~5k tok/s vs ~250": the batch's rate first
+    if at >= 0 and at + len(c.span) <= ones[0].start() and _VERSUS.match(c.sentence, at + len(c.span)):
+        return None  # "~2.3K tokens/s against 250 at batch 1": batch 1's is the figure after it
     fl = _floor_ms(c, ctx, i, 0)
     if not fl or not fl[2]:
         return None
@@ -2073,7 +2077,9 @@ _CORRECTION = re.compile(r"[^.!?\n\d]{0,24}?(?:\.\.\.|…|—|–|\s-|,|;|\.)?\s
 # the slip's reason, then the right figure: "sorry, that's GPU-days; it's 50 GPUs"
 _REDONE_AFTER = re.compile(r"[^.!?\n\d]{0,40}?[;,:]\s*(?:it.s|that.s|it\s+is|so\s+it.s|so)\s+(?:about\s+|roughly\s+|~)?\d", re.I)
 # the right figure said straight after a dash, then the slip owned: "about 200 TB an hour - 200 GB, sorry, 198 GB"
-_DASH_REDO = re.compile(r"[^.!?\n\d]{0,24}?(?:—|–|\s-)\s*~?\d[\d,.]*\s*[a-z/]{0,6}\s*,?\s*(?:sorry|no|i\s+mean|oops|wait)\b", re.I)
+# ... or the unit put right alone, then the figure again: "13 billion times 2 bytes, 26 MB - GB, 26 GB"
+_DASH_REDO = re.compile(r"[^.!?\n\d]{0,24}?(?:—|–|\s-)\s*(?:~?\d[\d,.]*\s*[a-z/]{0,6}\s*,?\s*(?:sorry|no|i\s+mean|oops|wait)\b"
+                        r"|(?:[kmgt]i?b|bytes?|gigs?)\s*,\s*~?\d)", re.I)
 
 
 def _corrected(text: str, end: int, v: Vocab) -> bool:
