@@ -2289,3 +2289,9 @@ def test_sequences_a_worker_holds_in_an_example_are_a_load(answer):
 def test_one_sequences_slot_is_no_free_memory():
     led = ledger("Waiting for GPU 3 to free a 1.84 GB slot could take seconds.", opening=OPEN_13B)
     assert not led.by_kind("free_kv_bytes"), led.summary()
+
+
+def test_gpus_in_repair_drawn_from_a_turnaround_said_in_the_sentence_before_are_checked():
+    led = ledger("Rough number: ~8 sick GPUs a day across 10,000. A vendor repair takes about 5 days round trip. So at "
+                 "steady state we have 400 GPUs in the repair pipeline, roughly 4% of the fleet.", opening=OPEN_HEALTH)
+    assert [c.check.status for c in led.by_kind("gpu_count") if c.value == 400] == ["wrong"], led.summary()

@@ -1932,12 +1932,14 @@ def check_gpus_from_rate(c: Claim, ctx: Ctx, i: int) -> Check | None:
 
 
 # Little's law for a repair pipeline: "10 a day ... with a 5-day repair turnaround, that's about 50 GPUs in repair"
-_FAILURES_PER_PERIOD = re.compile(r"\s*(?:(?:gpus?|hosts?|nodes?|cards?|machines?|failures?|repairs?|of\s+them)\s+)?(?:a|per|each|every|/)\s*"
+_FAILURES_PER_PERIOD = re.compile(r"\s*(?:(?:sick|bad|broken|failed|failing|faulty|unhealthy|dead)\s+)?"
+                                  r"(?:(?:gpus?|hosts?|nodes?|cards?|machines?|failures?|repairs?|of\s+them)\s+)?(?:a|per|each|every|/)\s*"
                          r"(day|week|wk|month|year)\b", re.I)
 _PERIOD_DAYS = {"day": 1.0, "week": 7.0, "wk": 7.0, "month": 30.0, "year": 365.0}
-_IN_REPAIR = re.compile(r"[^.;!?\d]{0,12}?\b(?:in\s+(?:repair|the\s+shop|the\s+pipeline|rma|flight)|out\s+of\s+service|"
+_IN_REPAIR = re.compile(r"[^.;!?\d]{0,12}?\b(?:in\s+(?:repair|the\s+shop|the\s+(?:repair\s+)?pipeline|rma|flight)|out\s+of\s+service|"
                         r"being\s+repaired|at\s+any\s+(?:time|moment|one\s+time|given\s+time))", re.I)
 _DAY_MS = _PERIOD_MS["day"]
+_STEADY_STATE = re.compile(r"\b(?:steady[- ]state|little.s\s+law|at\s+any\s+(?:one\s+|given\s+)?time|on\s+average)\b", re.I)
 _SUM_SIGN = re.compile(r"\+|\bplus\b", re.I)
 _HOST_UNIT = re.compile(r"\b(?:hosts?|nodes?|servers?|machines?)\b", re.I)
 # "one interruption per 2,000 GPUs per day": the population a rate is of, not the rate
@@ -1965,6 +1967,8 @@ def check_in_repair(c: Claim, ctx: Ctx, i: int) -> Check | None:
     rates: list[tuple[float, str, int, int]] = []  # (a day, as said, where, which rate it restates)
     period = 1.0
     days: list[float] = []
+    carried: list[float] = []  # repair times said in the sentence before the count's
+    before = max(text.rfind(". ", 0, max(start - 2, 0)) + 2, 0) if start > 0 else 0
     for m in find_mentions(text[:pos], ctx.v):
         if not m.value:
             continue
@@ -1978,10 +1982,18 @@ def check_in_repair(c: Claim, ctx: Ctx, i: int) -> Check | None:
             rates.append((m.value / period, text[m.start:m.end].strip(), m.start, rates[-1][3]))
         elif m.dim == "time" and m.value >= _DAY_MS / 2 and m.start >= start:
             days.append(m.value / _DAY_MS)  # any of the stages or their total ("1 day ... 5 days ..., 7 in all")
+        elif m.dim == "time" and m.value >= _DAY_MS / 2 and m.start >= before:
+            carried.append(m.value / _DAY_MS)
     # the repair time said in the count's own sentence; a sum of flows ("20/wk x 1 day + 10/wk x 14 days")
     # is a calculation, checked as one
     lead = c.sentence[:c.sentence.find(c.span)]
-    if not rates or not days or not _TURNAROUND_WORD.search(lead) or _SUM_SIGN.search(lead):
+    if not days and carried and _STEADY_STATE.search(lead) and _TURNAROUND_WORD.search(text, before, start):
+        # ... or in the sentence before, the count drawn from it: "A vendor repair takes about 5 days round trip.
+        # So at steady state we have 500 GPUs in the repair pipeline"
+        days = carried
+    elif not _TURNAROUND_WORD.search(lead):
+        return None
+    if not rates or not days or _SUM_SIGN.search(lead):
         return None
     # the rate said in the count's own sentence, else the last one said before it ("... 300 a week. With a
     # 5-day turnaround, that's 1,500"), with its restatement ("about 3 a day ... call it 5")
