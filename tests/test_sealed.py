@@ -44,15 +44,15 @@ EXACT, WITHIN_ONE, PITFALL_RECALL, FALSE_PITFALL = 0.85, 0.97, 0.85, 0.02
 # answers), ZZZZG and ZZZZH (0.88, 0.83; ZZZZG on one false vendor_speedup, one false policy_list and two weak
 # answers), ZZZZI and ZZZZJ (0.94, 0.89; ZZZZI on one strong and one weak answer, ZZZZJ on one weak answer
 # only), ZZZZK and ZZZZL (0.84, 0.79), ZZZZM and ZZZZN (0.87, 0.83), ZZZZO and ZZZZP (0.87, 0.86; ZZZZO on one
-# strong, two weak and one stuffed answer, ZZZZP on two false pitfalls, one strong and one weak answer) missed it too
-# and were then tuned on.
+# strong, two weak and one stuffed answer, ZZZZP on two false pitfalls, one strong and one weak answer), ZZZZQ and ZZZZR
+# (0.84, 0.82; no false pitfall on either) missed it too and were then tuned on.
 BELOW_THE_BAR: dict[str, str] = {
-    "batch_zzzzq": ("measured once at 727ab86 (cycle 61): pitfall recall 0.90 (19/21) and no false pitfall meet the "
-                    "bar; exact 0.84 (76/90), within one 0.967 (87/90), strong >= 8: 3/6, weak <= 2: 6/8 and "
-                    "stuffed <= 2: 2/3 do not"),
-    "batch_zzzzr": ("measured once at 727ab86 (cycle 61): within one 1.00 (90/90), pitfall recall 0.95 (20/21), no "
-                    "false pitfall and strong >= 8: 6/6 meet the bar; exact 0.82 (74/90), weak <= 2: 5/8 and "
-                    "stuffed <= 2: 1/3 do not"),
+    "batch_zzzzs": ("measured once at 8dd52c2 (cycle 62): exact 0.86 (77/90), within one 1.00 (90/90), pitfall "
+                    "recall 0.89 (17/19), strong >= 8: 6/6 and stuffed <= 2: 3/3 meet the bar; one false no_limits "
+                    "(3.7%) and weak <= 2: 6/8 do not"),
+    "batch_zzzzt": ("measured once at 8dd52c2 (cycle 62): exact 0.86 (77/90), within one 0.99 (89/90), pitfall "
+                    "recall 0.95 (19/20) and stuffed <= 2: 3/3 meet the bar; one false vendor_speedup (3.6%), "
+                    "strong >= 8: 5/6 and weak <= 2: 7/8 do not"),
 }
 
 BATCHES = sealed_batches()
