@@ -2295,3 +2295,31 @@ def test_gpus_in_repair_drawn_from_a_turnaround_said_in_the_sentence_before_are_
     led = ledger("Rough number: ~8 sick GPUs a day across 10,000. A vendor repair takes about 5 days round trip. So at "
                  "steady state we have 400 GPUs in the repair pipeline, roughly 4% of the fleet.", opening=OPEN_HEALTH)
     assert [c.check.status for c in led.by_kind("gpu_count") if c.value == 400] == ["wrong"], led.summary()
+
+
+def test_a_batchs_kv_read_with_its_active_count_is_a_batchs():
+    led = ledger("Each card streams ~35 GB of weights per step, plus KV reads at ~150 active × ~2k tokens × 82 KB ≈ 25 GB "
+                 "per card.")
+    assert all(c.check is None or c.check.status != "wrong" for c in led.by_kind("kv_bytes_per_sequence")), led.summary()
+
+
+def test_a_word_and_its_count_names_no_model():
+    led = ledger("Cache shape becomes [B, 8, T, 128], 4× smaller → 2 GiB for the batch-8 case.", opening=OPEN_8B)
+    assert not led.by_kind("weights_bytes"), led.summary()
+
+
+def test_a_sum_owned_as_half_of_it_after_wait_is_corrected():
+    led = ledger("Per token per layer: 32 heads × 128 × 2 bytes = 8 KiB, × 32 layers × 2,048 × 8 ≈ 4 GiB. Wait — that's K "
+                 "only, V doubles it: 8 GiB.", opening=OPEN_8B)
+    assert all(c.check is None or c.check.status != "wrong" for c in led.claims if c.speaker == "candidate"), led.summary()
+
+
+def test_flops_over_a_speed_left_unsaid_is_not_a_product():
+    led = ledger("max_num_batched_tokens = 2,048, so one chunk ≈ 2 × 6.74B × 2,048 ≈ 46 ms of prefill.", opening=OPEN_8B)
+    assert all(c.check is None or c.check.status != "wrong" for c in led.by_kind("arithmetic")), led.summary()
+
+
+def test_memory_a_change_wins_back_is_not_the_free_memory():
+    led = ledger("With INT4 the weights become about 4 GB, a quarter, and we gain some 12 GB for the KV cache.",
+                 opening=OPEN_8B)
+    assert not led.by_kind("free_kv_bytes"), led.summary()

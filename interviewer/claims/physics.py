@@ -1220,6 +1220,8 @@ def check_calculation(c: Claim, ctx: Ctx, i: int) -> Check | None:
         parts.append(ms[0])
         dims.add(ms[0].dim)
     result = find_mentions(c.span[c.span.rfind(c.formula[-1]) + len(c.formula[-1]):], ctx.v) if c.formula else []
+    if result and result[-1].dim == "time" and "params" in dims and not dims & {"time", "flops", "flop_rate"}:
+        return None  # "one chunk ≈ 2 × 6.74B × 2,048 ≈ 46 ms": FLOPs over a speed left unsaid, not a product
     if result:
         dims.add(result[-1].dim)
         res = result[-1]
@@ -2082,8 +2084,8 @@ SLIP_NAMED = r"forgot|dropped|missed|left\s+out|mixed\s+up|double[- ]counted"
 # "... is two thousand a month... no, sorry, two hundred", "300 L4s... wait, no, that's 30"
 # (read on the filler-blanked text the ledger and the cue scan share: "512 KB, um, no, 256" is "512 KB     no, 256")
 _CORRECTION = re.compile(r"[^.!?\n\d]{0,24}?(?:\.\.\.|…|—|–|\s-|,|;|\.)?\s*(?:(?:oh|ah)\b[\s,.!]*)?(?:no|wait|sorry|oops|scratch\s+that|i\s+mean|"
-                         r"correction|make\s+that)\b[\s,.!:]*(?:(?:no|wait|sorry|scratch\s+that|that.s|it.s|i\s+mean|actually|rather|"
-                         r"more\s+like|make\s+that)\b[\s,.!:]*){0,3}", re.I)  # ("55 GB/s -> hmm, no: 55 MB/s")
+                         r"correction|make\s+that)\b[\s,.!:—–-]*(?:(?:no|wait|sorry|scratch\s+that|that.s|it.s|i\s+mean|actually|rather|"
+                         r"more\s+like|make\s+that)\b[\s,.!:—–-]*){0,3}", re.I)  # ("55 GB/s -> hmm, no: 55 MB/s")
 
 
 # the slip's reason, then the right figure: "sorry, that's GPU-days; it's 50 GPUs"
@@ -2112,7 +2114,7 @@ def _corrected(text: str, end: int, v: Vocab) -> bool:
 
 # the figure judged wrong by the speaker, with the right one said after it in the same sentence
 # ... or the slip named: "scratch that, I forgot the K and V, it's twice that, 320 KB", "no, I dropped a zero, 123 seconds"
-_SELF_CRITIQUE = re.compile(r"(?:(?:(?:that.s|that\s+(?:was|is)|it.s)\s+)?(?:only|just|wrong|not\s+right|off|missing)|(?:i\s+)?(?:"
+_SELF_CRITIQUE = re.compile(r"(?:(?:(?:that.s|that\s+(?:was|is)|it.s)\s+)?(?:[\w-]+\s+)?(?:only|just|wrong|not\s+right|off|missing)|(?:i\s+)?(?:"
                             + SLIP_NAMED + r"|slipped))\b[^.!?\n]{0,80}?\d", re.I)
 
 
