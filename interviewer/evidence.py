@@ -940,7 +940,9 @@ def _retracted(text: str, start: int, end: int) -> bool:
 
 
 # the interviewer's figure said back in so many words: "Fleet is 2,000 H100 on 250 hosts, like you said."
-_ECHO = guarded(re.compile(r"\b(?:like|as)\s+you\s+(?:said|mentioned|put\s+it|stated)\b|\byou\s+(?:said|mentioned|gave)\b", re.I))
+# ... or played back as the question's restatement: "So, restating: home-feed recommendations, 15,000 requests a second"
+_ECHO = guarded(re.compile(r"\b(?:like|as)\s+you\s+(?:said|mentioned|put\s+it|stated)\b|\byou\s+(?:said|mentioned|gave)\b|"
+                           r"\b(?:restating|to\s+restate|let\s+me\s+restate|playing\s+(?:it|that|this)\s+back)\b", re.I))
 # ... unless the sentence works on them: "With the numbers you gave: twenty thousand a second ..., so that's 6 million"
 _WORKS_ON = re.compile(r"\b(?:that.s|which\s+is|gives?)\s+(?:about\s+|roughly\s+|~)?\d|[=→]", re.I)
 # a figure guessed, not worked out: "I'd guess something like ten GPUs would handle it"

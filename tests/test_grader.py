@@ -896,3 +896,11 @@ def test_a_victim_rule_taken_back_with_wont_preempt_at_all_earns_nothing():
                 ("Free users are most of the traffic. Doesn't that thrash?",
                  "Fair point. So we won't preempt at all: a request that can't get blocks waits in the queue."))
     assert "a preemption rule naming the victim" not in r.criterion("scheduling_policy").found, r.criterion("scheduling_policy")
+
+
+def test_the_question_played_back_as_a_restatement_earns_nothing():
+    r = _graded("recommendation-serving",
+                ("Recommendations for a food app: 20,000 requests a second at peak, 300 candidates each, on L4s.",
+                 "So, restating: a food-app feed, 20,000 requests a second at peak, 300 candidates each, ranked on L4s."),
+                ("How many L4s?", "I wouldn't guess; I'd benchmark one L4 first and let the autoscaler handle the rest."))
+    assert r.criterion("capacity_number").score == 0, r.criterion("capacity_number")
