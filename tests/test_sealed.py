@@ -45,14 +45,15 @@ EXACT, WITHIN_ONE, PITFALL_RECALL, FALSE_PITFALL = 0.85, 0.97, 0.85, 0.02
 # answers), ZZZZI and ZZZZJ (0.94, 0.89; ZZZZI on one strong and one weak answer, ZZZZJ on one weak answer
 # only), ZZZZK and ZZZZL (0.84, 0.79), ZZZZM and ZZZZN (0.87, 0.83), ZZZZO and ZZZZP (0.87, 0.86; ZZZZO on one
 # strong, two weak and one stuffed answer, ZZZZP on two false pitfalls, one strong and one weak answer), ZZZZQ and ZZZZR
-# (0.84, 0.82; no false pitfall on either) missed it too and were then tuned on.
+# (0.84, 0.82; no false pitfall on either), ZZZZS and ZZZZT (0.86, 0.86; ZZZZS on one false no_limits and two
+# weak answers, ZZZZT on one false vendor_speedup, one strong and one weak answer) missed it too and were then tuned on.
 BELOW_THE_BAR: dict[str, str] = {
-    "batch_zzzzs": ("measured once at 8dd52c2 (cycle 62): exact 0.86 (77/90), within one 1.00 (90/90), pitfall "
-                    "recall 0.89 (17/19), strong >= 8: 6/6 and stuffed <= 2: 3/3 meet the bar; one false no_limits "
-                    "(3.7%) and weak <= 2: 6/8 do not"),
-    "batch_zzzzt": ("measured once at 8dd52c2 (cycle 62): exact 0.86 (77/90), within one 0.99 (89/90), pitfall "
-                    "recall 0.95 (19/20) and stuffed <= 2: 3/3 meet the bar; one false vendor_speedup (3.6%), "
-                    "strong >= 8: 5/6 and weak <= 2: 7/8 do not"),
+    "batch_zzzzu": ("measured once at 26f2054 (cycle 63): exact 0.90 (81/90), within one 0.99 (89/90), pitfall recall "
+                    "0.90 (19/21), weak <= 2: 8/8 and stuffed <= 2: 3/3 meet the bar; two false quantizing_on_faith "
+                    "(7.1%), one false vendor_speedup (3.7%) and strong >= 8: 4/6 do not"),
+    "batch_zzzzv": ("measured once at 26f2054 (cycle 63): exact 0.87 (78/90), within one 1.00 (90/90), pitfall recall "
+                    "0.96 (22/23), no false pitfall, strong >= 8: 6/6 and stuffed <= 2: 3/3 meet the bar; weak <= 2: "
+                    "7/8 (one weak answer graded 3) does not"),
 }
 
 BATCHES = sealed_batches()
