@@ -1525,13 +1525,15 @@ def check_fsync_count(c: Claim, ctx: Ctx, i: int) -> Check | None:
     earlier = [x for x in ctx.claims[:i] if x.kind in ("write_rate", "request_rate_rps") and x.value
                and not x.negated and not x.hypothetical and x.sentence != c.sentence]
     G = groups[-1]
-    readings = [r / G.value for x in rates + earlier for r in (x.value, x.low, x.high) if r]
+    matching = [r for x in rates + earlier for r in (x.value, x.low, x.high) if r and 0.5 <= c.value * G.value / r <= 2.0]
+    if matching:
+        trace = [f"{say.count(matching[0])} writes a second / {say.count(G.value)} writes per fsync = "
+                 f"{say.count(matching[0] / G.value)} fsyncs a second"]
+        return _check("ok", "fsync_count", matching[0] / G.value, c.unit, c,
+                      f"Right: {say.count(matching[0])} writes a second in groups of {say.count(G.value)}.", trace)
     R = max(rates + earlier, key=lambda x: x.value)  # the load, the largest rate said
     expected = R.value / G.value
     trace = [f"{say.count(R.value)} writes a second / {say.count(G.value)} writes per fsync = {say.count(expected)} fsyncs a second"]
-    if any(0.5 <= c.value / x <= 2.0 for x in readings):
-        return _check("ok", "fsync_count", expected, c.unit, c,
-                      f"Right: {say.count(R.value)} writes a second in groups of {say.count(G.value)}.", trace)
     return _check("wrong", "fsync_count", expected, c.unit, c,
                   f"{say.count(R.value).capitalize()} writes a second in groups of {say.count(G.value)} is about "
                   f"{say.count(expected)} fsyncs a second, not {say.count(c.value)}.", trace)
@@ -1936,7 +1938,7 @@ def check_gpus_from_rate(c: Claim, ctx: Ctx, i: int) -> Check | None:
 # Little's law for a repair pipeline: "10 a day ... with a 5-day repair turnaround, that's about 50 GPUs in repair"
 _FAILURES_PER_PERIOD = re.compile(r"\s*(?:(?:sick|bad|broken|failed|failing|faulty|unhealthy|dead)\s+)?"
                                   r"(?:(?:gpus?|hosts?|nodes?|cards?|machines?|failures?|repairs?|of\s+them)\s+)?(?:a|per|each|every|/)\s*"
-                         r"(day|week|wk|month|year)\b", re.I)
+                                  r"(day|week|wk|month|year)\b", re.I)
 _PERIOD_DAYS = {"day": 1.0, "week": 7.0, "wk": 7.0, "month": 30.0, "year": 365.0}
 _IN_REPAIR = re.compile(r"[^.;!?\d]{0,12}?\b(?:in\s+(?:repair|the\s+shop|the\s+(?:repair\s+)?pipeline|rma|flight)|out\s+of\s+service|"
                         r"being\s+repaired|at\s+any\s+(?:time|moment|one\s+time|given\s+time))", re.I)
