@@ -80,10 +80,11 @@ def in_a_round(transcript, runs: int = 5) -> tuple[list[float], list[float]]:
 def text_caches():
     """Every cache keyed by a turn's text: cleared so that each timed run reads a fresh transcript."""
     from interviewer import evidence, pitfalls
-    from interviewer.claims import ledger, segments
+    from interviewer.claims import ledger, numbers, segments
 
     return [evidence._breaks, evidence.scan_turn, evidence._mask_grader_directed, evidence._clause_marks,
-            ledger._found, segments._names, segments.candidate_reading, pitfalls._turn_scan, pitfalls._sentences]
+            ledger._found, segments._names, segments.candidate_reading, pitfalls._turn_scan, pitfalls._sentences,
+            numbers._writes_european, segments._table_lines]
 
 
 def report(name: str, cases) -> None:

@@ -8,6 +8,7 @@ Spelled-out numbers are read with text2num. Units and nouns come from units.yaml
 """
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 
@@ -461,6 +462,12 @@ def writes_european(texts: list[str]) -> bool:
     """Does a speaker write numbers the European way: a decimal comma somewhere ("13,5 GB") or a
     number in dotted thousands no decimal point could be ("6.000.000"), and no comma between
     thousands anywhere ("1,500")?"""
+    return _writes_european(tuple(texts))
+
+
+@functools.lru_cache(maxsize=256)
+def _writes_european(texts: tuple[str, ...]) -> bool:
+    # cached by the texts: the ledger and the cue scan both ask it of the same candidate turns
     return any(_DECIMAL_COMMA.search(t) or _MILLIONS_DOT.search(t) for t in texts) \
         and not any(_THOUSANDS_COMMA.search(t) for t in texts)
 

@@ -224,8 +224,10 @@ def _clean_label(s: str) -> str:
     return re.sub(r"[*`]+|(?<!\w)_+|_+(?!\w)", "", s).strip()
 
 
+@lru_cache(maxsize=1024)
 def _table_lines(text: str) -> dict[int, str]:
-    """Line numbers of Markdown table rows -> 'header' or 'body' (markdown-it-py decides)."""
+    """Line numbers of Markdown table rows -> 'header' or 'body' (markdown-it-py decides). Cached by
+    text (the ledger's segments and the cue scan's digitized read the same turn): not to be changed."""
     if "|" not in text or "-" not in text:
         return {}
     md = _md()  # markdown-it-py is imported only once a turn may hold a table
