@@ -62,8 +62,9 @@ def _allowed(rule: Rule, text: str, m: Mention, value: float, possible: Possible
         return False
     if rule.not_left:
         left_text = text[max(0, m.start - _LEFT_WINDOW):m.start]
-        if any(possible(needs) and veto.search(left_text) for veto, needs in zip(rule.not_left, rule.not_left_needs)):
-            return False
+        for veto, needs in zip(rule.not_left, rule.not_left_needs):
+            if possible(needs) and veto.search(left_text):
+                return False
     for veto in rule.not_right:
         if _veto_re(veto).match(text, m.end):
             return False

@@ -774,8 +774,8 @@ def _host_from_per_gpu(c: Claim, ctx: Ctx, i: int) -> Check | None:
 def check_sequences(c: Claim, ctx: Ctx, i: int) -> Check | None:
     if c.scope == "fleet" and c.scope_stated:
         return None
-    if any(o.kind in ("max_num_seqs", "max_batch_size") and o.value == c.value and o.speaker == c.speaker
-           for o in ctx.claims[:i]):
+    if any(ctx.claims[j].value == c.value and ctx.claims[j].speaker == c.speaker
+           for kind in ("max_num_seqs", "max_batch_size") for j in ctx.by_kind.get(kind, ()) if j < i):
         return None  # "at 128 sequences" after "max num seqs 128": the limit said again, not what fits
     scaled = _host_from_per_gpu(c, ctx, i)
     if scaled is not None:
