@@ -61,6 +61,8 @@ _OPERAND_NEXT = re.compile(r"\s*(?:[~\d(]|(?:a|an|one|two|three|four|five|six|se
 _WORD_HINTS = ("one", "two", "thr", "four", "five", "six", "seven", "eight", "nine", "ten", "elev", "twel", "teen",
                "twenty", "thirty", "forty", "fifty", "sixty", "ninety", "hundred", "thousand", "million",
                "billion", "zero", "half", "quarter", "tenth", "couple", "dozen", "single")
+# (one scan for any of them: a regex alternation, not a substring test per hint)
+_WORD_HINT = re.compile("|".join(_WORD_HINTS))
 _SCALE_WORDS = {"hundred", "thousand", "million", "billion", "trillion"}
 _AND_A_HALF = re.compile(r"\s+and\s+a\s+half\b", re.I)
 _AND_BEFORE = re.compile(r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|teen|ty|hundred|thousand|\d)"
@@ -121,16 +123,28 @@ _A_TIME_UNIT = re.compile(r"(?<=\s)an?\s+(?:micro|milli)?(?:second|minute|hour)"
 _POW = re.compile(r"\s*(?:\^|\*\*)\s*(\d{1,2})(?![\d.,])")  # a power of two or ten: "2^19", "2**17"
 
 
+_SEPARATORS = re.compile(r"[,\s]")  # between a number's thousands
+_SPACES = re.compile(r"\s+")
+_PARAMS_WORD = re.compile(r"[\s-]*(?:param(?:eter)?s?|parameter)(?![a-z])", re.I)
+_RANGE_GAP = re.compile(r"\s*(?:-|–|—|to|or|through)\s*", re.I)
+
+
 def _atoms(text: str, v: Vocab, skip: list[tuple[int, int]], digits: bool = True) -> list[_Atom]:
     """The numbers in `text`: spelled ones first, then (with `digits`) the ones in digits, where no
     spelled one already is."""
     atoms: list[_Atom] = []
 
     def free(s: int, e: int) -> bool:
-        return all(e <= a or s >= b for a, b in skip) and all(e <= x.start or s >= x.end for x in atoms)
+        for a, b in skip:
+            if s < b and a < e:
+                return False
+        for x in atoms:
+            if s < x.end and x.start < e:
+                return False
+        return True
 
     low = text.lower()
-    words = any(w in low for w in _WORD_HINTS)
+    words = _WORD_HINT.search(low) is not None
     folded = folds(text)
     # (the hints are substrings - "ten" is in "latency", "one" in "done": most segments pass them; a
     # fraction also needs one of its literals)
@@ -192,7 +206,7 @@ def _atoms(text: str, v: Vocab, skip: list[tuple[int, int]], digits: bool = True
             continue  # "reject with 429 and a Retry-After", "return a 503": a status code, not a quantity
         n = m.group("n")
         value = float(n.replace(",", ".") if m.group("dc") else n.replace(".", "") if m.group("dt")
-                      else re.sub(r"[,\s]", "", n))
+                      else _SEPARATORS.sub("", n))
         end = m.end()
         sci = _SCI.match(text, end)
         if sci and not text[sci.end():sci.end() + 1].isalpha():
@@ -268,9 +282,9 @@ def _parse_after(text: str, atom: _Atom, v: Vocab) -> Mention:
         value *= 1e9
         pos += 1
         dim, unit = "params", "B"
-        pm = re.match(r"[\s-]*(?:param(?:eter)?s?|parameter)(?![a-z])", text[pos:], re.I)
+        pm = _PARAMS_WORD.match(text, pos)
         if pm:
-            pos += pm.end()
+            pos = pm.end()
         return Mention(atom.start, pos, value, dim, unit=unit, raw=atom.value, approx=atom.approx)
     if not atom.spelled and ch and ch in v.suffixes and not nxt.isalpha() or (text[pos:pos + 2].lower() == "bn" and not text[pos + 2:pos + 3].isalpha()):
         if text[pos:pos + 2].lower() == "bn":
@@ -310,10 +324,10 @@ def _parse_after(text: str, atom: _Atom, v: Vocab) -> Mention:
         q_pos = pos
         found: set[str] = set()
         for _ in range(2):
-            qm = re.match(r"\s+", text[q_pos:])
+            qm = _SPACES.match(text, q_pos)
             if not qm:
                 break
-            qq = v.qualifier_re.match(text, q_pos + qm.end())
+            qq = v.qualifier_re.match(text, qm.end())
             if not qq:
                 break
             found.add(" ".join(qq.group(0).lower().split()))
@@ -386,7 +400,7 @@ def find_mentions(text: str, vocab: Vocab | None = None) -> list[Mention]:
         if i + 1 < len(mentions):
             b = mentions[i + 1]
             gap = text[a.end:b.start]
-            is_join = bool(re.fullmatch(r"\s*(?:-|–|—|to|or|through)\s*", gap, re.I)) and not (
+            is_join = bool(_RANGE_GAP.fullmatch(gap)) and not (
                 gap.strip() == "-" and gap != gap.strip())  # "80 - 16" is a subtraction
             after_from = "from" in text[max(0, a.start - 6):a.start].lower()
             if is_join and not after_from and (a.dim == b.dim or a.dim == "count"):
@@ -440,7 +454,7 @@ def spelled_numbers(text: str, vocab: Vocab | None = None) -> list[tuple[int, in
     read them as digits."""
     v = vocab or load()
     low = text.lower()
-    if not any(w in low for w in _WORD_HINTS):
+    if _WORD_HINT.search(low) is None:
         return []
     # the figures in digits come after the spelled ones and cannot change them: not read here
     return [(a.start, a.end, a.value) for a in _atoms(text, v, [], digits=False)
