@@ -431,13 +431,13 @@ _CONTRAST = guarded(re.compile(r"\b(?:unlike|as\s+opposed\s+to|different\s+(?:fr
 def _digit_sentences(low: str) -> str:
     """`low` with the sentences that hold no digit blanked out (same length): the text the cues that
     need a number run over."""
-    if not any(c.isdigit() for c in low):
+    if not any(map(str.isdigit, low)):  # (map, not a generator: every character is tested)
         return " " * len(low)
     parts, pos = [], 0
     for m in _SENTENCE_OR_LINE.finditer(low):
         parts.append(low[pos:m.start()])
         chunk = m.group(0)
-        parts.append(chunk if any(c.isdigit() for c in chunk) else " " * len(chunk))
+        parts.append(chunk if any(map(str.isdigit, chunk)) else " " * len(chunk))
         pos = m.end()
     parts.append(low[pos:])
     return "".join(parts)
@@ -625,10 +625,15 @@ class _Places:
         if hit is None:
             if self._word is None:
                 self._word = self._index()
-            found: set[int] = set()
-            for w in words:
-                found.update(self._word[w])
-            hit = self._at[words] = sorted(found)
+            lists = [at for w in words if (at := self._word[w])]
+            if len(lists) == 1:
+                hit = lists[0]  # (one word's places are sorted and distinct already: shared, never changed)
+            else:
+                found: set[int] = set()
+                for at in lists:
+                    found.update(at)
+                hit = sorted(found)
+            self._at[words] = hit
         return hit
 
     def _index(self) -> dict[str, list[int]]:
