@@ -6,7 +6,7 @@ import re
 from typing import Optional, Sequence
 
 from interviewer.claims.attach import clause_flags, find_claims
-from interviewer.claims.models import Claim, Ledger, construct
+from interviewer.claims.models import Claim, Ledger, construct, copied
 from interviewer.claims.numbers import writes_european
 from interviewer.claims.physics import Ctx, check_all
 from interviewer.claims.segments import candidate_reading, segments
@@ -139,6 +139,6 @@ def build_ledger(turns: Sequence[tuple[str, str]], family: Optional[str] = None,
             tracker.advance(said, carry=not hyp and not comp)
         if saved is not None:
             tracker.carried = saved  # the hypothetical answer's subject does not outlive it
-        subjects.append(tracker.carried.model_copy())
+        subjects.append(copied(tracker.carried))
     check_all(Ctx(claims=claims, sentence_of=where, v=v, texts=texts))
     return Ledger(claims=claims, family=family, question_id=question_id, subjects=subjects)

@@ -12,7 +12,7 @@ import re
 
 from interviewer import capacity
 from interviewer.claims.attach import Found
-from interviewer.claims.models import Subject
+from interviewer.claims.models import Subject, copied
 from interviewer.claims.segments import Segment
 from interviewer.claims.vocab import Vocab
 from interviewer.quickre import folds, may_match
@@ -160,7 +160,7 @@ class Tracker:
 
     def resolve(self, said: dict, pos: int, base: Subject | None = None) -> Subject:
         """The subject for a figure at `pos` in a segment that said `said`, on top of `base`."""
-        cur = (base or self.carried).model_copy()
+        cur = copied(base or self.carried)
         presets = capacity.load_presets()
         model = _nearest(said["models"], pos, said.get("text"))
         if model:
