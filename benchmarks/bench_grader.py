@@ -84,7 +84,7 @@ def text_caches():
 
     return [evidence._breaks, evidence.scan_turn, evidence._mask_grader_directed, evidence._clause_marks,
             ledger._found, segments._names, segments.candidate_reading, pitfalls._turn_scan, pitfalls._sentences,
-            numbers._writes_european, segments._table_lines]
+            numbers._writes_european, segments._table_lines, segments.blank_fillers]
 
 
 def report(name: str, cases) -> None:

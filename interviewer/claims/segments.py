@@ -89,8 +89,10 @@ def blank_empty_slots(text: str) -> str:
 _FILLER = guarded(re.compile(r"(?:,\s*)?(?<![\w'’-])(?:[Uu]m+|[Uu]h+|[Hh]m+|[Ee]rm+|er)(?![\w'’-])(?:\s*,)?"))
 
 
+@lru_cache(maxsize=1024)
 def blank_fillers(text: str) -> str:
-    """`text` with each filler ("um", "hmm", "uh") and its commas turned to spaces: the same length."""
+    """`text` with each filler ("um", "hmm", "uh") and its commas turned to spaces: the same length.
+    Cached by text: the candidate's reading and the ledger's corrections check blank the same turn."""
     if not _FILLER.search(text):
         return text
     return _FILLER.sub(lambda m: " " * (m.end() - m.start()), text)
