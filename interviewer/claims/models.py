@@ -27,6 +27,16 @@ def _fields(cls: type[BaseModel]) -> tuple | None:
     return tuple(out)
 
 
+@functools.lru_cache(maxsize=None)
+def _template(cls: type[BaseModel]) -> tuple[dict, frozenset, frozenset, tuple]:
+    """For construct: each field in declaration order with its default (None for a required one or one
+    with a factory, overwritten before use), the field names, the required ones, and (name, factory)."""
+    fields = _fields(cls) or ()
+    template = {name: (None if required or factory is not None else default) for name, required, default, factory in fields}
+    return (template, frozenset(template), frozenset(name for name, required, _d, _f in fields if required),
+            tuple((name, factory) for name, _r, _d, factory in fields if factory is not None))
+
+
 def construct(cls: type[M], **values: Any) -> M:
     """`cls.model_construct(**values)`, built directly: the same instance (fields in declaration
     order, defaults filled in, the fields set recorded) in a fraction of the time, for the ledger's
@@ -34,15 +44,25 @@ def construct(cls: type[M], **values: Any) -> M:
     fields = _fields(cls)
     if fields is None:
         return cls.model_construct(**values)
-    data: dict[str, Any] = {}
-    for name, required, default, factory in fields:
-        if name in values:
-            data[name] = values[name]
-        elif not required:
-            data[name] = factory() if factory is not None else default
+    template, names, required, factories = _template(cls)
+    if required <= values.keys() <= names:
+        # every required field given and nothing else (the usual call): the defaults in declaration
+        # order, overwritten in place by the values given, then a fresh default from each factory not given
+        data = template.copy()
+        data.update(values)
+        for name, factory in factories:
+            if name not in values:
+                data[name] = factory()
+    else:
+        data = {}
+        for name, req, default, factory in fields:
+            if name in values:
+                data[name] = values[name]
+            elif not req:
+                data[name] = factory() if factory is not None else default
     m = cls.__new__(cls)
     object.__setattr__(m, "__dict__", data)
-    object.__setattr__(m, "__pydantic_fields_set__", {k for k in values if k in data})
+    object.__setattr__(m, "__pydantic_fields_set__", values.keys() & data.keys())
     object.__setattr__(m, "__pydantic_extra__", None)
     object.__setattr__(m, "__pydantic_private__", None)
     return m
