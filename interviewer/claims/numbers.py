@@ -30,6 +30,9 @@ _DIGITS = guarded(re.compile(
 _SCI = re.compile(r"e[-+]?\d+", re.I)
 _TIMES_TEN = re.compile(r"\s*[x×*·]\s*10\s*(?:\^|\*\*)\s*([-+]?\d{1,2})(?![\d.,])")
 _TP = guarded(re.compile(r"(?<![\w])tp\s*[-=:]?\s*(\d{1,2})(?!\d)|(\d{1,2})-way\s+(?:tensor|tp)\b", re.I))
+# every _TP match holds one of these (too short for quickre.needed_literals): most segments say neither,
+# and a substring test spares them the scan
+_TP_NEEDS = ("-way", "tp")
 _RANGE_JOIN = re.compile(r"\s*(?:-|–|—|to|or|through)\s*(?=[~≈\d]|[a-z])", re.I)
 # (only before a unit: "a few hundred requests" is no figure to check, "a few hundred MB/s" is a drive's speed)
 _FEW_HUNDRED = re.compile(r"\b(a\s+few|a\s+couple(?:\s+of)?|several)\s+(hundred|thousand)\b"
@@ -386,7 +389,7 @@ def find_mentions(text: str, vocab: Vocab | None = None) -> list[Mention]:
     v = vocab or load()
     skip = _percentile_zones(text, v)
     out: list[Mention] = []
-    for m in _TP.finditer(text):
+    for m in _TP.finditer(text) if may_match(_TP_NEEDS, text.lower(), folds(text)) else ():
         n = int(m.group(1) or m.group(2))
         out.append(Mention(m.start(), m.end(), float(n), "tp", unit="tp", raw=float(n)))
         skip.append((m.start(), m.end()))
