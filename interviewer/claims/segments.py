@@ -8,6 +8,7 @@ only the cell part maps back to the turn.
 """
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -353,6 +354,7 @@ def _prose(text: str, start: int, end: int, names=None) -> list[Segment]:
     out = []
     pos = 0
     bounds = [(m.start(), m.end()) for m in _SENT_END.finditer(chunk)] + [(len(chunk), len(chunk))]
+    model_starts, gpu_starts = [a for _p, a, _b in models], [a for _p, a, _b in gpus]
     for b_start, b_end in bounds:
         s, e = pos, b_start
         pos = b_end
@@ -367,7 +369,18 @@ def _prose(text: str, start: int, end: int, names=None) -> list[Segment]:
         e = s + len(chunk[s:e].rstrip())
         if s >= e:
             continue
-        seg_models = [(p, a - s, b - s) for p, a, b in models if a >= s and b <= e]
-        seg_gpus = [(p, a - s, b - s) for p, a, b in gpus if a >= s and b <= e]
+        seg_models = _inside(models, model_starts, s, e)
+        seg_gpus = _inside(gpus, gpu_starts, s, e)
         out.append(Segment(text=masked[s:e], plain=chunk[s:e], turn_start=start + s, models=seg_models, gpus=seg_gpus))
+    return out
+
+
+def _inside(names: list[tuple[str, int, int]], starts: list[int], s: int, e: int) -> list[tuple[str, int, int]]:
+    """The names (sorted by start; `starts` their starts) that lie within [s, e), shifted to start at s:
+    looked up by bisection instead of testing every name of the chunk for every sentence."""
+    out = []
+    for k in range(bisect.bisect_left(starts, s), bisect.bisect_left(starts, e)):
+        p, a, b = names[k]
+        if b <= e:
+            out.append((p, a - s, b - s))
     return out
