@@ -118,17 +118,25 @@ def _computed_items(ev: Evidence, rubric: Rubric, family: str) -> None:
     if ev.ledger is None or not rubric.families[family].memory_capacity:
         return
     main = ("concurrent_sequences", "kv_cache_tokens", "kv_bytes_per_token", "kv_bytes_per_sequence", "free_kv_bytes")
+    present = ev.present
     for c in ev.ledger.claims:
         if c.turn not in ev.texts or c.speaker != "candidate" or c.value is None or c.negated or c.hypothetical:
             continue
         if c.kind not in main:
             continue
         s = c.subject
+        # (ev.present is a set made afresh from every item's hits: read once, kept up to date by hand)
+        named = bool((s.model or s.params_b) and (s.gpu or s.gpu_memory_gib)) and "named_hardware" not in present
+        checked = c.check is not None and c.check.status == "ok" and "capacity_checked" not in present
+        if not (named or checked):
+            continue
         quote = quote_around(ev.texts[c.turn], c.start, c.end)
-        if (s.model or s.params_b) and (s.gpu or s.gpu_memory_gib) and "named_hardware" not in ev.present:
+        if named:
             ev.add(Hit("named_hardware", c.turn, c.start, c.end, quote, "computed"))
-        if c.check is not None and c.check.status == "ok" and "capacity_checked" not in ev.present:
+            present.add("named_hardware")
+        if checked:
             ev.add(Hit("capacity_checked", c.turn, c.start, c.end, quote, "computed"))
+            present.add("capacity_checked")
 
 
 def analyse(turns: list[tuple[int, str]], rubric: Rubric, family: str,
