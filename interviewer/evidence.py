@@ -891,6 +891,12 @@ _RETRACT = re.compile(r"\s*(?:(?:but|and|hmm+|well|though|so)\s*,?\s+)?(?:actual
                       r"on\s+second\s+thought\b|wait,?\s+no\b)", re.I)
 
 
+@functools.lru_cache(maxsize=256)
+def _literals_of(pattern: re.Pattern) -> tuple[str, ...] | None:
+    """needed_literals, worked out once per pattern: a turn without any of them is not scanned."""
+    return needed_literals(pattern)
+
+
 def _withdrawn(ev: Evidence, rubric: Rubric) -> None:
     """Drop an item's hits that a later answer takes back as a whole ("Actually, thinking about running
     it, I'd drop preemption altogether"): only what is said after the withdrawal still counts."""
@@ -899,7 +905,7 @@ def _withdrawn(ev: Evidence, rubric: Rubric) -> None:
         if not hits:
             continue
         last = max(((idx, m.start()) for idx, text in ev.texts.items() for p in item.withdrawn_by
-                    for m in p.finditer(text)), default=None)
+                    if may_match(_literals_of(p), text.lower(), folds(text)) for m in p.finditer(text)), default=None)
         if last is None:
             continue
         kept = [h for h in hits if (h.turn, h.start) > last]
