@@ -59,6 +59,16 @@ def status(led: Ledger, kind: str) -> str:
     return c.check.status
 
 
+def statuses(led: Ledger, kind: str) -> list[str]:
+    """The check status of every figure of `kind` (one with no check at all raises: each is expected checked)."""
+    return [c.check.status for c in led.by_kind(kind)]
+
+
+def none_wrong(led: Ledger, kind: str) -> bool:
+    """No figure of `kind` is checked wrong (unchecked ones and right ones pass)."""
+    return all(c.check is None or c.check.status != "wrong" for c in led.by_kind(kind))
+
+
 # --------------------------------------------------------------------------- the issue's own examples
 
 
@@ -1676,7 +1686,7 @@ def test_a_group_that_has_to_cover_a_target_rate_checks_it():
 def test_a_figure_put_right_after_a_filler_and_a_named_slip_is_not_held_against_the_candidate():
     led = ledger("For Llama-2-13B that's 40 times 40 times 128 times 2 bytes, 400 KB a token. Hmm, scratch that, I "
                  "left out K and V, so twice that, 800 KB a token.", opening="Llama-2-13B in FP16 on one A100 80GB.")
-    assert [c.check.status for c in led.by_kind("kv_bytes_per_token")] == ["unchecked", "ok"], led.summary()
+    assert statuses(led, "kv_bytes_per_token") == ["unchecked", "ok"], led.summary()
     slow = ledger("A 2,048-token reply is 2,048 times 40 ms, which is, um, 8 seconds. No, I dropped a zero, 82 seconds.")
     assert all(c.check.status != "wrong" for c in slow.by_kind("arithmetic")), slow.summary()
 
@@ -1754,7 +1764,7 @@ def test_the_format_said_right_before_a_size_is_its_format_and_a_scope_after_ano
                  opening="Llama-3-70B on H100 80GB GPUs.")
     assert all(c.check.status == "ok" for c in led.by_kind("weights_bytes")), led.summary()
     assert status(led, "free_kv_bytes") == "ok", led.summary()
-    assert all(c.check is None or c.check.status != "wrong" for c in led.by_kind("max_num_seqs")), led.summary()
+    assert none_wrong(led, "max_num_seqs"), led.summary()
 
 
 def test_a_full_sequence_the_rest_after_a_subtraction_and_the_same_size_said_again():
@@ -1863,13 +1873,13 @@ def test_a_token_budget_said_in_prompts_worth_is_no_concurrency():
 
 def test_a_rate_whose_each_is_a_product_is_a_factor_of_it():
     led = ledger("Prefill is 200 x 1,500 = 300,000 prompt tokens per second, each is 2 x 70.6 GFLOP, so about 42 PFLOP/s.")
-    assert all(c.check is None or c.check.status != "wrong" for c in led.by_kind("arithmetic")), led.summary()
+    assert none_wrong(led, "arithmetic"), led.summary()
 
 
 def test_a_replay_time_after_the_read_speed_with_words_between_is_checked():
     led = ledger("At 200 MB/s reading from disk, 20 GB is about 10 seconds, then we're up.",
                  opening=OPEN_WAL)
-    assert [c.check.status for c in led.by_kind("arithmetic")] == ["wrong"], led.summary()
+    assert statuses(led, "arithmetic") == ["wrong"], led.summary()
 
 
 @pytest.mark.parametrize("count, verdict", [("12 L4s", "wrong"), ("120 L4s", "ok"), ("150 L4s", "ok")])
@@ -1968,7 +1978,7 @@ def test_an_embedding_table_worked_out_in_bytes_is_no_weights():
 def test_a_result_said_as_almost_or_close_to_closes_the_calculation():
     led = ledger("Resume needs the KV: 6,000 tokens × 320 KiB is almost two GByte, and 161 GB over 160 KB is close to "
                  "a million tokens of cache.")
-    assert [c.check.status for c in led.by_kind("arithmetic")] == ["ok", "ok"], led.summary()
+    assert statuses(led, "arithmetic") == ["ok", "ok"], led.summary()
 
 
 def test_memory_held_back_for_activations_is_not_the_usable_memory():
@@ -2012,7 +2022,7 @@ def test_a_range_with_one_multiplier_is_read_at_both_ends():
 def test_a_bullet_that_opens_on_times_goes_on_from_the_line_before():
     led = ledger("- Per token: 2 x 32 layers x 32 heads x 128 x 2 bytes = 512 KiB.\n- x 4,096 tokens x 4 sequences = 8 GiB.",
                  opening="Llama-2-7B in FP16: size the KV cache of a static batch of 4.")
-    assert all(c.check is None or c.check.status != "wrong" for c in led.by_kind("arithmetic")), led.summary()
+    assert none_wrong(led, "arithmetic"), led.summary()
 
 
 def test_the_cache_of_a_smaller_batch_in_brackets_is_not_the_free_memory():
@@ -2050,7 +2060,7 @@ def test_a_share_of_the_fleet_after_a_bare_count_is_checked():
 def test_a_read_time_after_the_speed_and_the_word_read_is_worked_out():
     led = ledger("Load the snapshot, then the tail: 30 GB at ~3 GB/s sequential read is about 100 seconds.",
                  opening=OPEN_WAL)
-    assert [c.check.status for c in led.by_kind("arithmetic")] == ["wrong"], led.summary()
+    assert statuses(led, "arithmetic") == ["wrong"], led.summary()
 
 
 def test_a_replay_time_after_a_sequential_read_at_a_speed_is_checked():
@@ -2088,7 +2098,7 @@ def test_bytes_written_as_kibyte_and_gibyte_are_read():
 
 def test_what_follows_over_is_the_whole_divisor_when_said_aloud():
     led = ledger("A step reads ~280 GB over 4 x 3.35 TB/s ≈ 21 ms at that batch.")
-    assert [c.check.status for c in led.by_kind("arithmetic")] == ["ok"], led.summary()
+    assert statuses(led, "arithmetic") == ["ok"], led.summary()
 
 
 def test_free_memory_and_sequences_between_no_reserve_and_a_tenth_are_right():
@@ -2118,7 +2128,7 @@ def test_a_batchs_kv_across_its_sequences_is_not_one_sequences():
 def test_a_gpu_with_a_few_requests_as_an_example_is_a_load():
     led = ledger("I'd route on free KV, because a GPU with 10 requests at 2K tokens is fuller than one with 20 short ones.",
                  opening=OPEN_13B)
-    assert all(c.check is None or c.check.status != "wrong" for c in led.by_kind("concurrent_sequences")), led.summary()
+    assert none_wrong(led, "concurrent_sequences"), led.summary()
 
 
 def test_the_kv_a_step_reads_worked_out_is_not_the_free_memory():
@@ -2134,12 +2144,12 @@ def test_the_kv_a_step_reads_worked_out_is_not_the_free_memory():
 ])
 def test_a_count_times_a_size_with_its_unit_allows_no_unit_factor(answer, verdict):
     led = ledger(answer, opening=OPEN_WAL)
-    assert [c.check.status for c in led.by_kind("arithmetic")] == [verdict], led.summary()
+    assert statuses(led, "arithmetic") == [verdict], led.summary()
 
 
 def test_a_sum_taken_back_after_a_colon_is_corrected():
     led = ledger("Log: 40,000 x 1.1 KB = 44 GB/s -> hmm, no: 44 MB/s, not GB.", opening=OPEN_WAL)
-    assert all(c.check is None or c.check.status != "wrong" for c in led.by_kind("arithmetic")), led.summary()
+    assert none_wrong(led, "arithmetic"), led.summary()
 
 
 def test_a_conversations_kv_said_with_its_length_is_not_the_free_memory():
@@ -2151,13 +2161,13 @@ def test_a_conversations_kv_said_with_its_length_is_not_the_free_memory():
 def test_the_load_replicas_are_run_at_is_no_claim_of_what_fits():
     led = ledger("Weights ~141 GB over TP4 leaves ~168 GB, ~285 sequences of 1,800 tokens. The trade I accept is running "
                  "replicas at ~50 active sequences instead of the 256 we could fit.")
-    assert all(c.check is None or c.check.status != "wrong" for c in led.by_kind("concurrent_sequences")), led.summary()
+    assert none_wrong(led, "concurrent_sequences"), led.summary()
 
 
 def test_a_bare_window_of_milliseconds_sizes_the_group_it_fills():
     led = ledger("An fsync is about 0.5 ms. With a 4 ms window at 50,000/s, each flush carries ~200 writes.", opening=OPEN_WAL)
     assert [c.value for c in led.by_kind("max_wait_ms")] == [4.0], led.summary()
-    assert all(c.check is None or c.check.status != "wrong" for c in led.by_kind("writes_per_fsync")), led.summary()
+    assert none_wrong(led, "writes_per_fsync"), led.summary()
 
 
 def test_a_window_of_minutes_is_a_measuring_window_not_a_wait():
@@ -2185,7 +2195,7 @@ def test_a_batch_said_as_sequences_at_a_length_is_a_batchs_kv(answer):
 ])
 def test_a_batch_carried_on_from_the_per_token_size_is_checked_with_it(answer, verdict):
     led = ledger(answer, opening=OPEN_13B)
-    assert [c.check.status for c in led.by_kind("kv_bytes_batch")] == [verdict], led.summary()
+    assert statuses(led, "kv_bytes_batch") == [verdict], led.summary()
 
 
 @pytest.mark.parametrize("answer, verdict", [
@@ -2194,7 +2204,7 @@ def test_a_batch_carried_on_from_the_per_token_size_is_checked_with_it(answer, v
 ])
 def test_a_logs_records_are_its_size_over_a_records(answer, verdict):
     led = ledger(answer, opening=OPEN_WAL)
-    assert [c.check.status for c in led.by_kind("record_count")] == [verdict], led.summary()
+    assert statuses(led, "record_count") == [verdict], led.summary()
 
 
 @pytest.mark.parametrize("answer, verdict", [
@@ -2206,12 +2216,12 @@ def test_a_logs_records_are_its_size_over_a_records(answer, verdict):
 ])
 def test_fsyncs_a_second_are_the_write_rate_over_the_group(answer, verdict):
     led = ledger(answer, opening=OPEN_WAL)
-    assert [c.check.status for c in led.by_kind("fsync_rate")] == [verdict], led.summary()
+    assert statuses(led, "fsync_rate") == [verdict], led.summary()
 
 
 def test_a_rate_said_as_the_logs_is_its_growth():
     led = ledger("Bandwidth-wise, 50,000 writes of 1 KB is 5 GB a second of log, so I'd stripe it.", opening=OPEN_WAL)
-    assert [c.check.status for c in led.by_kind("write_bandwidth")] == ["wrong"], led.summary()
+    assert statuses(led, "write_bandwidth") == ["wrong"], led.summary()
 
 
 @pytest.mark.parametrize("answer, value", [
@@ -2240,14 +2250,14 @@ def test_a_slip_put_right_at_once_is_not_held_against_the_candidate(answer, kind
 def test_a_batch_worked_from_the_shape_with_its_sequences_and_tokens_is_a_batchs_kv():
     led = ledger("With GQA: 4 x 4,096 x 32 layers x 2 x 8 heads x 128 x 2 bytes is 2 GiB, a quarter of before.",
                  opening=OPEN_8B)
-    assert [c.check.status for c in led.by_kind("kv_bytes_batch")] == ["ok"], led.summary()
+    assert statuses(led, "kv_bytes_batch") == ["ok"], led.summary()
     assert not led.by_kind("kv_bytes_per_token"), led.summary()
 
 
 def test_the_load_a_group_is_sized_for_is_not_a_one_at_a_time_rate():
     led = ledger("An fsync is roughly 2 ms at p99, so one at a time is ~500 a second; to do 50,000 writes a second each "
                  "fsync has to cover about a hundred puts.", opening=OPEN_WAL)
-    assert all(c.check is None or c.check.status != "wrong" for c in led.by_kind("write_rate")), led.summary()
+    assert none_wrong(led, "write_rate"), led.summary()
 
 
 def test_memory_named_as_the_runtime_is_not_the_weights():
@@ -2274,7 +2284,7 @@ def test_a_batchs_rate_against_batch_ones_is_no_single_stream_rate():
 def test_a_unit_put_right_after_a_dash_corrects_the_figure():
     led = ledger("Weights are 13 billion times 2 bytes, 26 MB - GB, 26 GB, so each A100 has about 54 GB left.",
                  opening=OPEN_13B)
-    assert all(c.check is None or c.check.status != "wrong" for c in led.by_kind("weights_bytes")), led.summary()
+    assert none_wrong(led, "weights_bytes"), led.summary()
 
 
 @pytest.mark.parametrize("answer", [
@@ -2283,7 +2293,7 @@ def test_a_unit_put_right_after_a_dash_corrects_the_figure():
 ])
 def test_sequences_a_worker_holds_in_an_example_are_a_load(answer):
     led = ledger(answer, opening=OPEN_13B)
-    assert all(c.check is None or c.check.status != "wrong" for c in led.by_kind("concurrent_sequences")), led.summary()
+    assert none_wrong(led, "concurrent_sequences"), led.summary()
 
 
 def test_one_sequences_slot_is_no_free_memory():
@@ -2300,7 +2310,7 @@ def test_gpus_in_repair_drawn_from_a_turnaround_said_in_the_sentence_before_are_
 def test_a_batchs_kv_read_with_its_active_count_is_a_batchs():
     led = ledger("Each card streams ~35 GB of weights per step, plus KV reads at ~150 active × ~2k tokens × 82 KB ≈ 25 GB "
                  "per card.")
-    assert all(c.check is None or c.check.status != "wrong" for c in led.by_kind("kv_bytes_per_sequence")), led.summary()
+    assert none_wrong(led, "kv_bytes_per_sequence"), led.summary()
 
 
 def test_a_word_and_its_count_names_no_model():
@@ -2316,7 +2326,7 @@ def test_a_sum_owned_as_half_of_it_after_wait_is_corrected():
 
 def test_flops_over_a_speed_left_unsaid_is_not_a_product():
     led = ledger("max_num_batched_tokens = 2,048, so one chunk ≈ 2 × 6.74B × 2,048 ≈ 46 ms of prefill.", opening=OPEN_8B)
-    assert all(c.check is None or c.check.status != "wrong" for c in led.by_kind("arithmetic")), led.summary()
+    assert none_wrong(led, "arithmetic"), led.summary()
 
 
 def test_memory_a_change_wins_back_is_not_the_free_memory():
