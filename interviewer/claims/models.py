@@ -67,6 +67,7 @@ def construct(cls: type[M], **values: Any) -> M:
     object.__setattr__(m, "__pydantic_private__", None)
     return m
 
+
 def copied(m: M) -> M:
     """`m.model_copy()` (shallow), built directly for a model `construct` can build: the same copy
     (fields, extras and the fields set copied) without the generic copy machinery, for the subject

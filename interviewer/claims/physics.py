@@ -1507,6 +1507,12 @@ def check_fsync_rate(c: Claim, ctx: Ctx, i: int) -> Check | None:
                   f"not {say.count(c.value)}.", trace)
 
 
+def _loosely(said: float, expected: float) -> bool:
+    """Within half to twice: the reading of a sum said in passing (a group commit's size, fsyncs a second,
+    a log's records), where only a slip of units or orders of magnitude is called wrong."""
+    return 0.5 <= said / expected <= 2.0
+
+
 def check_fsync_count(c: Claim, ctx: Ctx, i: int) -> Check | None:
     """Fsyncs a second said beside the write rate and the group each covers ("At fifty thousand a second
     that's two hundred fifty writes per fsync and about two thousand fsyncs a second"): the rate over
@@ -1525,7 +1531,7 @@ def check_fsync_count(c: Claim, ctx: Ctx, i: int) -> Check | None:
     earlier = [x for x in ctx.claims[:i] if x.kind in ("write_rate", "request_rate_rps") and x.value
                and not x.negated and not x.hypothetical and x.sentence != c.sentence]
     G = groups[-1]
-    matching = [r for x in rates + earlier for r in (x.value, x.low, x.high) if r and 0.5 <= c.value * G.value / r <= 2.0]
+    matching = [r for x in rates + earlier for r in (x.value, x.low, x.high) if r and _loosely(c.value * G.value, r)]
     if matching:
         trace = [f"{say.count(matching[0])} writes a second / {say.count(G.value)} writes per fsync = "
                  f"{say.count(matching[0] / G.value)} fsyncs a second"]
@@ -1562,7 +1568,7 @@ def check_group_size(c: Claim, ctx: Ctx, i: int) -> Check | None:
         return None
     readings = [r * t / 1000.0 for rc in rates for r in (rc.value, rc.low, rc.high) if r
                 for tc in times for t in (tc.value, tc.low, tc.high) if t]
-    if any(0.5 <= said / x <= 2.0 for x in readings if x >= 1 for said in (c.value, c.low, c.high) if said):
+    if any(_loosely(said, x) for x in readings if x >= 1 for said in (c.value, c.low, c.high) if said):
         return None
     if not any(x >= 1 for x in readings):
         return None
@@ -1834,7 +1840,7 @@ def check_record_count(c: Claim, ctx: Ctx, i: int) -> Check | None:
     log, record = sizes[-2], sizes[-1]
     expected = log.value / record.value
     trace = [f"{say.nbytes(log.value)} / {say.nbytes(record.value)} a record = {say.count(expected)} records"]
-    if 0.5 <= c.value / expected <= 2.0:
+    if _loosely(c.value, expected):
         return _check("ok", "record_count", expected, c.unit, c,
                       f"Right: {say.nbytes(log.value)} at {say.nbytes(record.value)} a record.", trace)
     return _check("wrong", "record_count", expected, c.unit, c,
