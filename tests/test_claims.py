@@ -2333,3 +2333,23 @@ def test_memory_a_change_wins_back_is_not_the_free_memory():
     led = ledger("With INT4 the weights become about 4 GB, a quarter, and we gain some 12 GB for the KV cache.",
                  opening=OPEN_8B)
     assert not led.by_kind("free_kv_bytes"), led.summary()
+
+
+def test_a_sequences_kv_said_as_its_tokens_at_the_per_token_size():
+    led = ledger("6,000 tokens at 320 KB a token is about 2 GB of KV, which we'd have no way to resume anyway.")
+    assert one(led, "kv_bytes_per_sequence").value == pytest.approx(2e9), led.summary()
+    assert not led.by_kind("free_kv_bytes"), led.summary()
+
+
+def test_a_labelled_division_names_its_result_not_its_operand():
+    led = ledger("free = 80 - 13.5 - 5 = 61.5 GB → seqs = 61.5 / 2.15 ≈ 28 at full 4k context.",
+                 opening="Llama-2-7B in FP16 on one H100 80GB: how many sequences fit?")
+    assert [c.value for c in led.by_kind("concurrent_sequences") if c.speaker == "candidate"] == [28], led.summary()
+    assert none_wrong(led, "concurrent_sequences"), led.summary()
+
+
+def test_the_total_after_the_weights_are_added_is_not_the_weights():
+    led = ledger("8 GiB of cache. That's Llama-2-7B's shape, so add ~12.6 GiB of weights → ~20.6 GiB: fits a 24 GB L4.",
+                 opening="Batch 8, 2,048 tokens, 32 layers and 32 heads of dimension 128 in FP16.")
+    assert [c.value for c in led.by_kind("weights_bytes") if c.speaker == "candidate"] == [pytest.approx(12.6 * 2**30)], \
+        led.summary()

@@ -63,6 +63,7 @@ _RESULT = re.compile(
 # which is 48,000 GPU-hours a day" goes on to another one
 _COMMA_RESULT = re.compile(r"[\s`*]*,")
 _MAY_HAVE_NUMBER = re.compile(r"\d")
+_LABELLED = re.compile(r"[a-z)]\s*=\s*~?$", re.I)
 _MUL, _DIV, _SUB, _ADD = arithmetic.MUL, arithmetic.DIV, arithmetic.SUB, arithmetic.ADD
 _TIMES_PAREN = re.compile(r"\s*[×x*·]\s*\(")
 # a quotient that counts machines: "... is about 7.5, so 8 replicas" (not "136 per replica": a share of one)
@@ -304,6 +305,11 @@ def find_claims(seg: Segment, v: Vocab, carried_rate: str | None = None,
                 first = ms[ch.operands[0]]
                 if first.dim in ("count", "tokens") and first.value >= 1000 and len(ch.operands) == 2:
                     role[ch.operands[0]] = "cache_tokens"
+        if ch.result is not None and _LABELLED.search(text, max(0, ms[ch.operands[0]].start - 6), ms[ch.operands[0]].start):
+            # "seqs = 61.5 / 2.15 ≈ 28": the label before "=" names the calculation's result, not its bare operands
+            for i in ch.operands:
+                if ms[i].dim == "count":
+                    role.setdefault(i, "operand")
         if set(ch.ops) & _SUB and ch.ops[0] in _SUB and ms[ch.operands[0]].dim == "bytes":
             role.setdefault(ch.operands[0], "minuend")  # "Free memory: 320 GB − 140 GB of weights − ...": the whole
         if ch.result is None and set(ch.ops) <= _ADD and ms[ch.operands[-1]].dim == "tokens" \
