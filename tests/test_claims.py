@@ -2353,3 +2353,8 @@ def test_the_total_after_the_weights_are_added_is_not_the_weights():
                  opening="Batch 8, 2,048 tokens, 32 layers and 32 heads of dimension 128 in FP16.")
     assert [c.value for c in led.by_kind("weights_bytes") if c.speaker == "candidate"] == [pytest.approx(12.6 * 2**30)], \
         led.summary()
+
+
+def test_a_division_said_with_a_slash_is_checked():
+    led = ledger("recs = 20 GB / 1.04 KB ≈ 19.2M. Sequential read at ~1.5 GB/s → 20/1.5 ≈ 1.3 s.", opening=OPEN_WAL)
+    assert [c.check.status for c in led.by_kind("arithmetic") if c.span == "20/1.5 ≈ 1.3 s"] == ["wrong"], led.summary()

@@ -532,6 +532,14 @@ def test_a_bare_figure_given_when_asked_is_a_named_figure():
     assert _scores(timeout)["capacity_number"] == 1 and _scores(failures)["capacity_number"] == 1
 
 
+def test_a_guessed_range_given_when_asked_is_a_named_figure():
+    report = _graded("transformer-kv-cache-drill",
+        ("You preallocate the cache to max length. How much memory is that for batch 8, 2,048 tokens, 32 layers and 32 "
+         "heads of dimension 128 in FP16?",
+         "It's keys and values for every layer, so it adds up, but for a model this size it's maybe 2 or 3 gigs."))
+    assert _scores(report)["capacity_number"] == 1
+
+
 def test_per_gpu_shards_under_tensor_parallelism_check_out():
     from interviewer.claims import build_ledger
 

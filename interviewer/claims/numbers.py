@@ -18,7 +18,8 @@ from interviewer.claims.vocab import Vocab, load
 from interviewer.quickre import folds, guarded, may_match
 
 _DIGITS = guarded(re.compile(
-    r"(?<![\w.,§¶$£€/:])(?P<approx>[~≈]\s*)?(?P<n>"
+    # (not after a slash - "tokens/s", "1/2" - except a decimal divisor: "20/1.5 ≈ 1.3 s" divides)
+    r"(?<![\w.,§¶$£€:])(?:(?<!/)|(?<=\d/)(?=\d+\.\d))(?P<approx>[~≈]\s*)?(?P<n>"
     r"\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?![\d,.]?\d)"   # "2 048", "50 000": thousands set apart by spaces
     r"|[1-9]\d{0,2}(?:,\d{3})+(?:\.\d+)?"               # "1,024"
     r"|(?P<dc>0,\d+|\d+,\d{1,2})(?!\d|,\d)"              # "0,035", "72,5": a decimal comma
