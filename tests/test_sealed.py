@@ -46,14 +46,16 @@ EXACT, WITHIN_ONE, PITFALL_RECALL, FALSE_PITFALL = 0.85, 0.97, 0.85, 0.02
 # only), ZZZZK and ZZZZL (0.84, 0.79), ZZZZM and ZZZZN (0.87, 0.83), ZZZZO and ZZZZP (0.87, 0.86; ZZZZO on one
 # strong, two weak and one stuffed answer, ZZZZP on two false pitfalls, one strong and one weak answer), ZZZZQ and ZZZZR
 # (0.84, 0.82; no false pitfall on either), ZZZZS and ZZZZT (0.86, 0.86; ZZZZS on one false no_limits and two
-# weak answers, ZZZZT on one false vendor_speedup, one strong and one weak answer) missed it too and were then tuned on.
+# weak answers, ZZZZT on one false vendor_speedup, one strong and one weak answer), ZZZZU and ZZZZV (0.90, 0.87;
+# ZZZZU on two false quantizing_on_faith, one false vendor_speedup and two strong answers, ZZZZV on one weak answer
+# only) missed it too and were then tuned on.
 BELOW_THE_BAR: dict[str, str] = {
-    "batch_zzzzu": ("measured once at 26f2054 (cycle 63): exact 0.90 (81/90), within one 0.99 (89/90), pitfall recall "
-                    "0.90 (19/21), weak <= 2: 8/8 and stuffed <= 2: 3/3 meet the bar; two false quantizing_on_faith "
-                    "(7.1%), one false vendor_speedup (3.7%) and strong >= 8: 4/6 do not"),
-    "batch_zzzzv": ("measured once at 26f2054 (cycle 63): exact 0.87 (78/90), within one 1.00 (90/90), pitfall recall "
-                    "0.96 (22/23), no false pitfall, strong >= 8: 6/6 and stuffed <= 2: 3/3 meet the bar; weak <= 2: "
-                    "7/8 (one weak answer graded 3) does not"),
+    "batch_zzzzw": ("measured once at 4f9f2c3 (cycle 64): exact 0.81 (73/90), within one 1.00 (90/90), pitfall recall "
+                    "0.94 (16/17), weak <= 2: 8/8 and stuffed <= 2: 3/3 meet the bar; one false no_limits and one false "
+                    "average_only (3.7% each) and strong >= 8: 4/6 do not"),
+    "batch_zzzzx": ("measured once at 4f9f2c3 (cycle 64): exact 0.83 (75/90), within one 0.98 (88/90), pitfall recall "
+                    "0.95 (18/19), no false pitfall, weak <= 2: 8/8 and stuffed <= 2: 3/3 meet the bar; strong >= 8: "
+                    "6/7 does not"),
 }
 
 BATCHES = sealed_batches()
