@@ -2358,3 +2358,48 @@ def test_the_total_after_the_weights_are_added_is_not_the_weights():
 def test_a_division_said_with_a_slash_is_checked():
     led = ledger("recs = 20 GB / 1.04 KB ≈ 19.2M. Sequential read at ~1.5 GB/s → 20/1.5 ≈ 1.3 s.", opening=OPEN_WAL)
     assert [c.check.status for c in led.by_kind("arithmetic") if c.span == "20/1.5 ≈ 1.3 s"] == ["wrong"], led.summary()
+
+
+def test_tokens_decoded_at_a_per_token_time_are_the_reply():
+    led = ledger("a typical request is 1.8k tokens (1500 in, 300 out), so ~590mb each. 160g / 0.59g ≈ 270 seqs per 4-gpu "
+                 "replica. each request lives ~10s (300 tokens at ~30ms/token plus prefill).")
+    assert [c.value for c in led.by_kind("output_tokens") if c.speaker == "candidate"] == [300], led.summary()
+    assert none_wrong(led, "concurrent_sequences"), led.summary()
+
+
+def test_a_lower_case_full_stop_ends_a_sentence():
+    led = ledger("a reserved pool of 8 empty hosts, 64 gpus, 3.2% of the fleet, only for 8-gpu gangs. a nightly defrag "
+                 "pass migrates small replicas off nearly-empty hosts. i'd budget ~5% of the fleet stranded by "
+                 "fragmentation.", opening="We run about 2,000 H100s, 250 hosts of eight.")
+    assert [c.check.status for c in led.by_kind("fleet_share") if c.check] == ["ok"], led.summary()
+
+
+def test_free_memory_after_the_weights_and_a_cache_said_as_parts():
+    led = ledger("that's exactly llama-2-7b's shape, so on a 40GB a100: ~12.5 GiB weights + 8 GiB cache fits with ~17 GiB "
+                 "spare after overhead.", opening="Batch 8, 2,048 tokens, 32 layers and 32 heads of dimension 128 in FP16.")
+    assert status(led, "free_kv_bytes") == "ok", led.summary()
+
+
+def test_a_sequences_kv_after_its_tokens_and_an_arrow_is_not_free_memory():
+    led = ledger("One request at full length is 1500 in + 300 out = 1800 tok → ~590MB of KV cache.")
+    assert not led.by_kind("free_kv_bytes"), led.summary()
+    assert status(led, "kv_bytes_per_sequence") == "ok", led.summary()
+
+
+def test_a_deadline_worked_out_with_slack_is_a_timeout():
+    led = ledger("so max tokens two thousand forty eight, times p99 per token forty ms is like eighty two seconds of "
+                 "decode, plus a TTFT allowance of like two seconds, and then twenty five percent slack, so about a "
+                 "hundred and five seconds for that request.", opening="Design the timeout and restart strategy.")
+    assert [c.value for c in led.by_kind("timeout_s")] == [105], led.summary()
+
+
+def test_a_share_of_gpu_days_is_checked_as_their_ratio():
+    led = ledger("100 × 8 × 5 = 4,000 gpu-days out per month against 300k gpu-days, roughly 13% of the fleet sitting in "
+                 "the shop.", opening=OPEN_HEALTH)
+    c = one(led, "fleet_share")
+    assert c.check.status == "wrong" and c.check.expected == pytest.approx(4000 / 300000), led.summary()
+
+
+def test_a_puts_whole_time_is_not_an_fsync():
+    led = ledger("I'd expect ~100us per put including the fsync.", opening=OPEN_WAL)
+    assert not led.by_kind("fsync_latency_ms"), led.summary()

@@ -650,7 +650,13 @@ def _left_after_a_total(c: Claim, ctx: Ctx, readings: list[float], weights: floa
             continue  # a total follows the parts it sums: the weights said first, then what they add up to
         rest = total.value + sum(m.value for m in said[k + 1:])
         out += [r + weights - rest for r in readings]  # (each reading is the card less the weights)
+    if len(said) >= 2 and _PLUS.fullmatch(c.sentence, said[0].end, said[1].start):
+        # ... or the parts added with no total: "~12.5 GiB weights + 8 GiB cache fits with ~17 GiB spare"
+        out += [r - sum(m.value for m in said[1:]) for r in readings]
     return [x for x in out if x > 0]
+
+
+_PLUS = re.compile(r"\s*(?:of\s+)?(?:weights?|model)?\s*(?:\+|plus|and)\s*~?\s*", re.I)
 
 
 def check_usable(c: Claim, ctx: Ctx, i: int) -> Check | None:
@@ -1337,6 +1343,9 @@ def check_fleet_share(c: Claim, ctx: Ctx, i: int) -> Check | None:
         g = ctx.claims[j]
         return ctx.texts is not None and g.turn == c.turn and _SAID_AS_SHARE.fullmatch(ctx.texts[c.turn][g.end:c.start]) is not None
 
+    share = _share_of_gpu_time(c, ctx, i)
+    if share is not None:
+        return share
     part = [ctx.claims[j] for j in ctx.in_sentence(i) if j < i and gpus(j, linked(j))]
     # ... or said right after it: "stranded GPUs stay around 2-3% of the fleet, 40-60 GPUs"
     after = [ctx.claims[j] for j in ctx.in_sentence(i) if j > i and gpus(j) and ctx.texts is not None
@@ -1392,6 +1401,36 @@ def check_fleet_share(c: Claim, ctx: Ctx, i: int) -> Check | None:
                    trace)
     check.ratio = round(c.value / expected, 3)
     return check
+
+
+def _share_of_gpu_time(c: Claim, ctx: Ctx, i: int) -> Check | None:
+    """A share of GPU time worked from two GPU-day (or GPU-hour) figures said before it in the sentence:
+    "4,000 gpu-days out per month against 300k gpu-days, roughly 13% of the fleet" is 4,000 / 300,000."""
+    if ctx.texts is None or c.value is None:
+        return None
+    text = ctx.texts[c.turn]
+    said = [ctx.claims[j] for j in ctx.in_sentence(i) if j < i and ctx.claims[j].kind == "gpu_count"
+            and ctx.claims[j].turn == c.turn and ctx.claims[j].value and not ctx.claims[j].negated
+            and _GPU_TIME.match(text, ctx.claims[j].end)]
+    if len(said) < 2:
+        return None
+    part, whole = said[-2], said[-1]
+    if part.value >= whole.value or not _AGAINST.search(text, part.end, whole.start):
+        return None
+    expected = part.value / whole.value
+    trace = [f"{say.count(part.value)} / {say.count(whole.value)} GPU-days = {expected:.1%}"]
+    if _within(c.value, expected, ctx.v.physics["tolerance"]):
+        return _check("ok", "fleet_share", expected, "fraction", c,
+                      f"Right: {say.count(part.value)} of {say.count(whole.value)} GPU-days is about {expected:.1%}.", trace)
+    check = _check("wrong", "fleet_share", expected, "fraction", c,
+                   f"{say.count(part.value)} of {say.count(whole.value)} GPU-days is about {expected:.1%}, not {c.value:.1%}.",
+                   trace)
+    check.ratio = round(c.value / expected, 3)
+    return check
+
+
+_GPU_TIME = re.compile(r"\s*-?\s*(?:days?|hours?|hrs?)\b", re.I)
+_AGAINST = re.compile(r"\b(?:against|out\s+of|over|of)\b|/", re.I)
 
 
 # (not a timer: "fsync every 10 ms")

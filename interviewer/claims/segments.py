@@ -22,7 +22,12 @@ GPU_MASK = "§"
 # split after . ! ? followed by space and something that starts a sentence, and at line breaks
 # (a sentence may open on a lower-case config key: "... straight away. max_num_batched_tokens at 2,048")
 # (a pause, "is... 20 percent", "so... 54 left", ends no sentence: only a capital after it does)
-_SENT_END = re.compile(r"(?<=[.!?])(?<!\.\.\.)[\"')\]]*\s+(?=[A-Z0-9~\"'(\[*_-]|[a-z]+_[a-z])|(?<=\.\.\.)\s+(?=[A-Z])|\n+")
+# ... or a lower-case word after a word's full stop, as people who write in lower case do ("... off nearly-empty
+# hosts. i'd budget ~5% of the fleet"), though not after an abbreviation ("e.g. the", "vs. static", "approx. 5")
+_SENT_END = re.compile(r"(?<=[.!?])(?<!\.\.\.)[\"')\]]*\s+(?=[A-Z0-9~\"'(\[*_-]|[a-z]+_[a-z])|(?<=\.\.\.)\s+(?=[A-Z])|\n+"
+                       r"|(?<=[a-z]{2}\.)(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\bvs\.)(?<!\betc\.)(?<!\bcf\.)(?<!\bno\.)(?<!\bca\.)"
+                       r"(?<!\bapprox\.)(?<!\bincl\.)(?<!\bmin\.)(?<!\bmax\.)(?<!\bavg\.)(?<!\bsec\.)(?<!\bfig\.)(?<!\best\.)"
+                       r"(?<!\bresp\.)\s+(?=[a-z])")
 _BULLET = re.compile(r"^\s*(?:[-*+•]|\d+[.)])\s+")
 _TABLE_SEP = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
 # names a preset list does not know: "GPT-4", "Qwen2-72B", "8x7B", "Llama-3.1-70B"
