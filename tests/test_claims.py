@@ -2403,3 +2403,22 @@ def test_a_share_of_gpu_days_is_checked_as_their_ratio():
 def test_a_puts_whole_time_is_not_an_fsync():
     led = ledger("I'd expect ~100us per put including the fsync.", opening=OPEN_WAL)
     assert not led.by_kind("fsync_latency_ms"), led.summary()
+
+
+def test_a_product_rewritten_inside_a_sum_is_checked():
+    led = ledger("Whole generation: prefill + max_tokens x p99 step = 0.4 s + 2,048 x 45 ms = 0.4 + 9.2 s, so call it 15 s "
+                 "with margin.")
+    assert [c.check.status for c in led.by_kind("arithmetic")] == ["wrong"], led.summary()
+
+
+def test_a_dotted_number_restated_with_commas_is_one_number():
+    led = ledger("So per token 2 × 32 layers × 32 heads × 128 × 2 bytes = 524.288 bytes — in English notation 524,288 "
+                 "bytes, exactly 512 KiB. The weights are about 13,5 GB in FP16.", opening=OPEN_8B)
+    assert all(c.value == 524288 for c in led.by_kind("kv_bytes_per_token")), led.summary()
+    assert none_wrong(led, "arithmetic"), led.summary()
+
+
+def test_gpus_worked_out_in_a_table_cell_are_the_fleet():
+    led = ledger("| quantity | value |\n|---|---|\n| scores per second | 8,000,000 |\n| L4s at 100% | 8M / 150k = ~54 |",
+                 opening=OPEN_REC)
+    assert [c.value for c in led.by_kind("gpu_count") if c.speaker == "candidate"] == [54], led.summary()

@@ -64,6 +64,7 @@ _RESULT = re.compile(
 _COMMA_RESULT = re.compile(r"[\s`*]*,")
 _MAY_HAVE_NUMBER = re.compile(r"\d")
 _LABELLED = re.compile(r"[a-z)]\s*=\s*~?$", re.I)
+_PLUS_GAP = re.compile(r"\s*(?:\+|plus)\s*", re.I)
 _MUL, _DIV, _SUB, _ADD = arithmetic.MUL, arithmetic.DIV, arithmetic.SUB, arithmetic.ADD
 _TIMES_PAREN = re.compile(r"\s*[×x*·]\s*\(")
 # a quotient that counts machines: "... is about 7.5, so 8 replicas" (not "136 per replica": a share of one)
@@ -482,12 +483,23 @@ def _calculations(text: str, ms: list[Mention], chains: list[_Chain], v: Vocab, 
                          negated=_negated(text, start, v), hypothetical=bool(hyp_m and hyp_m.start() <= start),
                          comparison=comp, formula=formula, cue="calculation"))
 
-    starts = {ch.operands[0] for ch in chains}
+    starts = {ch.operands[0]: ch for ch in chains}
     for ch in chains:
         if ch.result is None or not arithmetic.result_gap(text, ms[ch.operands[-1]], ms[ch.result]):
             continue
         if ch.result in starts:
-            continue  # "a + b x c ≈ a + d = e": the "result" is a rewritten expression, checked in its turn
+            # "a + b x c ≈ a + d = e": the "result" is a rewritten expression, checked in its turn; with no total
+            # after it, the product it rewrote is checked as said: "0.4 s + 2,048 x 45 ms = 0.4 + 9.2 s"
+            rw, first = starts[ch.result], ch.operands[0]
+            if set(ch.ops) <= _MUL and rw.result is None and len(rw.operands) == 2 and rw.ops[0] in _ADD and first \
+                    and _PLUS_GAP.fullmatch(text, ms[first - 1].end, ms[first].start) \
+                    and ms[first - 1].raw == ms[rw.operands[0]].raw \
+                    and not any(ms[k].weak for k in (*ch.operands, *rw.operands)):
+                formula: list[str] = []
+                for k, i in enumerate(ch.operands):
+                    formula += ([ch.ops[k - 1]] if k else []) + [text[ms[i].start:ms[i].end]]
+                calc(ms[first].start, ms[rw.operands[1]], formula)
+            continue
         if any(ms[i].weak for i in [*ch.operands, ch.result]):
             continue  # "192 decode tokens plus one ~500-token prefill": a bare "one" is a word, not a figure
         first = ch.operands[0]

@@ -490,6 +490,19 @@ def _writes_european(texts: tuple[str, ...]) -> bool:
         and not any(_THOUSANDS_COMMA.search(t) for t in texts)
 
 
+def restated_thousands(text: str) -> str:
+    """`text` with a dotted thousands group written with commas where the same digits are also written
+    with commas in it: "524.288 bytes - in English notation 524,288 bytes" says one number twice (the
+    same length, so every offset holds)."""
+    if "." not in text or "," not in text:
+        return text
+    said = {m.group(0) for m in _THOUSANDS_COMMA.finditer(text)}
+    if not said:
+        return text
+    return _THOUSANDS_DOT.sub(lambda m: m.group(0).replace(".", ",") if m.group(0).replace(".", ",") in said
+                              else m.group(0), text)
+
+
 def european_to_english(text: str) -> str:
     """`text` with each dotted thousands group written with commas ("524.288" -> "524,288"): the same
     length, so every offset into it is an offset into the original."""

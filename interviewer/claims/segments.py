@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from interviewer import capacity
-from interviewer.claims.numbers import european_to_english
+from interviewer.claims.numbers import european_to_english, restated_thousands
 from interviewer.quickre import folds, guarded, may_match, needed_literals
 
 MODEL_MASK = "¶"
@@ -107,9 +107,10 @@ def blank_fillers(text: str) -> str:
 @lru_cache(maxsize=1024)
 def candidate_reading(text: str, european: bool) -> str:
     """A candidate's turn as the claim ledger and the cue scan both read it: each dotted thousands
-    group written with commas when the candidate writes numbers the European way, the fillers and the
-    empty slots blanked (the same length, so offsets hold). Cached by text: the two read the same turns."""
-    return blank_empty_slots(blank_fillers(european_to_english(text) if european else text))
+    group written with commas when the candidate writes numbers the European way (or restates that
+    number with commas), the fillers and the empty slots blanked (the same length, so offsets hold).
+    Cached by text: the two read the same turns."""
+    return blank_empty_slots(blank_fillers(european_to_english(text) if european else restated_thousands(text)))
 
 
 @dataclass
