@@ -48,14 +48,15 @@ EXACT, WITHIN_ONE, PITFALL_RECALL, FALSE_PITFALL = 0.85, 0.97, 0.85, 0.02
 # (0.84, 0.82; no false pitfall on either), ZZZZS and ZZZZT (0.86, 0.86; ZZZZS on one false no_limits and two
 # weak answers, ZZZZT on one false vendor_speedup, one strong and one weak answer), ZZZZU and ZZZZV (0.90, 0.87;
 # ZZZZU on two false quantizing_on_faith, one false vendor_speedup and two strong answers, ZZZZV on one weak answer
-# only) missed it too and were then tuned on.
+# only), ZZZZW and ZZZZX (0.81, 0.83; ZZZZW on one false no_limits, one false average_only and two strong answers,
+# ZZZZX on exact and one strong answer) missed it too and were then tuned on.
 BELOW_THE_BAR: dict[str, str] = {
-    "batch_zzzzw": ("measured once at 4f9f2c3 (cycle 64): exact 0.81 (73/90), within one 1.00 (90/90), pitfall recall "
-                    "0.94 (16/17), weak <= 2: 8/8 and stuffed <= 2: 3/3 meet the bar; one false no_limits and one false "
-                    "average_only (3.7% each) and strong >= 8: 4/6 do not"),
-    "batch_zzzzx": ("measured once at 4f9f2c3 (cycle 64): exact 0.83 (75/90), within one 0.98 (88/90), pitfall recall "
-                    "0.95 (18/19), no false pitfall, weak <= 2: 8/8 and stuffed <= 2: 3/3 meet the bar; strong >= 8: "
-                    "6/7 does not"),
+    "batch_zzzzy": ("measured once at 1adbfc6 (cycle 65): exact 0.87 (78/90), within one 0.98 (88/90), pitfall recall "
+                    "0.92 (22/24) and stuffed <= 2: 3/3 meet the bar; one false vendor_speedup (3.6%), strong >= 8: 5/6 "
+                    "and weak <= 2: 7/8 (one weak answer graded 5) do not"),
+    "batch_zzzzz": ("measured once at 1adbfc6 (cycle 65): within one 0.99 (89/90), pitfall recall 0.85 (17/20), no false "
+                    "pitfall, strong >= 8: 6/6 and stuffed <= 2: 3/3 meet the bar; exact 0.80 (72/90) and weak <= 2: 7/8 "
+                    "(one weak answer graded 3) do not"),
 }
 
 BATCHES = sealed_batches()
