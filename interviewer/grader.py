@@ -119,8 +119,11 @@ def _computed_items(ev: Evidence, rubric: Rubric, family: str) -> None:
         return
     main = ("concurrent_sequences", "kv_cache_tokens", "kv_bytes_per_token", "kv_bytes_per_sequence", "free_kv_bytes")
     present = ev.present
+    # (an answer a pitfall taints - the KV cache taken for a key-value store - earns nothing here either)
+    tainted = {hit.turn for pid, hit in ev.pitfalls.items() if rubric.pitfalls[pid].taints_turn}
     for c in ev.ledger.claims:
-        if c.turn not in ev.texts or c.speaker != "candidate" or c.value is None or c.negated or c.hypothetical:
+        if c.turn not in ev.texts or c.speaker != "candidate" or c.value is None or c.negated or c.hypothetical \
+                or c.turn in tainted:
             continue
         if c.kind not in main:
             continue

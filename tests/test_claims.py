@@ -2422,3 +2422,27 @@ def test_gpus_worked_out_in_a_table_cell_are_the_fleet():
     led = ledger("| quantity | value |\n|---|---|\n| scores per second | 8,000,000 |\n| L4s at 100% | 8M / 150k = ~54 |",
                  opening=OPEN_REC)
     assert [c.value for c in led.by_kind("gpu_count") if c.speaker == "candidate"] == [54], led.summary()
+
+
+def test_a_cards_memory_said_with_its_possessive_is_checked():
+    led = ledger("The embedding tables are about 30 GB in FP16, and the L4's 48 GB holds that with room to spare.",
+                 opening=OPEN_REC)
+    assert status(led, "gpu_memory_bytes") == "wrong", led.summary()
+
+
+def test_the_model_named_again_drops_a_shape_stated_for_a_variant():
+    led = build_ledger([
+        ("interviewer", "Batch 8, 2,048 tokens, 32 layers and 32 heads of dimension 128 in FP16. How much memory?"),
+        ("candidate", "Per token 2 x 32 x 32 x 128 x 2 bytes = 512 KiB; that's Llama-2-7B's shape."),
+        ("interviewer", "The model switches to grouped-query attention with 8 KV heads. What changes?"),
+        ("candidate", "The cache only stores the 8 KV heads, so it shrinks 4x."),
+        ("interviewer", "Now say this served Llama-2-7B on an 80 GB H100. How many 2k sequences fit?"),
+        ("candidate", "80 minus 13.5 minus about 6 GB of workspace is about 60 GB; one 2,048-token sequence is 2,048 x "
+                      "512 KiB = 1.07e9 bytes, so about 56 sequences.")])
+    assert [c.check.status for c in led.by_kind("concurrent_sequences") if c.turn == 5] == ["ok"], led.summary()
+
+
+def test_a_log_read_at_a_rate_said_first_is_checked():
+    led = ledger("Replay reads the log sequentially; at ~1 GB/s sequential read a 20 GB log takes about 2 seconds.",
+                 opening=OPEN_WAL)
+    assert [c.check.status for c in led.by_kind("arithmetic")] == ["wrong"], led.summary()

@@ -540,6 +540,27 @@ def test_a_guessed_range_given_when_asked_is_a_named_figure():
     assert _scores(report)["capacity_number"] == 1
 
 
+def test_wanting_the_data_first_when_asked_to_pick_leaves_the_list_open():
+    report = _graded("gpu-scheduling-platform",
+        ("Which fairness rule?", "There are a few good options here. DRF from the Mesos paper handles GPUs plus CPU and "
+                                 "memory together; weighted fair share per team is simpler; or strict priority classes."),
+        ("You have to pick one. Which?", "Honestly I'd want to look at the workload data first. Maybe priority classes for "
+                                         "inference versus training, and then within training either fair share or DRF. "
+                                         "Sorry, I know that's not quite one."))
+    assert "policy_list" in {p.id for p in report.pitfalls}
+
+
+def test_an_answer_tainted_by_the_kv_confusion_checks_no_capacity():
+    report = _graded("gpu-inference-fundamentals",
+        ("Take a 7B model in FP16 on an H100. At batch 1, what token rate does memory bandwidth allow?",
+         "7e9 x 2 bytes = 1.4e10 bytes per token at 3.35e12 bytes a second is about 4 ms a token."),
+        ("What sits in the KV cache for Llama-2-7B in FP16, and how big is it?",
+         "The KV cache is basically a key-value store for the model, like a Redis sitting next to the GPU, keyed by a "
+         "hash of the prompt. You'd give it whatever is left after the weights, maybe 60 GB."))
+    crit = next(c for c in report.criteria if c.id == "capacity_number")
+    assert "a capacity figure that checks out" not in crit.found and crit.score <= 2
+
+
 def test_per_gpu_shards_under_tensor_parallelism_check_out():
     from interviewer.claims import build_ledger
 

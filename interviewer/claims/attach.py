@@ -544,7 +544,9 @@ def _calculations(text: str, ms: list[Mention], chains: list[_Chain], v: Vocab, 
     # "55 MB/s means a 20 GB log is about 40 seconds of writes": the rate said first
     for k in range(len(ms) - 2):
         a, b, t = ms[k], ms[k + 1], ms[k + 2]
-        if a.dim == "bytes_rate" and b.dim == "bytes" and t.dim == "time" and _RATE_THEN.fullmatch(text, a.end, b.start) \
+        # ... or as the read's rate: "at ~1 GB/s sequential read a 20 GB log takes about 2 seconds"
+        if a.dim == "bytes_rate" and b.dim == "bytes" and t.dim == "time" \
+                and (_RATE_THEN.fullmatch(text, a.end, b.start) or _RATE_READ.fullmatch(text, a.end, b.start)) \
                 and (arithmetic.result_gap(text, b, t) or _NOUN_IS.fullmatch(text, b.end, t.start)) \
                 and not any(f.mention is t for f in out):  # "at 500 MB/s, 20 GB is ...": read above
             calc(a.start, t, [text[b.start:b.end], "/", text[a.start:a.end]])
@@ -580,6 +582,7 @@ _WHICH_IS = re.compile(r"[^\d.;:!?]{0,40}?(?:\bwhich\s+is|\bthat.s|\bthat\s+is|\
                        r"(?:about|roughly|around|~|≈)?\s*", re.I)
 _AT = re.compile(r"\s*,?\s*(?:at|@)\s*", re.I)
 # "20 GB at ~2 GB/s sequential read is about 100 seconds": what the time is, then the result
+_RATE_READ = re.compile(r"\s+(?:sequential(?:ly)?\s+)?(?:read|reads|reading|replay|scan)\w*\s*,?\s*(?:an?|the|our|that)?\s*", re.I)
 _READ_IS = re.compile(r"\s+(?:sequential(?:ly)?\s+)?(?:read(?:ing)?|replay(?:ing)?|scan)\s+(?:is|takes|=|≈)\s*"
                       r"(?:about\s+|roughly\s+|around\s+|~)?", re.I)
 # after a time: per token, or nothing more before the result ("at 45 ms that's ...")

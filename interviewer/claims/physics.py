@@ -187,6 +187,8 @@ def _arch(c: Claim, ctx: Ctx, i: int) -> Arch | None:
             x = ctx.claims[idx[k]]
             if (x.speaker == "interviewer" or (own and x.speaker == c.speaker and not x.hypothetical)) \
                     and x.value and not x.negated and x.subject.model == c.subject.model:
+                if m is not None and x.speaker == "interviewer" and _named_again(ctx, m.id, x.turn, c.turn):
+                    break  # "The model switches to 8 KV heads" ... "say this served Llama-2-7B": the preset again
                 said[kind] = x.value
                 break
     if m is None and not {"layers", "head_dim"} <= set(said) | ({"head_dim"} if "hidden_size" in said else set()):
@@ -204,6 +206,16 @@ def _arch(c: Claim, ctx: Ctx, i: int) -> Arch | None:
     name = m.name if m and not said else (f"{m.name} as described" if m else "the model as described")
     return Arch(name, layers, kv, heads, head_dim, (m.hidden_size if m and m.hidden_size else heads * head_dim),
                 m if m is not None and not said else None)
+
+
+def _named_again(ctx: Ctx, model: str, after: int, upto: int) -> bool:
+    """Does the interviewer name `model` again in a turn after `after`, up to `upto`?"""
+    from interviewer.claims.segments import model_ids_named
+
+    if ctx.texts is None:
+        return False
+    asked = {x.turn for x in ctx.claims if x.speaker == "interviewer" and after < x.turn <= upto}
+    return any(model in model_ids_named(ctx.texts[t]) for t in asked)
 
 
 def _gpu(s: Subject):

@@ -195,6 +195,11 @@ def _names(text: str) -> tuple[tuple, tuple]:
     return _find_names("model", text), _find_names("gpu", text)
 
 
+def model_ids_named(text: str) -> set[str]:
+    """The preset ids of the models `text` names."""
+    return {name for name, _s, _e in _names(text)[0]}
+
+
 def _masked(text: str, names: tuple[list, list] | None = None) -> tuple[str, list, list]:
     """Mask model and GPU names (and unknown model-like names) in `text`, keeping offsets."""
     models, gpus = names if names is not None else _names(text)
