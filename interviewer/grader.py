@@ -113,6 +113,11 @@ def ledger_for(turns: list[tuple[int, str]], transcript_turns: list[tuple[str, s
     return build_ledger(transcript_turns, family=family, question_id=question_id)
 
 
+# the budget's other figures name the model and the card too: "8 GiB for the batch. Next to ~13.5 GB of FP16 weights
+# that's fine on an 80 GB card"
+_NAMES_TOO = frozenset({"weights_bytes", "gpu_memory_bytes", "kv_bytes_batch"})
+
+
 def _computed_items(ev: Evidence, rubric: Rubric, family: str) -> None:
     """named_hardware and capacity_checked, from the ledger (memory-budget families)."""
     if ev.ledger is None or not rubric.families[family].memory_capacity:
@@ -125,12 +130,12 @@ def _computed_items(ev: Evidence, rubric: Rubric, family: str) -> None:
         if c.turn not in ev.texts or c.speaker != "candidate" or c.value is None or c.negated or c.hypothetical \
                 or c.turn in tainted:
             continue
-        if c.kind not in main:
+        if c.kind not in main and c.kind not in _NAMES_TOO:
             continue
         s = c.subject
         # (ev.present is a set made afresh from every item's hits: read once, kept up to date by hand)
         named = bool((s.model or s.params_b) and (s.gpu or s.gpu_memory_gib)) and "named_hardware" not in present
-        checked = c.check is not None and c.check.status == "ok" and "capacity_checked" not in present
+        checked = c.kind in main and c.check is not None and c.check.status == "ok" and "capacity_checked" not in present
         if not (named or checked):
             continue
         quote = quote_around(ev.texts[c.turn], c.start, c.end)

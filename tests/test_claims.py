@@ -2446,3 +2446,35 @@ def test_a_log_read_at_a_rate_said_first_is_checked():
     led = ledger("Replay reads the log sequentially; at ~1 GB/s sequential read a 20 GB log takes about 2 seconds.",
                  opening=OPEN_WAL)
     assert [c.check.status for c in led.by_kind("arithmetic")] == ["wrong"], led.summary()
+
+
+def test_memory_held_back_for_activations_is_no_free_memory():
+    led = ledger("Free memory is 320 minus 140 weights minus about 20 gigs I hold back for activations and CUDA graphs, "
+                 "so 160 gigs for the KV cache.", opening=OPEN_70B)
+    assert [c.value for c in led.by_kind("free_kv_bytes")] == [160e9], led.summary()
+
+
+def test_the_memory_that_holds_the_sequences_is_the_free_memory():
+    led = ledger("8,050 tokens times a third of a meg is about 2.6 gigs per sequence, so 160 gigs holds only about 60 "
+                 "sequences, not 256.", opening=OPEN_70B)
+    assert [c.value for c in led.by_kind("kv_bytes_per_sequence")] == [pytest.approx(2.6e9)], led.summary()
+    assert [c.value for c in led.by_kind("free_kv_bytes")] == [160e9], led.summary()
+
+
+def test_a_sequences_kv_with_its_product_in_brackets():
+    led = ledger("Resume would be moving ~2 GB of KV (6,000 x 320 KB) back over PCIe, tens of ms across four cards.",
+                 opening=OPEN_70B + " The worker restarts: what does resuming a 6,000-token prompt cost?")
+    assert not led.by_kind("free_kv_bytes"), led.summary()
+    assert status(led, "kv_bytes_per_sequence") == "ok", led.summary()
+
+
+def test_a_kilo_said_apart_before_per_token_is_bytes():
+    led = ledger("Per layer per token, K and V are 16 K bytes; times 32 layers is 512 K per token.", opening=OPEN_8B)
+    assert [c.value for c in led.by_kind("kv_bytes_per_token")] == [512000], led.summary()
+
+
+def test_the_parallel_degree_picked_is_carried_not_the_one_passed_over():
+    led = ledger("I'd pick TP=4 rather than TP=2: TP=2 leaves only ~20 GB for KV after overhead.",
+                 "On the replica: 320 GiB minus 131 GiB of weights minus roughly 20 GiB for activations leaves about "
+                 "169 GiB.", opening=OPEN_70B)
+    assert [c.check.status for c in led.by_kind("free_kv_bytes") if c.turn == 3] == ["ok"], led.summary()

@@ -561,6 +561,17 @@ def test_an_answer_tainted_by_the_kv_confusion_checks_no_capacity():
     assert "a capacity figure that checks out" not in crit.found and crit.score <= 2
 
 
+def test_the_model_and_card_named_beside_a_checked_cache_are_named_hardware():
+    report = _graded("transformer-kv-cache-drill",
+        ("You preallocate the cache to max length. How much memory is that for batch 8, 2,048 tokens, 32 layers and 32 "
+         "heads of dimension 128 in FP16?",
+         "That's Llama-2-7B's shape. Per token: 2 (K and V) x 32 layers x 32 heads x 128 x 2 bytes = 524,288 bytes, 512 "
+         "KiB. Times 2,048 tokens is 1 GiB per sequence, times batch 8 is 8 GiB. Next to ~13.5 GB of FP16 weights "
+         "that's fine on an 80 GB card."))
+    crit = next(c for c in report.criteria if c.id == "capacity_number")
+    assert crit.score == 3, crit.found
+
+
 def test_per_gpu_shards_under_tensor_parallelism_check_out():
     from interviewer.claims import build_ledger
 

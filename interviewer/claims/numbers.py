@@ -306,6 +306,8 @@ def _parse_after(text: str, atom: _Atom, v: Vocab) -> Mention:
     elif not atom.spelled and (spaced := _SPACED_MULT.match(text, pos)):
         value *= v.suffixes[spaced.group(1)]
         pos = spaced.end()
+        if spaced.group(1) == "K" and atom.value >= 16 and _PER_TOKEN.match(text, pos):
+            dim, unit = "bytes", "K"  # ... said apart: "times 32 layers is 512 K per token"
     sm = _SPELLED_MULT.match(text, pos)
     if sm:
         value *= _SPELLED_FACTORS[sm.group(1).lower()]

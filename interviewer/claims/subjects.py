@@ -20,6 +20,7 @@ from interviewer.quickre import folds, may_match
 # (and the layout a figure is set beside: "the same ~68 as the FP16 four-GPU layout")
 _BASELINE = re.compile(r"\b(?:(?:vs\.?|versus|against|compared\s+(?:to|with)|than|relative\s+to)\s+(?:the\s+)?|as\s+the\s+)$", re.I)
 _WEIGHED = re.compile(r"\s+(?:would|could|might)\b", re.I)
+_CHOSEN = re.compile(r"\b(?:pick|use|run|go\s+with|choose|settle\s+on|deploy|prefer)\s+(?:a\s+|an\s+)?$", re.I)
 _SIZED = re.compile(r"\d+\s*(?:gb|gib|g)\b", re.I)  # "A100 80GB" names its memory; a bare "A100" does not
 _SIZE_MATCH = 0.12  # "the 70B" is Llama-3-70B (70.55B) when within 12%
 
@@ -149,6 +150,8 @@ class Tracker:
                and not _WEIGHED.match(seg.text, f.end)]
         out["tp"] = tps[0][0] if tps else None
         out["tps"] = tps
+        # the degree chosen over another weighed beside it: "I'd pick TP=4 rather than TP=2: TP=2 leaves only ~20 GB"
+        out["chosen_tp"] = next((t for t, at in tps if _CHOSEN.search(seg.text, max(0, at - 24), at)), None)
         # (not the fleet's count: "... ~76 sequences per GPU and the fleet drops to about 30 GPUs")
         gpus = [int(f.value) for f in found
                 if f.kind in ("tensor_parallel", "gpu_count", "fits_on_gpus") and f.value and not f.negated
@@ -213,6 +216,8 @@ class Tracker:
             return
         end = 10**9
         new = self.resolve(said, end)
+        if said.get("chosen_tp"):
+            new.tp = said["chosen_tp"]
         if said["models"] and said["gpu_counts"] and not said["tp"] and new.gpus_in_sentence \
                 and not _OWN_COPY.search(said.get("text") or ""):
             new.tp = new.gpus_in_sentence  # "Llama-2-70B on 4 x H100": the model's replica is those GPUs
