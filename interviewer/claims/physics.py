@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from interviewer import capacity
 from interviewer.claims import say
 from interviewer.claims.models import Check, Claim, Subject, construct
-from interviewer.claims.segments import blank_fillers
+from interviewer.claims.segments import blank_fillers, model_ids_named
 from interviewer.claims.vocab import Vocab
 from interviewer.quickre import guarded
 
@@ -210,8 +210,6 @@ def _arch(c: Claim, ctx: Ctx, i: int) -> Arch | None:
 
 def _named_again(ctx: Ctx, model: str, after: int, upto: int) -> bool:
     """Does the interviewer name `model` again in a turn after `after`, up to `upto`?"""
-    from interviewer.claims.segments import model_ids_named
-
     if ctx.texts is None:
         return False
     asked = {x.turn for x in ctx.claims if x.speaker == "interviewer" and after < x.turn <= upto}
@@ -1430,18 +1428,18 @@ def _share_of_gpu_time(c: Claim, ctx: Ctx, i: int) -> Check | None:
     if part.value >= whole.value or not _AGAINST.search(text, part.end, whole.start):
         return None
     expected = part.value / whole.value
-    trace = [f"{say.count(part.value)} / {say.count(whole.value)} GPU-days = {expected:.1%}"]
+    unit = "GPU-hours" if _GPU_TIME.match(text, whole.end).group(1).lower().startswith("h") else "GPU-days"
+    of = f"{say.count(part.value)} of {say.count(whole.value)} {unit}"
+    trace = [f"{say.count(part.value)} / {say.count(whole.value)} {unit} = {expected:.1%}"]
     if _within(c.value, expected, ctx.v.physics["tolerance"]):
-        return _check("ok", "fleet_share", expected, "fraction", c,
-                      f"Right: {say.count(part.value)} of {say.count(whole.value)} GPU-days is about {expected:.1%}.", trace)
-    check = _check("wrong", "fleet_share", expected, "fraction", c,
-                   f"{say.count(part.value)} of {say.count(whole.value)} GPU-days is about {expected:.1%}, not {c.value:.1%}.",
+        return _check("ok", "fleet_share", expected, "fraction", c, f"Right: {of} is about {expected:.1%}.", trace)
+    check = _check("wrong", "fleet_share", expected, "fraction", c, f"{of} is about {expected:.1%}, not {c.value:.1%}.",
                    trace)
     check.ratio = round(c.value / expected, 3)
     return check
 
 
-_GPU_TIME = re.compile(r"\s*-?\s*(?:days?|hours?|hrs?)\b", re.I)
+_GPU_TIME = re.compile(r"\s*-?\s*(days?|hours?|hrs?)\b", re.I)
 _AGAINST = re.compile(r"\b(?:against|out\s+of|over|of)\b|/", re.I)
 
 
