@@ -2478,3 +2478,16 @@ def test_the_parallel_degree_picked_is_carried_not_the_one_passed_over():
                  "On the replica: 320 GiB minus 131 GiB of weights minus roughly 20 GiB for activations leaves about "
                  "169 GiB.", opening=OPEN_70B)
     assert [c.check.status for c in led.by_kind("free_kv_bytes") if c.turn == 3] == ["ok"], led.summary()
+
+
+def test_tokens_at_a_time_each_are_checked_as_their_product():
+    led = ledger("For the whole generation: our max output is 4,000 tokens at about 30 ms each, which is 12 seconds, plus "
+                 "prefill, so I'd set the total deadline at 20 seconds.")
+    assert [c.check.status for c in led.by_kind("arithmetic")] == ["wrong"], led.summary()
+
+
+def test_another_cards_memory_said_after_the_named_gpu_is_that_cards():
+    led = ledger("That's exactly the Llama-2-7B shape, so on an 80 GB H100 next to ~13.5 GB of weights you could "
+                 "preallocate about 60 of these sequences; on my laptop's 16 GB GPU you'd fit the weights and about two.",
+                 opening="Batch 8, 2,048 tokens, 32 layers and 32 heads of dimension 128 in FP16.")
+    assert all(c.check.status != "wrong" for c in led.claims if c.speaker == "candidate" and c.check), led.summary()

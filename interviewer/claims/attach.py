@@ -580,13 +580,14 @@ _PERIOD = re.compile(r"\s*(?:of\s+\w+\s+)?((?:a|an|per|each|every|/)\s*(?:day|ho
 # ("At 50 MB/s the log grows about 18 GB an hour": the growth is the result)
 _WHICH_IS = re.compile(r"[^\d.;:!?]{0,40}?(?:\bwhich\s+is|\bthat.s|\bthat\s+is|\bso|\bor|\bi\.e\.|\bgrows?(?:\s+by)?|≈|~|=|->|→)\s*"
                        r"(?:about|roughly|around|~|≈)?\s*", re.I)
-_AT = re.compile(r"\s*,?\s*(?:at|@)\s*", re.I)
+_AT = re.compile(r"\s*,?\s*(?:at|@)\s*(?:about\s+|around\s+|roughly\s+)?", re.I)
 # "20 GB at ~2 GB/s sequential read is about 100 seconds": what the time is, then the result
 _RATE_READ = re.compile(r"\s+(?:sequential(?:ly)?\s+)?(?:read|reads|reading|replay|scan)\w*\s*,?\s*(?:an?|the|our|that)?\s*", re.I)
 _READ_IS = re.compile(r"\s+(?:sequential(?:ly)?\s+)?(?:read(?:ing)?|replay(?:ing)?|scan)\s+(?:is|takes|=|≈)\s*"
                       r"(?:about\s+|roughly\s+|around\s+|~)?", re.I)
 # after a time: per token, or nothing more before the result ("at 45 ms that's ...")
-_PER_TOKEN = re.compile(r"\s*(?:(?:per|a|each|/)\s*(?:output\s+)?tok(?:en)?s?\b|(?=\s*(?:,|that|this|which|is|=|≈|->|→|gives)))", re.I)
+# ("4,000 tokens at about 30 ms each, which is 12 seconds")
+_PER_TOKEN = re.compile(r"\s*(?:(?:per|a|each|/)\s*(?:output\s+)?tok(?:en)?s?\b|each\b|(?=\s*(?:,|that|this|which|is|=|≈|->|→|gives)))", re.I)
 # a word glued or next to a bare number that is no operator, result word or plain noun: an unread unit
 _UNKNOWN_UNIT = re.compile(r"\s?(?!(?:x|times|over|minus|plus|less|is|are|gives?|comes|makes|that|which|equals|so|and|or|"
                            r"per|a|an|the|of|for|to|in|on|at|by|with|from|each|more|"

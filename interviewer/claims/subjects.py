@@ -185,6 +185,15 @@ class Tracker:
                 cur.model, cur.params_b, cur.tp = _shape_for_size(size), size, None
                 cur.model_inferred = cur.model is not None
         gpu = _nearest(said["gpus"], pos)
+        if gpu:
+            # another card's memory said after the named GPU and before the figure: "on an 80 GB H100 ... about 60;
+            # on my laptop's 16 GB GPU you'd fit the weights and about two"
+            named_at = max((st for p_, st, _e in said["gpus"] if st <= pos), default=-1)
+            other = [(m, at) for m, at in said["mems"] if named_at < at <= pos and at in said.get("card_mems", ())
+                     and abs(m - presets.gpus[gpu].memory_gib) > 0.1 * m]
+            if other:
+                gpu = None
+                cur.gpu, cur.gpu_memory_gib = None, other[-1][0]
         if gpu and cur.gpu and gpu != cur.gpu and gpu.split("-")[0] == cur.gpu.split("-")[0]:
             # a bare "A100" after "A100 80GB" is the same card
             hit = [s for p, s, _e in said["gpus"] if p == gpu]
