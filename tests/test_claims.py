@@ -2491,3 +2491,10 @@ def test_another_cards_memory_said_after_the_named_gpu_is_that_cards():
                  "preallocate about 60 of these sequences; on my laptop's 16 GB GPU you'd fit the weights and about two.",
                  opening="Batch 8, 2,048 tokens, 32 layers and 32 heads of dimension 128 in FP16.")
     assert all(c.check.status != "wrong" for c in led.claims if c.speaker == "candidate" and c.check), led.summary()
+
+
+def test_what_is_left_after_the_weights_is_no_weights_figure():
+    led = ledger("80 minus 14 for weights is 66 GB, divided by 2 GB per 4k sequence is like 33 sequences.",
+                 opening="Llama-2-7B in FP16 on one H100 80GB: how many 4k sequences fit?")
+    assert [c.value for c in led.by_kind("weights_bytes") if c.speaker == "candidate"] != [66e9], led.summary()
+    assert none_wrong(led, "weights_bytes"), led.summary()
