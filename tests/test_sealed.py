@@ -51,15 +51,16 @@ EXACT, WITHIN_ONE, PITFALL_RECALL, FALSE_PITFALL = 0.85, 0.97, 0.85, 0.02
 # only), ZZZZW and ZZZZX (0.81, 0.83; ZZZZW on one false no_limits, one false average_only and two strong answers,
 # ZZZZX on exact and one strong answer), ZZZZY and ZZZZZ (0.87, 0.80; ZZZZY on one false vendor_speedup, one strong
 # and one weak answer, ZZZZZ on exact and one weak answer), ZZZZZA and ZZZZZB (0.80, 0.86; ZZZZZA on exact, one false
-# no_limits, two strong and one weak answer, ZZZZZB on two weak answers and one stuffed) missed it too and were then
-# tuned on.
+# no_limits, two strong and one weak answer, ZZZZZB on two weak answers and one stuffed), ZZZZZC and ZZZZZD (0.84,
+# 0.88; ZZZZZC on exact, two false quantizing_on_faith, one strong and three weak answers, ZZZZZD on one false no_limits
+# and two weak answers) missed it too and were then tuned on.
 BELOW_THE_BAR: dict[str, str] = {
-    "batch_zzzzzc": ("measured once at 0e59519 (cycle 67): within one 0.99 (89/90), pitfall recall 0.91 (20/22) and "
-                     "stuffed <= 2: 3/3 meet the bar; exact 0.84 (76/90), two false quantizing_on_faith (7.7%), strong "
-                     ">= 8: 5/6 and weak <= 2: 5/8 do not"),
-    "batch_zzzzzd": ("measured once at 0e59519 (cycle 67): exact 0.88 (79/90), within one 1.00 (90/90), pitfall recall "
-                     "0.91 (21/23), strong >= 8: 6/6 and stuffed <= 2: 3/3 meet the bar; one false no_limits (3.8%) and "
+    "batch_zzzzze": ("measured once at dd41a2d (cycle 68): exact 0.90 (81/90), within one 1.00 (90/90), pitfall recall "
+                     "0.95 (18/19), strong >= 8: 6/6 and stuffed <= 2: 3/3 meet the bar; two false no_limits (7.1%) and "
                      "weak <= 2: 6/8 do not"),
+    "batch_zzzzzf": ("measured once at dd41a2d (cycle 68): exact 0.86 (77/90), within one 1.00 (90/90), pitfall recall "
+                     "0.95 (19/20) and no false pitfall meet the bar; strong >= 8: 5/6, weak <= 2: 3/8 and stuffed <= 2: "
+                     "2/3 do not"),
 }
 
 BATCHES = sealed_batches()
