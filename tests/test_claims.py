@@ -64,9 +64,11 @@ def statuses(led: Ledger, kind: str) -> list[str]:
     return [c.check.status for c in led.by_kind(kind)]
 
 
-def none_wrong(led: Ledger, kind: str) -> bool:
-    """No figure of `kind` is checked wrong (unchecked ones and right ones pass)."""
-    return all(c.check is None or c.check.status != "wrong" for c in led.by_kind(kind))
+def none_wrong(led: Ledger, kind: str | None = None) -> bool:
+    """No figure of `kind` (of any kind the candidate said, without one) is checked wrong (unchecked ones and
+    right ones pass)."""
+    claims = led.by_kind(kind) if kind is not None else led.candidate_claims()
+    return all(c.check is None or c.check.status != "wrong" for c in claims)
 
 
 # --------------------------------------------------------------------------- the issue's own examples
@@ -1673,14 +1675,14 @@ def test_one_sequences_cache_said_with_then_is_not_free_memory():
 def test_a_rate_said_before_the_group_it_leads_to_is_one_fsync_per_put():
     led = ledger("Is it fair to assume about 1 ms per fsync? Then one fsync per put caps us around 1,000 puts a second, "
                  "so we need roughly 50 puts per fsync.", opening="Design a KV store with a WAL: 50,000 writes per second.")
-    assert all(c.check.status != "wrong" for c in led.candidate_claims() if c.check is not None), led.summary()
+    assert none_wrong(led), led.summary()
 
 
 
 def test_a_group_that_has_to_cover_a_target_rate_checks_it():
     led = ledger("An fsync on NVMe is about 1 ms, so 1,000 fsyncs a second, and to reach 50,000 writes a second "
                  "each fsync has to cover 50 writes.", opening="Design a KV store with a WAL: 50,000 writes per second.")
-    assert all(c.check.status != "wrong" for c in led.candidate_claims() if c.check is not None), led.summary()
+    assert none_wrong(led), led.summary()
 
 
 def test_a_figure_put_right_after_a_filler_and_a_named_slip_is_not_held_against_the_candidate():
@@ -2244,7 +2246,7 @@ def test_a_sequence_said_in_a_precision_is_no_weights_figure():
 ])
 def test_a_slip_put_right_at_once_is_not_held_against_the_candidate(answer, kind):
     led = ledger(answer, opening=OPEN_WAL if "log" in answer else OPEN_HEALTH)
-    assert all(c.check is None or c.check.status != "wrong" for c in led.by_kind(kind)), led.summary()
+    assert none_wrong(led, kind), led.summary()
 
 
 def test_a_batch_worked_from_the_shape_with_its_sequences_and_tokens_is_a_batchs_kv():
@@ -2321,7 +2323,7 @@ def test_a_word_and_its_count_names_no_model():
 def test_a_sum_owned_as_half_of_it_after_wait_is_corrected():
     led = ledger("Per token per layer: 32 heads × 128 × 2 bytes = 8 KiB, × 32 layers × 2,048 × 8 ≈ 4 GiB. Wait — that's K "
                  "only, V doubles it: 8 GiB.", opening=OPEN_8B)
-    assert all(c.check is None or c.check.status != "wrong" for c in led.claims if c.speaker == "candidate"), led.summary()
+    assert none_wrong(led), led.summary()
 
 
 def test_flops_over_a_speed_left_unsaid_is_not_a_product():
@@ -2490,7 +2492,7 @@ def test_another_cards_memory_said_after_the_named_gpu_is_that_cards():
     led = ledger("That's exactly the Llama-2-7B shape, so on an 80 GB H100 next to ~13.5 GB of weights you could "
                  "preallocate about 60 of these sequences; on my laptop's 16 GB GPU you'd fit the weights and about two.",
                  opening="Batch 8, 2,048 tokens, 32 layers and 32 heads of dimension 128 in FP16.")
-    assert all(c.check.status != "wrong" for c in led.claims if c.speaker == "candidate" and c.check), led.summary()
+    assert none_wrong(led), led.summary()
 
 
 def test_what_is_left_after_the_weights_is_no_weights_figure():

@@ -48,6 +48,8 @@ class Ctx:
         self.by_sentence: dict[tuple[int, int], list[int]] = {}
         self.by_kind: dict[str, list[int]] = {}
         self._dtypes: list[frozenset] = []
+        # the turns the interviewer said a figure in (where a model named again resets a variant's shape)
+        self.interviewer_turns = frozenset(c.turn for c in self.claims if c.speaker == "interviewer")
         seen: set[str] = set()
         for j, c in enumerate(self.claims):
             self.by_sentence.setdefault(self.sentence_of[j], []).append(j)
@@ -212,8 +214,7 @@ def _named_again(ctx: Ctx, model: str, after: int, upto: int) -> bool:
     """Does the interviewer name `model` again in a turn after `after`, up to `upto`?"""
     if ctx.texts is None:
         return False
-    asked = {x.turn for x in ctx.claims if x.speaker == "interviewer" and after < x.turn <= upto}
-    return any(model in model_ids_named(ctx.texts[t]) for t in asked)
+    return any(model in model_ids_named(ctx.texts[t]) for t in ctx.interviewer_turns if after < t <= upto)
 
 
 def _gpu(s: Subject):
