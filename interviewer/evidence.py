@@ -801,6 +801,7 @@ def extract(turns: list[tuple[int, str]], rubric: Rubric, family: str, ledger: L
     from interviewer.pitfalls import derive_pitfalls
 
     derive_pitfalls(ev, rubric, family)
+    _taint(ev, rubric, words_too=True)
     return ev
 
 
@@ -1001,14 +1002,16 @@ def _answers_only(ev: Evidence, rubric: Rubric) -> None:
         ev.hits[item.id] = keep
 
 
-def _taint(ev: Evidence, rubric: Rubric) -> None:
+def _taint(ev: Evidence, rubric: Rubric, words_too: bool = False) -> None:
     """A pitfall that taints its turn (the KV cache taken for a key-value store): the substance said in
-    that answer rests on it and earns nothing."""
+    that answer rests on it and earns nothing. With `words_too` (once the pitfalls are read, so the
+    batching named there still raises "no limits"), its vocabulary earns nothing either: "I'd keep the
+    KV cache in Redis, so GPU memory isn't the limit" names no constraint."""
     for pid, hit in ev.pitfalls.items():
         if not rubric.pitfalls[pid].taints_turn:
             continue
         for item, hits in ev.hits.items():
-            if rubric.items[item].tier == "substance":
+            if words_too or rubric.items[item].tier == "substance":
                 ev.hits[item] = [h for h in hits if h.turn != hit.turn]
         for item, hits in ev.named_hits.items():
             ev.named_hits[item] = [h for h in hits if h.turn != hit.turn]

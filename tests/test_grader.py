@@ -944,3 +944,29 @@ def test_the_question_played_back_as_a_restatement_earns_nothing():
                  "So, restating: a food-app feed, 20,000 requests a second at peak, 300 candidates each, ranked on L4s."),
                 ("How many L4s?", "I wouldn't guess; I'd benchmark one L4 first and let the autoscaler handle the rest."))
     assert r.criterion("capacity_number").score == 0, r.criterion("capacity_number")
+
+
+def test_an_answer_resting_on_the_kv_cache_confusion_names_no_memory_constraint():
+    """The answer that moves the attention KV cache into Redis earns not even the capacity level-1
+    vocabulary said there ("GPU memory isn't really the limit"), while the batching it names still
+    raises 'no limits'."""
+    report = grade(_transcript([
+        "A router in front and continuous batching on every GPU. The KV cache I'd move out to a Redis tier on "
+        "the host, so any GPU can look it up; that way GPU memory isn't really the limit.",
+        "Average latency will creep up, so I'd watch mean latency per GPU.",
+    ]))
+    assert _scores(report)["capacity_number"] == 0
+    assert {"kv_cache_confusion", "no_limits"} <= {p.id for p in report.pitfalls}
+
+
+def test_options_kept_open_after_pick_one_is_a_list_of_policies():
+    """Asked to pick one restart path, 'I still lean towards keeping the options open' chooses none."""
+    report = _graded(
+        "inference-timeout-restart",
+        ("The worker restarts. Resume or recompute?",
+         "Both are reasonable: we could resume from cache, recompute on a fresh worker, hand back the partial "
+         "answer, or retry a few times."),
+        ("Pick one. And what do retries do to p99?",
+         "p99 goes up for everyone behind them. I still lean towards keeping the options open per surface."))
+    assert "policy_list" in {p.id for p in report.pitfalls}
+    assert _scores(report)["scheduling_policy"] <= 1
