@@ -115,7 +115,7 @@ def ledger_for(turns: list[tuple[int, str]], transcript_turns: list[tuple[str, s
 
 # the budget's other figures name the model and the card too: "8 GiB for the batch. Next to ~13.5 GB of FP16 weights
 # that's fine on an 80 GB card"
-_NAMES_TOO = frozenset({"weights_bytes", "gpu_memory_bytes", "kv_bytes_batch"})
+_NAMES_TOO = frozenset({"weights_bytes", "gpu_memory_bytes", "kv_bytes_batch", "params"})
 
 
 def _computed_items(ev: Evidence, rubric: Rubric, family: str) -> None:

@@ -2500,3 +2500,21 @@ def test_what_is_left_after_the_weights_is_no_weights_figure():
                  opening="Llama-2-7B in FP16 on one H100 80GB: how many 4k sequences fit?")
     assert [c.value for c in led.by_kind("weights_bytes") if c.speaker == "candidate"] != [66e9], led.summary()
     assert none_wrong(led, "weights_bytes"), led.summary()
+
+
+def test_a_replay_time_cannot_be_shorter_than_applying_its_records():
+    """The log's records worked out, then the rate they are applied at: 20 million at a million a second
+    is 20 s at least, so '2 seconds' is wrong; '25 seconds' is not."""
+    said = ("20 GB of 1 KB records is about 20 million records. Inserting into a hash map is maybe a million a "
+            "second on one thread, so replay is about {} seconds.")
+    led = ledger(said.format(2), opening=OPEN_WAL)
+    assert status(led, "record_count") == "ok", led.summary()
+    assert status(led, "recovery_time_s") == "wrong", led.summary()
+    assert none_wrong(ledger(said.format(25), opening=OPEN_WAL)), led.summary()
+
+
+def test_a_per_token_size_said_as_thats_is_the_kv_per_token():
+    led = ledger("Batch 8 x 2,048 tokens x 2 x 32 layers x 32 heads x 128 x 2 bytes is 8 GiB. Per token that's 512 KiB.",
+                 opening="How much memory is the cache for batch 8, 2,048 tokens, 32 layers and 32 heads of dimension "
+                         "128 in FP16?")
+    assert status(led, "kv_bytes_per_token") == "ok", led.summary()

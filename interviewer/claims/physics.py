@@ -1924,7 +1924,7 @@ def check_recovery_time(c: Claim, ctx: Ctx, i: int) -> Check | None:
         return None
     speed = ctx.said_before(i, _BANDWIDTH_KINDS)
     if speed is None:
-        return None
+        return _replay_by_records(c, ctx, i)
     at = c.sentence.find(speed.span)
     if at < 0:
         return None
@@ -1958,6 +1958,34 @@ def check_recovery_time(c: Claim, ctx: Ctx, i: int) -> Check | None:
         return None  # at least the read, maybe plus applying it: not judged further
     return _check("wrong", "recovery_time", floor_s, c.unit, c,
                   f"Reading {say.nbytes(sizes[0].value)} at {say.nbytes(speed.value)} a second takes at least about "
+                  f"{floor_s:,.0f} seconds, not {c.value:g}.", trace)
+
+
+# "... is maybe a million a second on one thread, so replay is about 2 seconds": the rate, then the time it gives
+_RATE_TO_TIME = re.compile(r"[^.;!?\d]{0,40}?(?:\bso\b|that.s|which\s+is|=|→|->|≈|\bmeans\b|\bgives\b)[^.;!?\d]{0,30}$", re.I)
+_RECORD_RATES = ("request_rate_rps", "write_rate", "items_per_s")
+
+
+def _replay_by_records(c: Claim, ctx: Ctx, i: int) -> Check | None:
+    """A replay time said right after the rate records are applied at, with the log's record count
+    worked out before it in the same answer ("20 GB of 1 KB records is about 20 million records.
+    Inserting into a hash map is maybe a million a second, so replay is about 2 seconds"): it cannot
+    be shorter than the records over the rate."""
+    rate = ctx.said_before(i, _RECORD_RATES)
+    if rate is None:
+        return None
+    at, pos = c.sentence.find(rate.span), c.sentence.find(c.span)
+    if at < 0 or pos <= at or not _RATE_TO_TIME.search(c.sentence[at + len(rate.span):pos]):
+        return None
+    counts = [x for x in ctx.claims[:i] if x.turn == c.turn and x.kind == "record_count" and x.value]
+    if not counts:
+        return None
+    floor_s = counts[-1].value / rate.value
+    if c.value * 1.5 >= floor_s:
+        return None  # at least the records at that rate: not judged further
+    trace = [f"{counts[-1].value:,.0f} records / {rate.value:,.0f} a second = {floor_s:,.1f} s at least"]
+    return _check("wrong", "recovery_time", floor_s, c.unit, c,
+                  f"Applying {counts[-1].value:,.0f} records at {rate.value:,.0f} a second takes at least about "
                   f"{floor_s:,.0f} seconds, not {c.value:g}.", trace)
 
 
