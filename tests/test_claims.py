@@ -2518,3 +2518,11 @@ def test_a_per_token_size_said_as_thats_is_the_kv_per_token():
                  opening="How much memory is the cache for batch 8, 2,048 tokens, 32 layers and 32 heads of dimension "
                          "128 in FP16?")
     assert status(led, "kv_bytes_per_token") == "ok", led.summary()
+
+
+def test_a_figure_for_a_drive_without_a_feature_is_said_not_denied():
+    """'A real flush on a drive without PLP is 1-2 ms' states the fsync latency of such a drive."""
+    led = ledger("A real flush on a drive without PLP is 1-2 ms, so fsync per put tops out around 500-1,000 puts a "
+                 "second.", opening=OPEN_WAL)
+    c = one(led, "fsync_latency_ms")
+    assert not c.negated and c.value == 1.5, led.summary()
