@@ -53,14 +53,15 @@ EXACT, WITHIN_ONE, PITFALL_RECALL, FALSE_PITFALL = 0.85, 0.97, 0.85, 0.02
 # and one weak answer, ZZZZZ on exact and one weak answer), ZZZZZA and ZZZZZB (0.80, 0.86; ZZZZZA on exact, one false
 # no_limits, two strong and one weak answer, ZZZZZB on two weak answers and one stuffed), ZZZZZC and ZZZZZD (0.84,
 # 0.88; ZZZZZC on exact, two false quantizing_on_faith, one strong and three weak answers, ZZZZZD on one false no_limits
-# and two weak answers) missed it too and were then tuned on.
+# and two weak answers), ZZZZZE and ZZZZZF (0.90, 0.86; ZZZZZE on two false no_limits and two weak answers, ZZZZZF on
+# one strong, five weak and one stuffed answer) missed it too and were then tuned on.
 BELOW_THE_BAR: dict[str, str] = {
-    "batch_zzzzze": ("measured once at dd41a2d (cycle 68): exact 0.90 (81/90), within one 1.00 (90/90), pitfall recall "
-                     "0.95 (18/19), strong >= 8: 6/6 and stuffed <= 2: 3/3 meet the bar; two false no_limits (7.1%) and "
-                     "weak <= 2: 6/8 do not"),
-    "batch_zzzzzf": ("measured once at dd41a2d (cycle 68): exact 0.86 (77/90), within one 1.00 (90/90), pitfall recall "
-                     "0.95 (19/20) and no false pitfall meet the bar; strong >= 8: 5/6, weak <= 2: 3/8 and stuffed <= 2: "
-                     "2/3 do not"),
+    "batch_zzzzzg": ("measured once at 29dcea5 (cycle 69): exact 0.79 (71/90), within one 0.98 (88/90), pitfall recall "
+                     "0.96 (22/23) meet within one and recall; exact, one false quantizing_on_faith (4.0%), strong >= 8: "
+                     "6/7, weak <= 2: 7/8 and stuffed <= 2: 2/3 do not"),
+    "batch_zzzzzh": ("measured once at 29dcea5 (cycle 69): within one 1.00 (90/90), pitfall recall 0.85 (23/27) and "
+                     "strong >= 8: 7/7 meet the bar; exact 0.84 (76/90), one false quantizing_on_faith (3.8%), weak <= 2: "
+                     "7/8 and stuffed <= 2: 2/3 do not"),
 }
 
 BATCHES = sealed_batches()
