@@ -2526,3 +2526,54 @@ def test_a_figure_for_a_drive_without_a_feature_is_said_not_denied():
                  "second.", opening=OPEN_WAL)
     c = one(led, "fsync_latency_ms")
     assert not c.negated and c.value == 1.5, led.summary()
+
+
+def test_a_slip_put_right_in_the_next_answer_stands_corrected():
+    """'80 of 2,000 is ~8%' pushed back on, then 'No, 4%. 80 / 2,000 = 0.04': the figure settled on counts,
+    and the slip is reported as corrected, not wrong."""
+    opening = "We run 2,000 H100s in 250 hosts of 8 GPUs for 40 teams."
+    led = build_ledger([("interviewer", opening),
+                        ("candidate", "I'd reserve 10 hosts, 80 GPUs, for gangs, which is ~8% of the fleet."),
+                        ("interviewer", "80 out of 2,000 is 8%?"),
+                        ("candidate", "No, 4%. 80 / 2,000 = 0.04.")])
+    slip = one(led, "fleet_share")
+    assert slip.check.status == "unchecked" and slip.check.rule == "corrected", led.summary()
+    assert none_wrong(led), led.summary()
+
+
+def test_a_slip_never_put_right_stays_wrong():
+    opening = "We run 2,000 H100s in 250 hosts of 8 GPUs for 40 teams."
+    led = build_ledger([("interviewer", opening),
+                        ("candidate", "I'd reserve 10 hosts, 80 GPUs, for gangs, which is ~8% of the fleet."),
+                        ("interviewer", "And serving?"),
+                        ("candidate", "Serving gets its own quota.")])
+    assert status(led, "fleet_share") == "wrong", led.summary()
+
+
+def test_an_example_batch_in_a_failure_story_is_no_capacity_claim():
+    led = ledger("A bad worker times out a batch of, say, thirty sequences, and they all retry at once.",
+                 opening="Our chat service runs a 70B model on H100s. Design the timeout and restart strategy.")
+    assert "concurrent_sequences" not in kinds(led), led.summary()
+
+
+def test_cards_counted_beside_a_model_one_card_holds_are_copies():
+    """'~512 slots -> 20 cards' for a 13B that fits one A100: twenty copies, about 26 slots each."""
+    led = ledger("Per card about 26 sequences. Decision: +25% headroom -> ~512 slots -> 20 cards -> 3 hosts.",
+                 opening="Eight A100 80GB cards on one host, each holding its own copy of Llama-2-13B in FP16; "
+                         "prompts around 2,000 tokens, replies around 250.")
+    assert none_wrong(led, "concurrent_sequences"), led.summary()
+
+
+def test_one_sequences_kv_and_a_steps_kv_read_are_not_free_memory_or_weights():
+    led = ledger("- A 2k-tok prompt alone is ~1.6G of KV.\n- Decode step on a full card: ~26G weights + ~45G KV read "
+                 "≈ 71G / ~2 TB/s ≈ 35 ms.",
+                 opening="Eight A100 80GB cards, each with its own copy of Llama-2-13B in FP16.")
+    assert status(led, "kv_bytes_per_sequence") == "ok", led.summary()
+    assert "free_kv_bytes" not in kinds(led) and none_wrong(led), led.summary()
+
+
+def test_one_layers_tensor_for_a_batch_is_no_per_token_size():
+    led = ledger("Per layer: K and V, each [8, 32, 2048, 128] fp16.\n- One tensor: 8 x 32 x 2048 x 128 x 2 B = 128 MiB.",
+                 opening="Config mirrors Llama-2-7B: 32 layers, 32 heads of dim 128, FP16. How much memory for the "
+                         "cache at batch 8 and 2,048 tokens?")
+    assert none_wrong(led), led.summary()

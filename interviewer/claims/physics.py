@@ -332,6 +332,11 @@ def _capacity(c: Claim, ctx: Ctx, i: int, scope: str | None = None):
         return f / n if per_gpu else f
 
     readings_n = [(n, free(n, u, w)) for n in ns for u in ctx.v.physics["reserve_readings"] for w, _d in wr]
+    # GPUs counted beside a model one card holds are copies as often as one replica: "~512 slots -> 20 cards" is
+    # twenty cards with a copy of the weights each, each card's share of the slots its own
+    k = s.gpus_in_sentence
+    if k and k > 1 and not s.tp and not per_gpu and weights < 0.9 * mem:
+        readings_n += [(k, k * (mem * u - w)) for u in ctx.v.physics["reserve_readings"] for w, _d in wr]
     # a KV dtype carried from an earlier sentence (not said with this figure) may not apply: fp16 is fair too
     kvs = [kv]
     if s.kv_dtype and s.kv_dtype != "fp16" and not any(p.search(c.sentence) for p in ctx.v.kv_dtype_res):
@@ -2245,3 +2250,37 @@ def check_all(ctx: Ctx) -> None:
             c.check = fn(c, ctx, i)
         except (ZeroDivisionError, ValueError, KeyError) as exc:  # pragma: no cover - defensive
             c.check = Check(status="unchecked", rule=c.kind, explanation="", trace=[f"check failed: {exc}"])
+    _corrected_later(ctx)
+
+
+def _corrected_later(ctx: Ctx) -> None:
+    """A wrong figure put right in the candidate's next answer (the interviewer pushed back, or the
+    candidate caught it: "8%" then "80 of 2,000 is 4%, sorry") stands corrected: the figure they
+    settled on is the one that counts, as the report says."""
+    for i, c in enumerate(ctx.claims):
+        chk = c.check
+        if c.speaker != "candidate" or chk is None or chk.status != "wrong" or not chk.expected:
+            continue
+        for d in ctx.claims[i + 1:]:
+            if d.turn > c.turn + 2:
+                break
+            # ... by a figure of its kind, or by the sum redone ("No, 4%. 80 / 2,000 = 0.04")
+            if d.speaker != "candidate" or d.kind not in (c.kind, "arithmetic") or d.check is None \
+                    or d.check.status != "ok" or d.value is None or (d.turn == c.turn and d.start <= c.end):
+                continue
+            if abs(d.value - chk.expected) <= 0.25 * abs(chk.expected):
+                c.check = _put_right(d)
+                break
+    # ... and what the slip gave in its own sentence with it ("52 MB/s x 3,600 s ≈ 19 GB an hour, so ~450 GB a day")
+    slips = {(c.turn, c.sentence) for c in ctx.claims if c.check is not None and c.check.rule == "corrected"
+             and c.check.explanation.startswith("Put right")}
+    for c in ctx.claims:
+        if c.check is not None and c.check.status == "wrong" and (c.turn, c.sentence) in slips:
+            c.check = Check(status="unchecked", rule="corrected",
+                            explanation="Put right by you later, with the slip it rested on; the figure you settled on "
+                                        "is the one checked.")
+
+
+def _put_right(d: Claim) -> Check:
+    return Check(status="unchecked", rule="corrected",
+                 explanation=f"Put right by you later ({d.span!r}); the figure you settled on is the one checked.")
