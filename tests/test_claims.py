@@ -517,7 +517,9 @@ def test_ledger_helpers_and_exact_spans():
         assert turns[c.turn][1][c.start:c.end] == c.span
         assert c.speaker == turns[c.turn][0]
     assert all(c.speaker == "candidate" for c in led.candidate_claims())
-    assert {c.kind for c in led.wrong()} == {"weights_bytes", "fits_on_gpus"}
+    # the 70 GB slip and the fit it gave, put right in the next answer ("Right, the weights are 141 GB"), stand corrected
+    assert not led.wrong(), led.summary()
+    assert [c.check.rule for c in led.by_kind("weights_bytes", "fits_on_gpus") if c.turn == 1] == ["corrected"] * 2
     assert all(c.check.status != "unchecked" for c in led.checked())
     assert [c.turn for c in led.by_kind("weights_bytes", "fits_on_gpus")] == [1, 1, 3]
     assert len(led.subjects) == 4

@@ -2275,7 +2275,7 @@ def _corrected_later(ctx: Ctx) -> None:
     slips = {(c.turn, c.sentence) for c in ctx.claims if c.check is not None and c.check.rule == "corrected"
              and c.check.explanation.startswith("Put right")}
     for c in ctx.claims:
-        if c.check is not None and c.check.status == "wrong" and (c.turn, c.sentence) in slips:
+        if c.check is not None and c.check.status in ("wrong", "impossible") and (c.turn, c.sentence) in slips:
             c.check = Check(status="unchecked", rule="corrected",
                             explanation="Put right by you later, with the slip it rested on; the figure you settled on "
                                         "is the one checked.")
