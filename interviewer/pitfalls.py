@@ -503,6 +503,8 @@ _MENU_OPENER = re.compile(
     r"a\s+couple\s+of|some|\w+)\s+(?:[\w-]+\s+){0,2}?" + _NOUNS +
     r"|^\W*(?:a\s+few|several|many|multiple|some|(?:a\s+)?couple(?:\s+of)?|two|three|four|five|\d+)\s+(?:[\w-]+\s+){0,2}?" + _NOUNS +
     r"|\b(?:the|my|our)\s+(?:\w+\s+)?(?:options|choices|alternatives)\s+(?:are|include)\b"
+    # "For batching there are options: we could batch per request, or ..."
+    r"|\bthere\s+are\s+(?:(?:a\s+few|several|many|multiple|some|various)\s+)?(?:options|choices|alternatives|approaches|ways)\s*:"
     # "there's a menu of controls: load shedding, priority queues, ..."
     r"|\ba\s+menu\s+of\s+(?:[\w-]+\s+){0,2}?" + _NOUNS +
     # "It's genuinely hard to pick one without knowing the org"

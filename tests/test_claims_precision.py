@@ -126,10 +126,7 @@ def _labelled_figures():
 
 
 # hand-checked figures the ledger still misreads, and why (kept visible rather than left out)
-_KNOWN_MISREADS = {
-    ("08_serving_route_l40s", 11): "'halves the capacity on this host: 112 sequences instead of 224' - the count "
-                                   "left after draining four of eight GPUs is checked against the whole host",
-}
+_KNOWN_MISREADS: dict[tuple[str, int], str] = {}
 
 
 @pytest.mark.parametrize("path, fig", list(_labelled_figures()))
