@@ -54,14 +54,16 @@ EXACT, WITHIN_ONE, PITFALL_RECALL, FALSE_PITFALL = 0.85, 0.97, 0.85, 0.02
 # no_limits, two strong and one weak answer, ZZZZZB on two weak answers and one stuffed), ZZZZZC and ZZZZZD (0.84,
 # 0.88; ZZZZZC on exact, two false quantizing_on_faith, one strong and three weak answers, ZZZZZD on one false no_limits
 # and two weak answers), ZZZZZE and ZZZZZF (0.90, 0.86; ZZZZZE on two false no_limits and two weak answers, ZZZZZF on
-# one strong, five weak and one stuffed answer) missed it too and were then tuned on.
+# one strong, five weak and one stuffed answer), ZZZZZG and ZZZZZH (0.79, 0.84; ZZZZZG on one false quantizing_on_faith,
+# one strong, one weak and one stuffed answer, ZZZZZH on one false quantizing_on_faith, one weak and one stuffed answer)
+# missed it too and were then tuned on.
 BELOW_THE_BAR: dict[str, str] = {
-    "batch_zzzzzg": ("measured once at 29dcea5 (cycle 69): exact 0.79 (71/90), within one 0.98 (88/90), pitfall recall "
-                     "0.96 (22/23) meet within one and recall; exact, one false quantizing_on_faith (4.0%), strong >= 8: "
-                     "6/7, weak <= 2: 7/8 and stuffed <= 2: 2/3 do not"),
-    "batch_zzzzzh": ("measured once at 29dcea5 (cycle 69): within one 1.00 (90/90), pitfall recall 0.85 (23/27) and "
-                     "strong >= 8: 7/7 meet the bar; exact 0.84 (76/90), one false quantizing_on_faith (3.8%), weak <= 2: "
-                     "7/8 and stuffed <= 2: 2/3 do not"),
+    "batch_zzzzzi": ("measured once at a49a4b4 (cycle 70): within one 0.98 (88/90), pitfall recall 0.87 (20/23) and no "
+                     "false pitfall meet the bar; exact 0.80 (72/90), strong >= 8: 5/6, weak <= 2: 6/8 and stuffed <= 2: "
+                     "1/3 do not (two of its three stuffed answers carry a gold sum of 3)"),
+    "batch_zzzzzj": ("measured once at a49a4b4 (cycle 70): within one 1.00 (90/90) meets the bar; exact 0.79 (71/90), "
+                     "pitfall recall 0.78 (18/23), one false no_limits (3.8%), strong >= 8: 5/6, weak <= 2: 6/8 and "
+                     "stuffed <= 2: 1/3 do not (two of its three stuffed answers carry a gold sum of 3)"),
 }
 
 BATCHES = sealed_batches()
