@@ -63,7 +63,7 @@ BELOW_THE_BAR: dict[str, str] = {
                      "1/3 do not (two of its three stuffed answers carry a gold sum of 3)"),
     "batch_zzzzzj": ("measured once at a49a4b4 (cycle 70): within one 1.00 (90/90) meets the bar; exact 0.79 (71/90), "
                      "pitfall recall 0.78 (18/23), one false no_limits (3.8%), strong >= 8: 5/6, weak <= 2: 6/8 and "
-                     "stuffed <= 2: 1/3 do not (two of its three stuffed answers carry a gold sum of 3)"),
+                     "stuffed <= 2: 1/3 do not (all three of its stuffed answers carry a gold sum of 3)"),
 }
 
 BATCHES = sealed_batches()
