@@ -2579,3 +2579,30 @@ def test_one_layers_tensor_for_a_batch_is_no_per_token_size():
                  opening="Config mirrors Llama-2-7B: 32 layers, 32 heads of dim 128, FP16. How much memory for the "
                          "cache at batch 8 and 2,048 tokens?")
     assert none_wrong(led), led.summary()
+
+
+def test_a_per_card_overhead_totalled_is_no_card_memory():
+    """'~5 GB/card = 20 GB' of overhead in a TP4 table leaves the named H100 80GB the card: the budget
+    worked on 320 GB checks right."""
+    led = ledger("| item | value |\n|---|---|\n| weights | 70.6B x 2 B = ~141 GB |\n| HBM, 4 cards | 320 GB |\n"
+                 "| overhead (activations, CUDA graphs, NCCL buffers) | ~5 GB/card = 20 GB |\n| free for KV | ~159 GB |")
+    assert "gpu_memory_bytes" not in {c.kind for c in led.claims if c.value == 20e9}, led.summary()
+    assert status(led, "free_kv_bytes") == "ok", led.summary()
+
+
+def test_a_bullet_labelled_free_is_the_free_memory_and_prefill_tokens_are_prompt_tokens():
+    led = ledger("- weights: 13B x 2 B = 26G\n- free: 80 - 26 - ~4 (activations, CUDA context) = ~50 GB",
+                 opening=OPEN_13B)
+    assert status(led, "free_kv_bytes") == "ok", led.summary()
+    led = ledger("That's 24 x ~2,200 = ~53K prefill tokens spread over 7 GPUs, a few seconds of extra load.",
+                 opening=OPEN_13B)
+    assert "kv_cache_tokens" not in kinds(led), led.summary()
+
+
+def test_a_sum_owned_as_a_slip_and_redone_in_the_next_answer_stands_corrected():
+    led = build_ledger([("interviewer", "Our chat service runs a 70B model on H100s. Design the timeout."),
+                        ("candidate", "The longest reply is 4,096 × 40 ms ≈ 16 seconds, so a 25 second cap."),
+                        ("interviewer", "Check that multiplication."),
+                        ("candidate", "Oh - that's 163,840 ms, so about 164 seconds, not 16. I dropped a zero.")])
+    c = one(led, "arithmetic")
+    assert c.check.rule == "corrected", led.summary()

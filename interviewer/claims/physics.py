@@ -2261,16 +2261,32 @@ def _corrected_later(ctx: Ctx) -> None:
         chk = c.check
         if c.speaker != "candidate" or chk is None or chk.status != "wrong" or not chk.expected:
             continue
+        fix = None
         for d in ctx.claims[i + 1:]:
             if d.turn > c.turn + 2:
                 break
-            # ... by a figure of its kind, or by the sum redone ("No, 4%. 80 / 2,000 = 0.04")
-            if d.speaker != "candidate" or d.kind not in (c.kind, "arithmetic") or d.check is None \
-                    or d.check.status != "ok" or d.value is None or (d.turn == c.turn and d.start <= c.end):
+            # ... by a figure of its kind, or by the sum redone ("No, 4%. 80 / 2,000 = 0.04"), checked right or
+            # (where nothing checks it) said as the correction it is ("that's 4%, not 8, sorry, I divided wrong")
+            if d.speaker != "candidate" or d.kind not in (c.kind, "arithmetic") or d.value is None \
+                    or (d.turn == c.turn and d.start <= c.end):
                 continue
-            if abs(d.value - chk.expected) <= 0.25 * abs(chk.expected):
-                c.check = _put_right(d)
+            said_right = d.check is not None and d.check.status == "ok"
+            owned = d.check is None and _OWNED_SLIP.search(ctx.texts[d.turn] if ctx.texts is not None else d.sentence) is not None
+            if (said_right or owned) and abs(d.value - chk.expected) <= 0.25 * abs(chk.expected):
+                fix = repr(d.span)
                 break
+        if fix is None and c.kind == "arithmetic" and ctx.texts is not None and c.turn + 2 < len(ctx.texts):
+            # ... or a sum's right result said back as a plain number ("Oh - that's 163,840 ms, so about 164 seconds")
+            from interviewer.claims.numbers import find_mentions
+
+            text = ctx.texts[c.turn + 2]
+            redo = next((m for m in find_mentions(text, ctx.v)
+                         if m.raw and abs(m.raw - chk.expected) <= 0.02 * abs(chk.expected)), None)
+            if redo is not None and _OWNED_SLIP.search(text):
+                fix = repr(text[redo.start:redo.end])
+        if fix is not None:
+            c.check = Check(status="unchecked", rule="corrected",
+                            explanation=f"Put right by you later ({fix}); the figure you settled on is the one checked.")
     # ... and what the slip gave in its own sentence with it ("52 MB/s x 3,600 s ≈ 19 GB an hour, so ~450 GB a day")
     slips = {(c.turn, c.sentence) for c in ctx.claims if c.check is not None and c.check.rule == "corrected"
              and c.check.explanation.startswith("Put right")}
@@ -2281,6 +2297,6 @@ def _corrected_later(ctx: Ctx) -> None:
                                         "is the one checked.")
 
 
-def _put_right(d: Claim) -> Check:
-    return Check(status="unchecked", rule="corrected",
-                 explanation=f"Put right by you later ({d.span!r}); the figure you settled on is the one checked.")
+# a slip owned in so many words: "not 8, sorry", "I divided wrong", "I dropped a zero", "my mistake"
+_OWNED_SLIP = re.compile(r"\bnot\s+~?\d[\d,.]*\b|\bsorry\b|\bi\s+(?:divided|multiplied|added|dropped|forgot|missed|mixed|slipped)"
+                         r"|\bmy\s+(?:mistake|bad|error)\b|\bi\s+was\s+(?:off|wrong)\b|\boops\b", re.I)
