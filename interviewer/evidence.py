@@ -96,6 +96,7 @@ class Evidence:
     pitfall_kinds: dict[str, str] = field(default_factory=dict)      # how a pitfall was found
     unchosen: set[str] = field(default_factory=set)                  # items named only as options of a menu left open
     guessed: set[str] = field(default_factory=set)                   # items whose figure was only guessed
+    echoed: set[str] = field(default_factory=set)                    # items named only by the interviewer's words said back
 
     @property
     def present(self) -> set[str]:
@@ -864,6 +865,7 @@ def _file(ev: Evidence, spec, hit: Hit, text: str, repeats) -> None:
         return
     if spec.echo_is_named and _ECHO.search(text, *_sentence_bounds(text, hit.start, hit.end)):
         ev.named_hits.setdefault(hit.item, []).append(hit)
+        ev.echoed.add(hit.item)
         return
     if spec.given_is_named:
         said_again = repeats()

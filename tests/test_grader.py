@@ -970,3 +970,16 @@ def test_options_kept_open_after_pick_one_is_a_list_of_policies():
          "p99 goes up for everyone behind them. I still lean towards keeping the options open per surface."))
     assert "policy_list" in {p.id for p in report.pitfalls}
     assert _scores(report)["scheduling_policy"] <= 1
+
+
+def test_the_questions_p99_said_back_does_not_excuse_arguing_from_the_average():
+    """'You said a 150 ms p99 budget' restates the question; 'the average call is probably around 50 ms, so
+    we'd be well under the 150' then argues from the mean: average_only, tail 1."""
+    report = _graded(
+        "recommendation-serving",
+        ("Design recommendations: 20,000 requests per second and a p99 budget of 150 ms for the whole call.",
+         "Okay, so you said about 20,000 requests a second and a 150 ms p99 budget. I'd call a ranking service."),
+        ("Split that 150 ms for me.",
+         "The average call is probably around 50 ms end to end, so we'd be well under the 150."))
+    assert "average_only" in {p.id for p in report.pitfalls}
+    assert _scores(report)["tail_latency_tradeoff"] <= 1
