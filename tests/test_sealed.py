@@ -55,15 +55,16 @@ EXACT, WITHIN_ONE, PITFALL_RECALL, FALSE_PITFALL = 0.85, 0.97, 0.85, 0.02
 # 0.88; ZZZZZC on exact, two false quantizing_on_faith, one strong and three weak answers, ZZZZZD on one false no_limits
 # and two weak answers), ZZZZZE and ZZZZZF (0.90, 0.86; ZZZZZE on two false no_limits and two weak answers, ZZZZZF on
 # one strong, five weak and one stuffed answer), ZZZZZG and ZZZZZH (0.79, 0.84; ZZZZZG on one false quantizing_on_faith,
-# one strong, one weak and one stuffed answer, ZZZZZH on one false quantizing_on_faith, one weak and one stuffed answer)
-# missed it too and were then tuned on.
+# one strong, one weak and one stuffed answer, ZZZZZH on one false quantizing_on_faith, one weak and one stuffed answer),
+# ZZZZZI and ZZZZZJ (0.80, 0.79; ZZZZZJ also on recall 0.78 and one false no_limits; both on one strong, two weak and two
+# stuffed answers) missed it too and were then tuned on.
 BELOW_THE_BAR: dict[str, str] = {
-    "batch_zzzzzi": ("measured once at a49a4b4 (cycle 70): within one 0.98 (88/90), pitfall recall 0.87 (20/23) and no "
-                     "false pitfall meet the bar; exact 0.80 (72/90), strong >= 8: 5/6, weak <= 2: 6/8 and stuffed <= 2: "
-                     "1/3 do not (two of its three stuffed answers carry a gold sum of 3)"),
-    "batch_zzzzzj": ("measured once at a49a4b4 (cycle 70): within one 1.00 (90/90) meets the bar; exact 0.79 (71/90), "
-                     "pitfall recall 0.78 (18/23), one false no_limits (3.8%), strong >= 8: 5/6, weak <= 2: 6/8 and "
-                     "stuffed <= 2: 1/3 do not (all three of its stuffed answers carry a gold sum of 3)"),
+    "batch_zzzzzk": ("measured once at 59cafcb (cycle 71): within one 1.00 (90/90) and no false pitfall meet the bar; "
+                     "exact 0.81 (73/90), pitfall recall 0.83 (20/24), strong >= 8: 5/6, weak <= 2: 7/8 and stuffed <= "
+                     "2: 1/3 do not (two of its three stuffed answers carry a gold sum of 3)"),
+    "batch_zzzzzl": ("measured once at 59cafcb (cycle 71): within one 0.99 (89/90) and pitfall recall 0.93 (28/30) meet "
+                     "the bar; exact 0.84 (76/90), one false quantizing_on_faith (3.8%), strong >= 8: 3/6, weak <= 2: 7/8 "
+                     "and stuffed <= 2: 2/3 do not (two of its three stuffed answers carry a gold sum of 3)"),
 }
 
 BATCHES = sealed_batches()
