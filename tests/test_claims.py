@@ -2606,3 +2606,17 @@ def test_a_sum_owned_as_a_slip_and_redone_in_the_next_answer_stands_corrected():
                         ("candidate", "Oh - that's 163,840 ms, so about 164 seconds, not 16. I dropped a zero.")])
     c = one(led, "arithmetic")
     assert c.check.rule == "corrected", led.summary()
+
+
+def test_a_replica_chosen_over_a_count_said_first_reads_either_way():
+    """'all eight GPUs in a box, but actually, no, let me say four: TP=4 gives 320 GB ... roughly 148 GB for
+    KV' is the TP4 replica's budget."""
+    led = ledger("I was going to say tensor-parallel across all eight GPUs in a box, but actually, no, let me say four: "
+                 "TP=4 gives 320 GB of HBM, minus the 140 of weights, minus something like 8 GB a card for "
+                 "activations, so 32 in total, and I'm left with roughly 148 GB for KV.")
+    assert status(led, "free_kv_bytes") == "ok", led.summary()
+
+
+def test_one_prompts_kv_not_worth_mirroring_is_no_free_memory():
+    led = ledger("- restart: recompute (~0.5 s per 6K prompt, ~2 GB of KV not worth mirroring)")
+    assert "free_kv_bytes" not in kinds(led) and none_wrong(led), led.summary()

@@ -268,6 +268,9 @@ def _replica_gpus(s: Subject, weights: float | None, mem: float | None) -> tuple
     """GPUs per replica: the count said beside the figure, else the carried tensor-parallel degree,
     else every power of two from the fewest the weights fit on up to a full 8-GPU node (the
     candidate did not say, so any of them is a fair reading; the first is the one explained)."""
+    if s.gpus_in_sentence and s.tp and s.tp != s.gpus_in_sentence:
+        # both said: "I was going to say all eight GPUs in a box, but actually, let me say four: TP=4 gives 320 GB"
+        return [s.gpus_in_sentence, s.tp], "GPU count said in the sentence (or the tensor-parallel degree said)"
     if s.gpus_in_sentence:
         return [s.gpus_in_sentence], "GPU count said in the sentence"
     if s.tp:
