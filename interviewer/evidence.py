@@ -859,7 +859,7 @@ def _file(ev: Evidence, spec, hit: Hit, text: str, repeats) -> None:
     sentence credits to the interviewer (items marked echo_is_named: "the 800 ms p99 you gave me"), or,
     for an item marked given_is_named, one that repeats the interviewer's (`repeats()`: None when there
     is no figure to judge) or is said back "like you said"."""
-    if spec.guess_is_named and _guessed_at(text, hit.start, hit.end):
+    if spec.guess_is_named and guessed_at(text, hit.start, hit.end):
         ev.named_hits.setdefault(hit.item, []).append(hit)
         ev.guessed.add(hit.item)
         return
@@ -976,7 +976,7 @@ _WORKED_OUT = re.compile(r"\d\s*(?:/|÷|x|×|\*|over|times|divided\s+by)\s*~?\d[
                          r"(?:(?:a\s+)?ballpark|roughly|about|around|call\s+it|~)?\s*(?:of\s+)?$", re.I)
 
 
-def _guessed_at(text: str, start: int, end: int | None = None) -> bool:
+def guessed_at(text: str, start: int, end: int | None = None) -> bool:
     """Is the figure at `start` a guess ("I'd guess something like ten GPUs", "I think each GPU can handle
     maybe 100", "maybe 5 to 15 percent, I'm not sure exactly")?"""
     lo = max(0, start - 60, _sentence_bounds(text, start, start)[0])

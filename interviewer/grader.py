@@ -25,7 +25,7 @@ from interviewer.checks import CapacityCheck, capacity_from_ledger
 from interviewer.claims import Check, Claim, Ledger, build_ledger
 from interviewer.claims.models import construct
 from interviewer.errors import UserError
-from interviewer.evidence import Evidence, Hit, _guessed_at, extract, in_summary, quote_around
+from interviewer.evidence import Evidence, Hit, extract, guessed_at, in_summary, quote_around
 from interviewer.rubric import Rubric, load_rubric
 from interviewer.transcript import Transcript
 
@@ -137,7 +137,7 @@ def _computed_items(ev: Evidence, rubric: Rubric, family: str) -> None:
         named = bool((s.model or s.params_b) and (s.gpu or s.gpu_memory_gib)) and "named_hardware" not in present
         # (a figure guessed that happens to land right checks nothing: "I'd guess that's around 40 users per GPU")
         checked = c.kind in main and c.check is not None and c.check.status == "ok" and "capacity_checked" not in present \
-            and not _guessed_at(ev.texts[c.turn], c.start, c.end)
+            and not guessed_at(ev.texts[c.turn], c.start, c.end)
         if not (named or checked):
             continue
         quote = quote_around(ev.texts[c.turn], c.start, c.end)
