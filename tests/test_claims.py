@@ -2620,3 +2620,15 @@ def test_a_replica_chosen_over_a_count_said_first_reads_either_way():
 def test_one_prompts_kv_not_worth_mirroring_is_no_free_memory():
     led = ledger("- restart: recompute (~0.5 s per 6K prompt, ~2 GB of KV not worth mirroring)")
     assert "free_kv_bytes" not in kinds(led) and none_wrong(led), led.summary()
+
+
+def test_a_threshold_of_free_kv_in_a_routing_rule_is_no_free_memory_claim():
+    led = ledger("Rule: filter to GPUs with at least 1.9 GB of free KV, one full-length sequence.", opening=OPEN_13B)
+    assert none_wrong(led), led.summary()
+
+
+def test_the_batch_over_the_step_time_is_the_batchs_rate_not_one_streams():
+    led = ledger("per step: 13.5G weights + 48 x 2k x 0.5MB ≈ 50G kv → ~64G / 3.35 TB/s ≈ 19 ms/tok vs ~4 ms at batch 1. "
+                 "throughput ~48/0.019 ≈ 2,500 tok/s vs ~250.",
+                 opening="Take a 7B model, Llama-2-7B, in FP16 on an H100 80GB.")
+    assert none_wrong(led, "tokens_per_s"), led.summary()

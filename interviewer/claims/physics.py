@@ -1098,7 +1098,9 @@ _ONE_STREAM = re.compile(r"\bbatch(?:\s+size)?\s*(?:of\s+|=\s*)?(?:1|one)\b|\b(?
 
 # a batch larger than one said after "batch 1": "at 32", "batch of 64", "32 tokens a step", "48 sequences"
 _MANY_STREAMS = re.compile(r"\b(?:at|batch(?:\s+size)?(?:\s+of)?|bs\s*=?)\s*(?:[2-9]|\d\d+)\b|"
-                           r"\b(?:[2-9]|\d\d+)\s+(?:tokens\s+(?:a|per)\s+step|sequences|seqs|concurrent|streams|users)\b", re.I)
+                           r"\b(?:[2-9]|\d\d+)\s+(?:tokens\s+(?:a|per)\s+step|sequences|seqs|concurrent|streams|users)\b|"
+                           # ... or the batch over the step time: "throughput ~48/0.019 ≈ 2,500 tok/s"
+                           r"(?<![\d.])(?:[2-9]|\d\d+)\s*/\s*0?\.\d+\b", re.I)
 _VERSUS = re.compile(r"\s*(?:vs\.?|versus|compared\s+(?:to|with)|against)\s", re.I)
 # a rate said of the whole batch: "~2,600 tokens/s aggregate"
 _AGGREGATE = re.compile(r"\s*(?:in\s+)?(?:aggregate|total|combined|overall|across\s+(?:the\s+)?(?:batch|all))\b", re.I)
