@@ -58,15 +58,15 @@ EXACT, WITHIN_ONE, PITFALL_RECALL, FALSE_PITFALL = 0.85, 0.97, 0.85, 0.02
 # one strong, one weak and one stuffed answer, ZZZZZH on one false quantizing_on_faith, one weak and one stuffed answer),
 # ZZZZZI and ZZZZZJ (0.80, 0.79; ZZZZZJ also on recall 0.78 and one false no_limits; both on one strong, two weak and two
 # stuffed answers), ZZZZZK and ZZZZZL (0.81, 0.84; ZZZZZK also on recall 0.83, ZZZZZL on one false quantizing_on_faith and
-# three strong answers) missed it too and were then tuned on.
+# three strong answers), ZZZZZM and ZZZZZN (0.82, 0.73; ZZZZZN also on recall 0.62 and one false average_only) missed
+# it too and were then tuned on.
 BELOW_THE_BAR: dict[str, str] = {
-    "batch_zzzzzm": ("measured once at a7fcf23 (cycle 72): within one 1.00 (90/90), pitfall recall 0.86 (19/22), no "
-                     "false pitfall and strong >= 8: 6/6 meet the bar; exact 0.82 (74/90), weak <= 2: 5/8 and stuffed "
-                     "<= 2: 2/3 do not (all three of its stuffed answers carry a gold sum of 3)"),
-    "batch_zzzzzn": ("measured once at a7fcf23 (cycle 72): within one 0.98 (88/90) meets the bar; exact 0.73 (66/90), "
-                     "pitfall recall 0.62 (15/24), one false average_only (4.3%), strong >= 8: 4/6, weak <= 2: 5/8 and "
-                     "stuffed <= 2: 0/3 do not (lower-case chat shorthand: 'tp4', 'kv', 'p99 ttft', figures half-said "
-                     "over turns; all three stuffed answers carry a gold sum of 3)"),
+    "batch_zzzzzo": ("measured once at ae88b9e (cycle 73): within one 0.99 (89/90) meets the bar; exact 0.84 (76/90), "
+                     "pitfall recall 0.75 (18/24), one false average_only (4.0%), strong >= 8: 5/6, weak <= 2: 7/8 and "
+                     "stuffed <= 2: 0/3 do not (all three of its stuffed answers carry a gold sum of 3)"),
+    "batch_zzzzzp": ("measured once at ae88b9e (cycle 73): within one 0.99 (89/90) meets the bar; exact 0.83 (75/90), "
+                     "pitfall recall 0.83 (19/23), one false quantizing_on_faith (3.7%), strong >= 8: 5/6, weak <= 2: 6/8 "
+                     "and stuffed <= 2: 2/3 do not (two of its three stuffed answers carry a gold sum of 3)"),
 }
 
 BATCHES = sealed_batches()
