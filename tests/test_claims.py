@@ -2632,3 +2632,19 @@ def test_the_batch_over_the_step_time_is_the_batchs_rate_not_one_streams():
                  "throughput ~48/0.019 ≈ 2,500 tok/s vs ~250.",
                  opening="Take a 7B model, Llama-2-7B, in FP16 on an H100 80GB.")
     assert none_wrong(led, "tokens_per_s"), led.summary()
+
+
+def test_a_share_of_two_counts_is_held_to_the_division():
+    """'16 hosts -> 128 GPUs ≈ 8% of the fleet' of 2,000 is 6.4%: a division, not an estimate, so 25% off is wrong;
+    '~6%' is right."""
+    opening = "We run 2,000 H100s in 250 hosts of 8 GPUs for 40 teams."
+    assert status(ledger("I'd reserve 16 hosts, that's 128 GPUs, ≈ 8% of the fleet.", opening=opening),
+                  "fleet_share") == "wrong"
+    assert status(ledger("I'd reserve 16 hosts, that's 128 GPUs, ~6% of the fleet.", opening=opening),
+                  "fleet_share") == "ok"
+
+
+def test_a_request_named_by_its_max_tokens_is_no_concurrency():
+    led = ledger("But that's the ceiling for a max_tokens = 4,096 request. The deadline is computed per request.",
+                 opening="Our chat service runs a 70B model on H100s. Design the timeout and restart strategy.")
+    assert "concurrent_sequences" not in kinds(led), led.summary()

@@ -1410,10 +1410,10 @@ def check_fleet_share(c: Claim, ctx: Ctx, i: int) -> Check | None:
     if _NOT_A_SHARE_OF.search(gap):
         return None  # "48 GPUs at 50% utilisation, ~1.2% of the fleet", "plus the drain, together ~6%": not N / fleet
     expected = n / fleet
-    tol = ctx.v.physics["tolerance"]
+    tol = ctx.v.physics["share_tolerance"]
     trace = [f"{say.count(n)} / {say.count(fleet)} {what} = {expected:.1%}"]
     # "under one percent of the fleet": a bound holds when the share is below it
-    if _within(c.value, expected, tol) or (c.bound == "upper" and expected <= c.value * (1 + tol)) \
+    if _within(c.value, expected, tol) or abs(c.value - expected) <= 0.006 or (c.bound == "upper" and expected <= c.value * (1 + tol)) \
             or (c.bound == "lower" and expected >= c.value * (1 - tol)):  # "just over 1% of the fleet"
         return _check("ok", "fleet_share", expected, "fraction", c, f"Right: {say.count(n)} of {say.count(fleet)} {what} "
                       f"is about {expected:.1%}.", trace)
@@ -1782,7 +1782,7 @@ def check_share_count(c: Claim, ctx: Ctx, i: int) -> Check | None:
         return None
     n = max(given) if given else max(fleet)
     readings = [x * f for f in {*fleet, *given} for x in (share.value, share.low, share.high) if x]
-    tol = ctx.v.physics["tolerance"]
+    tol = ctx.v.physics["share_tolerance"]
     ok, best = _best(c, readings, tol)
     what = "hosts" if c.kind == "host_count" else "GPUs"
     trace = [f"{share.span} of {say.count(n)} {what} = {say.count(share.value * n)} {what}"]
