@@ -1413,7 +1413,8 @@ def check_fleet_share(c: Claim, ctx: Ctx, i: int) -> Check | None:
     tol = ctx.v.physics["share_tolerance"]
     trace = [f"{say.count(n)} / {say.count(fleet)} {what} = {expected:.1%}"]
     # "under one percent of the fleet": a bound holds when the share is below it
-    if _within(c.value, expected, tol) or abs(c.value - expected) <= 0.006 or (c.bound == "upper" and expected <= c.value * (1 + tol)) \
+    rounding = ctx.v.physics["share_rounding"]
+    if _within(c.value, expected, tol) or abs(c.value - expected) <= rounding or (c.bound == "upper" and expected <= c.value * (1 + tol)) \
             or (c.bound == "lower" and expected >= c.value * (1 - tol)):  # "just over 1% of the fleet"
         return _check("ok", "fleet_share", expected, "fraction", c, f"Right: {say.count(n)} of {say.count(fleet)} {what} "
                       f"is about {expected:.1%}.", trace)
@@ -1971,8 +1972,10 @@ def check_recovery_time(c: Claim, ctx: Ctx, i: int) -> Check | None:
                   f"{floor_s:,.0f} seconds, not {c.value:g}.", trace)
 
 
+# the words between a figure and what it gives: "so", "that's", "=", "→", "which is", "means", "gives"
+_GIVES = r"(?:\bso\b|that.s|which\s+is|=|→|->|≈|\bmeans\b|\bgives\b)"
 # "... is maybe a million a second on one thread, so replay is about 2 seconds": the rate, then the time it gives
-_RATE_TO_TIME = re.compile(r"[^.;!?\d]{0,40}?(?:\bso\b|that.s|which\s+is|=|→|->|≈|\bmeans\b|\bgives\b)[^.;!?\d]{0,30}$", re.I)
+_RATE_TO_TIME = re.compile(r"[^.;!?\d]{0,40}?" + _GIVES + r"[^.;!?\d]{0,30}$", re.I)
 _RECORD_RATES = ("request_rate_rps", "write_rate", "items_per_s")
 
 
@@ -2001,7 +2004,7 @@ def _replay_by_records(c: Claim, ctx: Ctx, i: int) -> Check | None:
 
 # "50,000 scores a second each at batch 256, so that's 12 L4s": one GPU's rate, then the count it gives
 _RATE_TO_GPUS = re.compile(r"\s*(?:each|per\s+(?:gpu|card|replica|l4|t4|a10g?|a100|h100))\b[^.;!?]{0,30}?"
-                           r"(?:\bso\b|that.s|which\s+is|=|→|->|≈|\bmeans\b|\bgives\b),?(?:\s+(?:that.s|we\s+need|you\s+need))?"
+                           + _GIVES + r",?(?:\s+(?:that.s|we\s+need|you\s+need))?"
                            r"\s*(?:(?:about|roughly|around|only|just)\s+|~)*", re.I)
 
 
@@ -2262,6 +2265,7 @@ def _corrected_later(ctx: Ctx) -> None:
     """A wrong figure put right in the candidate's next answer (the interviewer pushed back, or the
     candidate caught it: "8%" then "80 of 2,000 is 4%, sorry") stands corrected: the figure they
     settled on is the one that counts, as the report says."""
+    slips: set[tuple[int, str]] = set()  # (turn, sentence) of each slip put right
     for i, c in enumerate(ctx.claims):
         chk = c.check
         if c.speaker != "candidate" or chk is None or chk.status != "wrong" or not chk.expected:
@@ -2292,9 +2296,8 @@ def _corrected_later(ctx: Ctx) -> None:
         if fix is not None:
             c.check = Check(status="unchecked", rule="corrected",
                             explanation=f"Put right by you later ({fix}); the figure you settled on is the one checked.")
+            slips.add((c.turn, c.sentence))
     # ... and what the slip gave in its own sentence with it ("52 MB/s x 3,600 s ≈ 19 GB an hour, so ~450 GB a day")
-    slips = {(c.turn, c.sentence) for c in ctx.claims if c.check is not None and c.check.rule == "corrected"
-             and c.check.explanation.startswith("Put right")}
     for c in ctx.claims:
         if c.check is not None and c.check.status in ("wrong", "impossible") and (c.turn, c.sentence) in slips:
             c.check = Check(status="unchecked", rule="corrected",
