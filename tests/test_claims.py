@@ -2648,3 +2648,24 @@ def test_a_request_named_by_its_max_tokens_is_no_concurrency():
     led = ledger("But that's the ceiling for a max_tokens = 4,096 request. The deadline is computed per request.",
                  opening="Our chat service runs a 70B model on H100s. Design the timeout and restart strategy.")
     assert "concurrent_sequences" not in kinds(led), led.summary()
+
+
+def test_a_per_gpu_reserve_totalled_in_words_is_no_card_memory():
+    """'I reserve ~5 GB per GPU for activations ..., so 20 GB per replica' leaves the named H100 80GB the
+    card: ~271 sequences on a TP=4 replica checks right, not impossible on four 20 GB cards."""
+    led = ledger("- Weights: 70e9 params x 2 B = 140 GB. That doesn't fit on one 80 GB card, so a replica is TP=4: "
+                 "35 GB of weights per GPU, 320 GB of HBM in the replica.\n- Overhead: I reserve ~5 GB per GPU for "
+                 "activations, CUDA graphs and NCCL buffers, so 20 GB per replica.\n- Free for KV: 320 - 140 - 20 = "
+                 "160 GB.\n- KV per token: 2 x 80 x 8 x 128 x 2 B = 327,680 B.\n- Average sequence is 1,500 + 300 = "
+                 "1,800 tokens, so 1,800 x 327,680 = ~590 MB per sequence.\n- 160 GB / 590 MB = ~271 sequences per "
+                 "replica.",
+                 opening="Serve Llama-3-70B in FP16 on H100 80GB GPUs; prompts 1,500 tokens, replies 300.")
+    assert "gpu_memory_bytes" not in {c.kind for c in led.claims if c.value == 20e9}, led.summary()
+    assert status(led, "concurrent_sequences") == "ok", led.summary()
+
+
+def test_a_total_rounded_up_as_the_hard_ceiling_is_a_timeout():
+    led = build_ledger([("interviewer", "Llama-3-70B, TP4, max_tokens 4,096. Where do the timeouts come from?"),
+                        ("candidate", "Whole generation: 4 096 × 45 ms ≈ 184 s, plus prefill of ~1,2 s, so ~186 s - "
+                                      "I'd round to 190 s as the hard ceiling.")])
+    assert one(led, "timeout_s").value == 190, led.summary()

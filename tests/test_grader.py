@@ -983,3 +983,36 @@ def test_the_questions_p99_said_back_does_not_excuse_arguing_from_the_average():
          "The average call is probably around 50 ms end to end, so we'd be well under the 150."))
     assert "average_only" in {p.id for p in report.pitfalls}
     assert _scores(report)["tail_latency_tradeoff"] <= 1
+
+
+def test_a_size_guessed_in_words_when_asked_is_a_figure_with_no_derivation():
+    """'Probably a couple of gigs?' to 'how much memory?' names a figure: capacity 1, not 0."""
+    ev = _evidence("transformer-kv-cache-drill", ["Probably a couple of gigs? I'd just allocate it and print "
+                                                  "torch.cuda.memory_allocated() before and after."],
+                   opening="How much memory is the cache for batch 8 at 2,048 tokens?")
+    assert "figure_answered" in ev.present
+
+
+def test_a_blended_score_with_its_weights_left_to_tuning_answers_no_pick():
+    """Pushed to pick one router after a list, 'if X, A; if not, B - I'd probably combine signals with weights
+    and tune the weights from traffic' still leaves the list open; so does 'honestly a hybrid: ...'."""
+    listed = ("Which GPU gets request 401?",
+              "There are a few reasonable routers. Round robin is simplest. Least-loaded by free KV blocks is better "
+              "when lengths vary. Power-of-two-choices gives most of that with less coordination. Which one I'd use "
+              "depends on how variable the traffic is; I'd make the routing policy pluggable.")
+    for pick in ("For 401 specifically - if its system prompt is one we've seen, prefix affinity; if not, least-loaded. "
+                 "I'd probably combine signals with weights and tune the weights from traffic.",
+                 "Then honestly a hybrid: prefix-affinity where it helps, least-loaded otherwise, power-of-two as a "
+                 "fallback."):
+        report = _graded("route-batch-eight-gpus", listed, ("Pick one for 401.", pick))
+        assert "policy_list" in {p.id for p in report.pitfalls}, pick
+
+
+def test_the_timeouts_formula_said_without_a_figure_names_the_constraint():
+    """'The total-generation timeout scales with max_tokens times the per-token decode time plus prefill' names
+    what the timeout comes from (capacity 1), and no more: no figure is worked out."""
+    report = _graded("inference-timeout-restart",
+                     ("Where do the timeouts come from?",
+                      "The total-generation timeout scales with max_tokens times the per-token decode time plus "
+                      "prefill, and the first-token timeout scales with prompt length."))
+    assert _scores(report)["capacity_number"] == 1
