@@ -126,6 +126,13 @@ def _computed_items(ev: Evidence, rubric: Rubric, family: str) -> None:
     present = ev.present
     # (an answer a pitfall taints - the KV cache taken for a key-value store - earns nothing here either)
     tainted = {hit.turn for pid, hit in ev.pitfalls.items() if rubric.pitfalls[pid].taints_turn}
+    # the question's own model, given by its shape ("32 layers, 32 heads of dimension 128"), and a card the
+    # candidate names for the round ("On the 24 GiB A10G I'm testing on"): a cache checked on that shape is
+    # sized for a model and a GPU both named
+    stated = {c.kind for c in ev.ledger.claims if c.speaker == "interviewer" and c.value and not c.negated}
+    card = {"layers", "head_dim"} <= stated and bool({"kv_heads", "attention_heads"} & stated) and any(
+        c.speaker == "candidate" and c.subject.gpu and not c.hypothetical and not c.negated and c.turn not in tainted
+        for c in ev.ledger.claims)
     for c in ev.ledger.claims:
         if c.turn not in ev.texts or c.speaker != "candidate" or c.value is None or c.negated or c.hypothetical \
                 or c.turn in tainted:
@@ -134,7 +141,9 @@ def _computed_items(ev: Evidence, rubric: Rubric, family: str) -> None:
             continue
         s = c.subject
         # (ev.present is a set made afresh from every item's hits: read once, kept up to date by hand)
-        named = bool((s.model or s.params_b) and (s.gpu or s.gpu_memory_gib)) and "named_hardware" not in present
+        named = (bool((s.model or s.params_b) and (s.gpu or s.gpu_memory_gib))
+                 or card and not s.model and c.kind in main and c.check is not None and c.check.status == "ok") \
+            and "named_hardware" not in present
         # (a figure guessed that happens to land right checks nothing: "I'd guess that's around 40 users per GPU")
         checked = c.kind in main and c.check is not None and c.check.status == "ok" and "capacity_checked" not in present \
             and not guessed_at(ev.texts[c.turn], c.start, c.end)

@@ -2669,3 +2669,32 @@ def test_a_total_rounded_up_as_the_hard_ceiling_is_a_timeout():
                         ("candidate", "Whole generation: 4 096 × 45 ms ≈ 184 s, plus prefill of ~1,2 s, so ~186 s - "
                                       "I'd round to 190 s as the hard ceiling.")])
     assert one(led, "timeout_s").value == 190, led.summary()
+
+
+OPEN_DRILL = ("You preallocate the cache to max length. How much memory is that for batch 8, 2,048 tokens, 32 layers "
+              "and 32 heads of dimension 128 in FP16?")
+GQA_Q = "The model switches to grouped-query attention with 8 KV heads for 32 query heads. What changes in your cache?"
+
+
+def _gqa(answer: str) -> Ledger:
+    return build_ledger([("interviewer", OPEN_DRILL), ("candidate", "2 x 32 x 32 x 128 x 2 = 512 KiB a token; x 2,048 "
+                                                                     "x 8 = 8 GiB."),
+                         ("interviewer", GQA_Q), ("candidate", answer)])
+
+
+@pytest.mark.parametrize("answer, statuses_", [
+    ("The cache drops by 8x, from 8 GiB to 1 GiB for the same batch and length.", ["wrong", "wrong"]),
+    ("Memory halves: the batch-8 cache goes from 8 GiB to 4 GiB.", ["wrong", "wrong"]),
+    ("The cache shrinks 4x, since only 8 KV heads are stored: 2 GiB instead of 8 GiB for the same batch.", ["ok", "ok"]),
+    ("The cache shrinks by 32 / 8 = 4, to 2 GiB for the same batch.", ["ok"]),
+    ("the cache is four times smaller. In the attention call I repeat_interleave K and V by 4 for each group.", ["ok"]),
+])
+def test_the_caches_shrink_under_grouped_query_attention_is_checked(answer, statuses_):
+    """Only the KV heads are stored: 8 of 32 makes the cache 4x smaller, whatever words say it."""
+    assert statuses(_gqa(answer), "kv_shrink_factor") == statuses_, _gqa(answer).summary()
+
+
+def test_a_lower_precisions_saving_or_the_attention_calls_repeat_is_no_shrink_claim():
+    led = _gqa("8 KV heads stored, and each serves a group of 4 query heads. In production I'd store the cache in "
+               "FP8 on top, which halves it again to 1 GiB.")
+    assert "kv_shrink_factor" not in kinds(led), led.summary()

@@ -1016,3 +1016,27 @@ def test_the_timeouts_formula_said_without_a_figure_names_the_constraint():
                       "The total-generation timeout scales with max_tokens times the per-token decode time plus "
                       "prefill, and the first-token timeout scales with prompt length."))
     assert _scores(report)["capacity_number"] == 1
+
+
+_DRILL_Q = ("You preallocate the cache to max length. How much memory is that for batch 8, 2,048 tokens, 32 layers and "
+            "32 heads of dimension 128, FP16?")
+_DRILL_A = "2 x 32 layers x 32 heads x 128 x 2 B = 512 KiB per token; x 2,048 tokens = 1 GiB per sequence; x 8 = 8 GiB."
+
+
+def test_a_drill_cache_sized_on_the_given_shape_against_a_card_named_is_derived_for_named_hardware():
+    """The drill's model is the shape the interviewer gives: sized right on it and set against a GPU the
+    candidate names ('the 24 GiB A10G I'm testing on'), capacity is 3; on the shape alone it stays 2."""
+    carded = _graded("transformer-kv-cache-drill",
+                     (_DRILL_Q, _DRILL_A + " On the 24 GiB A10G I'm testing on that's a third of the card."))
+    bare = _graded("transformer-kv-cache-drill", (_DRILL_Q, _DRILL_A + " That's a lot of memory for a cache."))
+    assert _scores(carded)["capacity_number"] == 3
+    assert _scores(bare)["capacity_number"] == 2
+
+
+def test_a_wrong_shrink_under_grouped_query_attention_holds_capacity_down():
+    report = _graded("transformer-kv-cache-drill",
+                     (_DRILL_Q, _DRILL_A + " On the 24 GiB A10G I'm testing on that's a third of the card."),
+                     ("The model switches to grouped-query attention with 8 KV heads for 32 query heads. What changes?",
+                      "Only the 8 KV heads are stored, so it's 8x smaller - the 8 GiB becomes 1 GiB."))
+    assert _scores(report)["capacity_number"] == 2
+    assert any(c.kind == "kv_shrink_factor" and c.check.status == "wrong" for c in report.claims)

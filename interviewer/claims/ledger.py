@@ -6,6 +6,7 @@ import re
 from typing import Optional, Sequence
 
 from interviewer.claims.attach import clause_flags, find_claims
+from interviewer.claims.gqa import about_size, asks_about_gqa, shrink_factors
 from interviewer.claims.models import Claim, Ledger, construct, copied
 from interviewer.claims.numbers import writes_european
 from interviewer.claims.physics import Ctx, check_all
@@ -80,6 +81,29 @@ def _referred_kind(f, text: str, claims: list[Claim], v) -> str:
     return f.kind
 
 
+def _add_shrinks(t: int, text: str, read: str, claims: list[Claim], where: list, tracker: Tracker, v) -> None:
+    """The answer to "8 KV heads for 32 query heads: what changes?" says how much the cache shrinks
+    ("4x smaller", "8 GiB becomes 2 GiB"): one `kv_shrink_factor` claim each, in place of the bare
+    "4x" the kinds read as a speed-up."""
+    for si, (seg, _found_, _said, hyp, _comp) in enumerate(_found(read)):
+        for s, e, value in shrink_factors(seg.text):
+            if not about_size(seg.text, s, e):
+                continue
+            start, end = seg.to_turn(s), seg.to_turn(e)
+            for k in range(len(claims) - 1, -1, -1):
+                c = claims[k]
+                if c.turn != t:
+                    break
+                if c.kind == "speedup" and c.start < end and start < c.end:
+                    del claims[k], where[k]
+            at = next((k for k, c in enumerate(claims) if c.turn == t and c.start > start), len(claims))
+            claims.insert(at, construct(
+                Claim, kind="kv_shrink_factor", value=value, unit=v.unit_of("kv_shrink_factor"), subject=copied(tracker.carried),
+                turn=t, span=text[start:end], start=start, end=end, sentence=seg.sentence, speaker="candidate",
+                hypothetical=hyp, source=seg.source))
+            where.insert(at, (t, si))
+
+
 def build_ledger(turns: Sequence[tuple[str, str]], family: Optional[str] = None,
                  question_id: Optional[str] = None) -> Ledger:
     """Every figure said in `turns` ((role, text) pairs; role "interviewer" or "candidate"), typed,
@@ -137,6 +161,8 @@ def build_ledger(turns: Sequence[tuple[str, str]], family: Optional[str] = None,
                 ))
                 where.append((t, si))
             tracker.advance(said, carry=not hyp and not comp)
+        if speaker == "candidate" and t > 0 and asks_about_gqa(texts[t - 1]):
+            _add_shrinks(t, text, read, claims, where, tracker, v)
         if saved is not None:
             tracker.carried = saved  # the hypothetical answer's subject does not outlive it
         subjects.append(copied(tracker.carried))

@@ -1735,6 +1735,35 @@ def check_batch_kv(c: Claim, ctx: Ctx, i: int) -> Check | None:
     return _arith_check(c, ctx)
 
 
+def check_kv_shrink(c: Claim, ctx: Ctx, i: int) -> Check | None:
+    """How much the cache shrinks with fewer KV heads ("4x smaller", "8 GiB becomes 2 GiB"): only the KV
+    heads are stored, so by the query heads over the KV heads the question set."""
+    if c.value is None:
+        return None
+    # the heads the question set ("8 KV heads for 32 query heads"), over any the answer says back wrong
+    said: dict[str, float] = {}
+    for kind in ("kv_heads", "attention_heads"):
+        for j in reversed(ctx.by_kind.get(kind, [])):
+            x = ctx.claims[j]
+            if j < i and x.speaker == "interviewer" and x.value and not x.negated:
+                said[kind] = x.value
+                break
+    arch = _arch(c, ctx, i)
+    if arch is not None and arch.latent:
+        return None
+    heads = said.get("attention_heads") or (arch.attention_heads if arch else 0)
+    kv = said.get("kv_heads") or (arch.kv_heads if arch else 0)
+    if not 0 < kv < heads:
+        return None
+    want = heads / kv
+    step = f"{heads:g} query heads, {kv:g} KV heads stored: the cache is {kv:g}/{heads:g} of its size, {want:g}x smaller"
+    if abs(math.log(c.value / want)) <= math.log(1.25):
+        return _check("ok", "kv_shrink", want, c.unit, c, f"Right: {step}.", [step])
+    return _check("wrong", "kv_shrink", want, c.unit, c,
+                  f"With {kv:g} KV heads for {heads:g} query heads the cache shrinks {want:g}x, not {c.value:g}x: "
+                  f"only the KV heads' keys and values are stored.", [step])
+
+
 # Facts about a named model or GPU: a hypothetical ("if it had 8 KV heads") describes another one.
 _FACT_KINDS = frozenset({"layers", "kv_heads", "attention_heads", "head_dim", "hidden_size", "params",
                          "gpu_memory_bytes", "memory_bandwidth"})
@@ -2129,6 +2158,7 @@ CHECKS = {
     "gpu_count": check_fleet_count,
     "fleet_share": check_fleet_share,
     "kv_bytes_batch": check_batch_kv,
+    "kv_shrink_factor": check_kv_shrink,
     "fsync_latency_ms": check_fsync_latency,
     "write_rate": check_fsync_rate,
     "fsync_rate": check_fsyncs,
