@@ -2698,3 +2698,21 @@ def test_a_lower_precisions_saving_or_the_attention_calls_repeat_is_no_shrink_cl
     led = _gqa("8 KV heads stored, and each serves a group of 4 query heads. In production I'd store the cache in "
                "FP8 on top, which halves it again to 1 GiB.")
     assert "kv_shrink_factor" not in kinds(led), led.summary()
+
+
+@pytest.mark.parametrize("answer, statuses_", [
+    ("- 10 000 × 2% = 200 GPUs a month,\n- which is about 20 a day coming into repair,", ["wrong"]),
+    ("That's 150 GPUs a month on 10,000, which is about 50 a day.", ["wrong"]),
+    ("On 10,000 that's about 100 a month, so about 3 a day.", ["ok"]),
+    ("We see 200 failures a year, about 4 a week.", ["ok"]),
+    ("About 3 a day, call it 100 a month.", ["ok"]),
+])
+def test_a_count_per_period_said_again_per_another_is_checked(answer, statuses_):
+    """A month is about 30 days: '200 a month, which is about 20 a day' is 3x high (6.6 a day)."""
+    led = ledger(answer, opening=OPEN_HEALTH)
+    assert statuses(led, "period_rate") == statuses_, led.summary()
+
+
+def test_sizes_and_shares_per_period_are_no_restated_count():
+    led = ledger("The log grows 50 MB a second, so 180 GB a day; that's 2% a month, about 1% a week.", opening=OPEN_WAL)
+    assert "period_rate" not in kinds(led), led.summary()

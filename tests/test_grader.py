@@ -1040,3 +1040,18 @@ def test_a_wrong_shrink_under_grouped_query_attention_holds_capacity_down():
                       "Only the 8 KV heads are stored, so it's 8x smaller - the 8 GiB becomes 1 GiB."))
     assert _scores(report)["capacity_number"] == 2
     assert any(c.kind == "kv_shrink_factor" and c.check.status == "wrong" for c in report.claims)
+
+
+def test_a_monthly_rate_slipped_into_a_daily_one_holds_the_repair_sizing_down():
+    """'200 GPUs a month, which is about 20 a day' (6.6 a day) carries a 3x slip into the in-repair count:
+    capacity stays at 'the arithmetic is off', and the report says what the rate comes to."""
+    said = ("Hard faults run around 2% of the fleet a month. So:\n- 10 000 × 2% = 200 GPUs a month,\n- which is about "
+            "{} a day coming into repair,\n- and with a vendor turnaround of ~10 days, {} GPUs sitting in repair at "
+            "any one time, {} of the fleet out.")
+    slipped = _graded("gpu-health-repair", ("We run 10,000 GPUs. How many are out for repair at once?",
+                                            said.format(20, "20 × 10 = 200", "2%")))
+    right = _graded("gpu-health-repair", ("We run 10,000 GPUs. How many are out for repair at once?",
+                                          said.format("6.6", "6.6 × 10 ≈ 66", "0.7%")))
+    assert _scores(slipped)["capacity_number"] <= 2 < _scores(right)["capacity_number"]
+    wrong = [c for c in slipped.claims if c.kind == "period_rate"]
+    assert wrong and wrong[0].check.status == "wrong" and "about 7 a day" in wrong[0].check.explanation

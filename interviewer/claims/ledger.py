@@ -7,6 +7,7 @@ from typing import Optional, Sequence
 
 from interviewer.claims.attach import clause_flags, find_claims
 from interviewer.claims.gqa import about_size, asks_about_gqa, shrink_factors
+from interviewer.claims.periods import restated_rates
 from interviewer.claims.models import Claim, Ledger, construct, copied
 from interviewer.claims.numbers import writes_european
 from interviewer.claims.physics import Ctx, check_all
@@ -104,6 +105,27 @@ def _add_shrinks(t: int, text: str, read: str, claims: list[Claim], where: list,
             where.insert(at, (t, si))
 
 
+def _add_restated(t: int, text: str, read: str, claims: list[Claim], where: list, tracker: Tracker, v) -> None:
+    """A count per period said again per another ("200 GPUs a month, which is about 20 a day"): one
+    `period_rate` claim for the figure restated (physics checks the division)."""
+    found = restated_rates(read)
+    if not found:
+        return
+    segs = _found(read)
+    for s, e, value, _want, first, period in found:
+        si = next((k for k, (seg, *_r) in enumerate(segs) if seg.to_turn(seg.map_from) <= s < seg.to_turn(len(seg.text))),
+                  None)
+        if si is None:
+            continue
+        seg, _f, _said, hyp, _comp = segs[si]
+        at = next((k for k, c in enumerate(claims) if c.turn == t and c.start > s), len(claims))
+        claims.insert(at, construct(
+            Claim, kind="period_rate", value=value, unit=v.unit_of("period_rate"), subject=copied(tracker.carried),
+            turn=t, span=text[s:e], start=s, end=e, sentence=seg.sentence, speaker="candidate", hypothetical=hyp,
+            source=seg.source, formula=[first, period]))
+        where.insert(at, (t, si))
+
+
 def build_ledger(turns: Sequence[tuple[str, str]], family: Optional[str] = None,
                  question_id: Optional[str] = None) -> Ledger:
     """Every figure said in `turns` ((role, text) pairs; role "interviewer" or "candidate"), typed,
@@ -163,6 +185,8 @@ def build_ledger(turns: Sequence[tuple[str, str]], family: Optional[str] = None,
             tracker.advance(said, carry=not hyp and not comp)
         if speaker == "candidate" and t > 0 and asks_about_gqa(texts[t - 1]):
             _add_shrinks(t, text, read, claims, where, tracker, v)
+        if speaker == "candidate":
+            _add_restated(t, text, read, claims, where, tracker, v)
         if saved is not None:
             tracker.carried = saved  # the hypothetical answer's subject does not outlive it
         subjects.append(copied(tracker.carried))

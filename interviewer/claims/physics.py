@@ -1764,6 +1764,25 @@ def check_kv_shrink(c: Claim, ctx: Ctx, i: int) -> Check | None:
                   f"only the KV heads' keys and values are stored.", [step])
 
 
+def check_restated_rate(c: Claim, ctx: Ctx, i: int) -> Check | None:
+    """A count per period said again per another ("200 GPUs a month, which is about 20 a day"): the
+    first rate over the periods' ratio (a month is 365/12 days)."""
+    from interviewer.claims.periods import expected
+
+    if c.value is None or len(c.formula) != 2:
+        return None
+    first, period = c.formula
+    want = expected(first, period)
+    if not want:
+        return None
+    value = c.value
+    step = f"{first} is about {say.count(want)} a {period}"
+    if 1 / 1.5 <= value / want <= 1.5:
+        return _check("ok", "per_period", want, c.unit, c, f"Right: {step}.", [step])
+    return _check("wrong", "per_period", want, c.unit, c,
+                  f"{first} is about {say.count(want)} a {period}, not {say.count(value)}.", [step])
+
+
 # Facts about a named model or GPU: a hypothetical ("if it had 8 KV heads") describes another one.
 _FACT_KINDS = frozenset({"layers", "kv_heads", "attention_heads", "head_dim", "hidden_size", "params",
                          "gpu_memory_bytes", "memory_bandwidth"})
@@ -2159,6 +2178,7 @@ CHECKS = {
     "fleet_share": check_fleet_share,
     "kv_bytes_batch": check_batch_kv,
     "kv_shrink_factor": check_kv_shrink,
+    "period_rate": check_restated_rate,
     "fsync_latency_ms": check_fsync_latency,
     "write_rate": check_fsync_rate,
     "fsync_rate": check_fsyncs,

@@ -1,0 +1,63 @@
+"""A count per period said again per another period ("200 GPUs a month, which is about 20 a day").
+
+Failure and repair rates are said per month or year and worked per day; the restatement is a division
+the candidate did in their head, and a slip there (20 a day for 200 a month) carries into everything
+built on it. Each restatement is one claim (`period_rate`), checked against the rate it restates.
+"""
+from __future__ import annotations
+
+import re
+
+DAYS = {"hour": 1 / 24, "day": 1.0, "week": 7.0, "month": 365 / 12, "year": 365.0}
+_ALIASES = {"hr": "hour", "wk": "week", "mo": "month", "yr": "year", "annum": "year", "daily": "day",
+            "weekly": "week", "monthly": "month", "yearly": "year", "annually": "year", "hourly": "hour"}
+
+_NUMBER = r"(?P<{0}>\d{{1,3}}(?:[, ]\d{{3}})+(?!\d)|\d+(?:\.\d+)?)"
+# a count, not a size or a share: "200 GPUs", "20", "~6 nodes", "200 incidents" (not "2%", "50 MB")
+_THINGS = r"(?:\s+(?!(?:a|an|per|every|each)\b)[a-z][\w-]*){0,3}?"
+_PERIOD = r"\s*(?:a|an|per|each|every|/)\s*(?P<{0}>hour|hr|day|week|wk|month|mo|year|yr|annum)s?\b"
+
+
+def _rate(n: str, p: str) -> str:
+    return _NUMBER.format(n) + _THINGS + _PERIOD.format(p)
+
+
+# what says the second is the first again: "which is about", "that's", "so", "i.e.", "or", "->", "≈"
+_AGAIN = (r"(?:\s*,\s*|\s+)(?:(?:which|that)(?:\s+is|.s)|i\.e\.|\bor\b|\bso\b|call\s+it|→|->|≈|=|~|about|roughly|around)"
+          r"(?:\s+(?:about|roughly|around|approximately|like|maybe|only|just|some))*\s*~?\s*")
+# (the fleet it is drawn from may sit between: "150 GPUs a month on 10,000, which is about 50 a day")
+_GAP = r"(?:[^.;:\d]|\b(?:on|of|across|from|out\s+of)\s+~?\d[\d, ]*\d\b){0,50}?"
+_PAIR = re.compile(_rate("a", "pa") + _GAP + _AGAIN + _rate("b", "pb"), re.I)
+_NOT_COUNT = re.compile(r"\s*(?:%|percent|[kmgt]i?b\b|gigs?\b|ms\b|s\b|seconds?\b|minutes?\b|hours?\b|days?\b|x\b|×)", re.I)
+
+
+def _value(s: str) -> float:
+    return float(s.replace(",", "").replace(" ", ""))
+
+
+def restated_rates(text: str) -> list[tuple[int, int, float, float, str, str]]:
+    """Every rate said again per another period: (start, end of the restated figure, its value, the
+    value it should have, the rate as first said, the period it is restated in)."""
+    out = []
+    for m in _PAIR.finditer(text):
+        pa, pb = (_ALIASES.get(m.group(g).lower(), m.group(g).lower()) for g in ("pa", "pb"))
+        if pa == pb or _NOT_COUNT.match(text, m.end("a")) or _NOT_COUNT.match(text, m.end("b")):
+            continue
+        a, b = _value(m.group("a")), _value(m.group("b"))
+        if not a or not b:
+            continue
+        want = a * DAYS[pb] / DAYS[pa]
+        out.append((m.start("b"), m.end(), b, want, text[m.start("a"):m.end("pa")], pb))
+    return out
+
+
+_FIRST = re.compile(_rate("a", "pa"), re.I)
+
+
+def expected(first: str, period: str) -> float | None:
+    """What `first` ("200 GPUs a month") comes to per `period` ("day")."""
+    m = _FIRST.search(first)
+    if m is None or period not in DAYS:
+        return None
+    pa = _ALIASES.get(m.group("pa").lower(), m.group("pa").lower())
+    return _value(m.group("a")) * DAYS[period] / DAYS[pa]
