@@ -7,9 +7,9 @@ from typing import Optional, Sequence
 
 from interviewer.claims.attach import clause_flags, find_claims
 from interviewer.claims.gqa import about_size, asks_about_gqa, shrink_factors
-from interviewer.claims.periods import restated_rates
 from interviewer.claims.models import Claim, Ledger, construct, copied
 from interviewer.claims.numbers import writes_european
+from interviewer.claims.periods import restated_rates
 from interviewer.claims.physics import Ctx, check_all
 from interviewer.claims.segments import candidate_reading, segments
 from interviewer.claims.subjects import Tracker
