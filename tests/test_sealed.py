@@ -59,14 +59,17 @@ EXACT, WITHIN_ONE, PITFALL_RECALL, FALSE_PITFALL = 0.85, 0.97, 0.85, 0.02
 # ZZZZZI and ZZZZZJ (0.80, 0.79; ZZZZZJ also on recall 0.78 and one false no_limits; both on one strong, two weak and two
 # stuffed answers), ZZZZZK and ZZZZZL (0.81, 0.84; ZZZZZK also on recall 0.83, ZZZZZL on one false quantizing_on_faith and
 # three strong answers), ZZZZZM and ZZZZZN (0.82, 0.73; ZZZZZN also on recall 0.62 and one false average_only),
-# ZZZZZO and ZZZZZP (0.84, 0.83; recall 0.75 and 0.83, one false pitfall each) missed it too and were then tuned on.
+# ZZZZZO and ZZZZZP (0.84, 0.83; recall 0.75 and 0.83, one false pitfall each), ZZZZZQ and ZZZZZR (0.87, 0.83; ZZZZZQ
+# on one strong and one weak answer only, ZZZZZR on exact, two false no_limits, one false average_only, one false
+# quantizing_on_faith and two weak answers) missed it too and were then tuned on.
 BELOW_THE_BAR: dict[str, str] = {
-    "batch_zzzzzq": ("measured once at 1addc2b (cycle 74): exact 0.87 (78/90), within one 0.99 (89/90), pitfall recall "
-                     "0.88 (21/24), no false pitfall and stuffed <= 2: 3/3 meet the bar; one strong answer graded 7 "
-                     "(5/6) and one weak answer graded 3 (7/8) do not"),
-    "batch_zzzzzr": ("measured once at 1addc2b (cycle 74): within one 0.99 (89/90), pitfall recall 0.91 (20/22), strong "
-                     ">= 8: 6/6 and stuffed <= 2: 3/3 meet the bar; exact 0.83 (75/90), two false no_limits (7.4%), one "
-                     "false average_only and one false quantizing_on_faith, and weak <= 2: 6/8 do not"),
+    "batch_zzzzzs": ("measured once at 94bc7b9 (cycle 75): within one 1.00 (90/90), pitfall recall 0.90 (19/21), strong "
+                     ">= 8: 6/6 meet the bar; exact 0.81 (73/90), one false no_limits (3.7%) and one false "
+                     "quantizing_on_faith (both also found by the second rater), weak <= 2: 6/8 and stuffed <= 2: 2/3 "
+                     "do not"),
+    "batch_zzzzzt": ("measured once at 94bc7b9 (cycle 75): exact 0.88 (79/90), within one 1.00 (90/90), no false "
+                     "pitfall and strong >= 8: 7/7 meet the bar; pitfall recall 0.78 (18/23), weak <= 2: 6/8 and "
+                     "stuffed <= 2: 2/3 do not"),
 }
 
 BATCHES = sealed_batches()
