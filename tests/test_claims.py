@@ -2716,3 +2716,39 @@ def test_a_count_per_period_said_again_per_another_is_checked(answer, statuses_)
 def test_sizes_and_shares_per_period_are_no_restated_count():
     led = ledger("The log grows 50 MB a second, so 180 GB a day; that's 2% a month, about 1% a week.", opening=OPEN_WAL)
     assert "period_rate" not in kinds(led), led.summary()
+
+
+def test_a_size_divided_into_sequences_is_the_free_memory():
+    """'... 800 MB per sequence, and 50G / 0.8 is about 62 sequences': the 50G is what is free, not one
+    sequence's KV (which read as 30x too big had made the whole budget badly wrong)."""
+    led = ledger("So 2,000 tokens × 400 KB = 800 MB per sequence, and 50G / 0.8 is about 62 sequences per GPU.",
+                 opening=OPEN_13B)
+    assert [c.kind for c in led.claims if c.span == "50G"] == ["free_kv_bytes"], led.summary()
+
+
+@pytest.mark.parametrize("answer, settled", [
+    ("4,096 × 40 ms is 163 seconds - wait, no, that's 16.4 seconds, I slipped a decimal.", "wrong"),
+    ("4,096 × 40 ms is 16 seconds - wait, no, that's 164 seconds, I dropped a zero.", "ok"),
+])
+def test_a_calculation_taken_back_at_once_is_checked_at_the_result_settled_on(answer, settled):
+    """The figure put in place of a calculation's result is checked against the same factors: a right
+    result 'corrected' into a wrong one is the slip."""
+    led = ledger(answer, opening="Llama-3-70B on H100s, max_tokens 4,096. Design the timeout.")
+    calcs = led.by_kind("arithmetic")
+    assert [c.check.status for c in calcs] == ["unchecked", settled], led.summary()
+
+
+def test_a_correction_that_changes_the_factors_is_not_held_to_the_old_ones():
+    led = ledger("Batch 8 × 2,048 tokens × 32 layers × 32 heads × 128 dims × 2 bytes, that's 4 GiB. Oh wait, that's "
+                 "just the keys; values are the same size, so 8 GiB total.", opening=OPEN_DRILL)
+    assert none_wrong(led, "arithmetic"), led.summary()
+
+
+@pytest.mark.parametrize("answer, status_", [
+    ("So 5 × 8 = 40 a day out, times 5 days is 200 GPUs in repair.", "ok"),
+    ("About 2.6/day * 7 days = ~180 in the shop.", "wrong"),
+    ("3 a day x 365 = 1,095 a year.", "ok"),
+])
+def test_a_count_per_period_times_a_period_is_a_calculation(answer, status_):
+    led = ledger(answer, opening=OPEN_HEALTH)
+    assert statuses(led, "arithmetic")[-1:] == [status_], led.summary()

@@ -22,7 +22,10 @@ from interviewer.quickre import folds, guarded, may_match
 _OF = re.compile(r"\s+of\s+(?:the\s+)?", re.I)
 # a shape's own noun may sit before the operator: "128 head dim x 2 bytes"
 # the factor's noun may sit between it and the operator: "50M active users x 128 dims x 2 bytes"
-_OP = re.compile(r"\s*(?:,\s*(?=times\b|multiplied\b))?(?:\([^()\d]{1,30}\)\s*)?(?:(?:head[_ ]?dim(?:ension)?s?|dims|dimensions|(?:(?:active|unique|daily|monthly|distinct|total)\s+)?(?:users|rows|entries|items|ids|embeddings|vectors|features)|(?:active|running|live|concurrent)(?:\s+(?:seqs?|sequences|requests))?)\s*)?(x|×|\*|·|⋅|times|multiplied\s+by|/|over|divided\s+by|÷|minus|less|plus|\+|\s-\s|\s?[−–]\s)\s*",
+# (a count per period times a period: "40 a day out, times 5 days is 200", "2.6/day * 7 days = ~180")
+_OP = re.compile(r"\s*(?:(?:(?:gpus?|hosts?|nodes?|failures?|faults?|incidents?)\s+)?(?:a|per|/|each)\s*(?:day|week|month|hour)"
+                 r"(?:\s+(?:out|in|coming\s+in|into\s+repair))?\s*,?\s*(?=times\b|x\b|×|\*|multiplied\b))?"
+                 r"(?:,\s*(?=times\b|multiplied\b))?(?:\([^()\d]{1,30}\)\s*)?(?:(?:head[_ ]?dim(?:ension)?s?|dims|dimensions|(?:(?:active|unique|daily|monthly|distinct|total)\s+)?(?:users|rows|entries|items|ids|embeddings|vectors|features)|(?:active|running|live|concurrent)(?:\s+(?:seqs?|sequences|requests))?)\s*)?(x|×|\*|·|⋅|times|multiplied\s+by|/|over|divided\s+by|÷|minus|less|plus|\+|\s-\s|\s?[−–]\s)\s*",
                  re.I)
 _WAS_RESULT = re.compile(r"(?:\bis|=|≈|\bthat.s|\bgives?|\bequals|\bcomes\s+to)\s*(?:about\s+|roughly\s+|~|exactly\s+)?$", re.I)
 _PER_LAYER = guarded(re.compile(r"\b(?:per|each|a|every)[- ]layer\b", re.I))

@@ -1209,6 +1209,7 @@ def _arith_check(c: Claim, ctx: Ctx) -> Check | None:
 
 
 _PERIOD_MS = {"minute": 6e4, "hour": 3.6e6, "day": 8.64e7, "week": 6.048e8}
+_PER_PERIOD = re.compile(r"(?:\ba|\bper|/|\beach)\s*(hour|day|week)\b", re.I)
 
 
 def _every_unit_said(c: Claim, ctx: Ctx, said: str, expected: float, trace: list[str], slack: float) -> Check:
@@ -1263,6 +1264,12 @@ def check_calculation(c: Claim, ctx: Ctx, i: int) -> Check | None:
                     (right is None or right in arithmetic.ADD | arithmetic.SUB)
                 if m is not None and m.dim == "count" and not m.unit and adds:
                     values[k] = m.value * res.value / res.raw
+    per = _PER_PERIOD.search(c.span)
+    if per and result and result[-1].dim not in ("time", "bytes", "bytes_rate", "percent", "rate_tokens") and sum(1 for m in parts if m is not None and m.dim == "time") == 1:
+        # a count per period times a period, into a count: "40 a day out, times 5 days is 200", "2.6/day * 7 days"
+        k = next(k for k, m in enumerate(parts) if m is not None and m.dim == "time")
+        values[k] = parts[k].value / _PERIOD_MS[per.group(1).lower()]
+        dims = {m.dim for m in parts if m is not None and m.dim != "time"} | {result[-1].dim}
     expected = arithmetic.evaluate(values, ops)
     if expected is None or c.value is None:
         return None
@@ -2280,6 +2287,7 @@ def check_all(ctx: Ctx) -> None:
     """Set `check` on every candidate claim that physics (or the candidate's own figures) can check."""
     first: dict[tuple[str, float], Claim] = {}
     blanked: dict[int, str] = {}  # each turn's filler-blanked text, made once for all its claims
+    redone: list[int] = []  # calculations taken back at once: their new result is checked below
     for i, c in enumerate(ctx.claims):
         if c.speaker != "candidate" or c.value is None or c.negated or c.value <= 0:
             continue
@@ -2296,6 +2304,8 @@ def check_all(ctx: Ctx) -> None:
         if ctx.texts is not None and _corrected(blanked[c.turn], c.end, ctx.v):
             c.check = Check(status="unchecked", rule="corrected",
                             explanation="Corrected by you right after; the figure you settled on is the one checked.")
+            if c.kind == "arithmetic":
+                redone.append(i)
             continue
         said = first.get((c.kind, c.value))
         if said is not None and said.turn != c.turn and said.check is not None and not said.hypothetical:
@@ -2308,7 +2318,49 @@ def check_all(ctx: Ctx) -> None:
             c.check = fn(c, ctx, i)
         except (ZeroDivisionError, ValueError, KeyError) as exc:  # pragma: no cover - defensive
             c.check = Check(status="unchecked", rule=c.kind, explanation="", trace=[f"check failed: {exc}"])
+    for i in reversed(redone):
+        _check_redone(ctx, i, blanked[ctx.claims[i].turn])
     _corrected_later(ctx)
+
+
+# a correction that changes the factors, not the result: "I forgot the K and V", "times 2", "per layer"
+_FACTOR_CHANGED = re.compile(r"\b(?:forgot|missed|left\s+out|omitted|times|twice|double[ds]?|doubling|both|per\s+layer|layers?|heads?|keys|values|total|same\s+size|(?:just|only)\s+the)\b"
+                             r"|\bk\s+and\s+v\b|\bx\s*\d|×|\*\s*\d|\bdropped\s+(?!a\s+(?:zero|decimal|digit))", re.I)
+
+
+def _check_redone(ctx: Ctx, i: int, text: str) -> None:
+    """A calculation taken back at once for another result ("4,096 × 40 ms is 163 seconds - wait, no, that's
+    16.4 seconds, I slipped a decimal"): the result settled on is a claim of its own, checked against the
+    same factors (here 163.84 s: the slip is in the correction)."""
+    from interviewer.claims.numbers import find_mentions
+
+    c = ctx.claims[i]
+    m = _CORRECTION.match(text, c.end) or _DASH_REDO.match(text, c.end)
+    if m is None or not c.formula:
+        return
+    start = m.end() if _CORRECTION.match(text, c.end) else c.end
+    # the figure settled on, not a word of the slip named ("I forgot the eight again, so it's 1,600")
+    new = next((x for x in find_mentions(text[start:start + 60], ctx.v) if text[start + x.start] in "0123456789~"), None)
+    said = [x for x in find_mentions(c.span, ctx.v) if x.value == c.value][-1:] or find_mentions(c.span, ctx.v)[-1:]
+    if new is None or not new.value or not said:
+        return
+    if _FACTOR_CHANGED.search(text, c.end, start + new.start):
+        return  # "- no, I forgot K and V, times 2 is 524,288": other factors, not the same ones redone
+    value = new.value
+    if not new.unit and said[-1].unit and said[-1].raw:
+        value = new.raw * said[-1].value / said[-1].raw  # "163 seconds - no, 16.4": in the unit first said
+    elif said[-1].unit and new.dim != said[-1].dim:
+        return
+    a, b = start + new.start, start + new.end
+    head = c.span[:c.span.rfind(c.formula[-1]) + len(c.formula[-1])]
+    check = check_calculation(c.model_copy(update={"value": value, "span": f"{head} = {text[a:b]}"}), ctx, i)
+    if check is None:
+        return
+    ctx.claims.insert(i + 1, construct(
+        Claim, kind="arithmetic", value=value, unit=c.unit, subject=c.subject, turn=c.turn,
+        span=ctx.texts[c.turn][a:b] if ctx.texts is not None else text[a:b], start=a, end=b, sentence=c.sentence,
+        speaker=c.speaker, source="formula", formula=list(c.formula), check=check))
+    ctx.sentence_of.insert(i + 1, ctx.sentence_of[i])
 
 
 def _corrected_later(ctx: Ctx) -> None:
