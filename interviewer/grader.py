@@ -228,8 +228,9 @@ def _claim_cap(cid: str, family: str, ev: Evidence, rubric: Rubric) -> tuple[int
     if rule is None or ev.ledger is None:
         return 3, []
     # (a load the candidate sets up to work with is no position on what fits: it neither holds down nor excuses)
+    side = set(rubric.families[family].side_kinds)
     claims = [c for c in ev.ledger.claims if _planned(c) and c.turn in ev.texts and c.kind in rule.kinds
-              and c.check is not None and c.check.rule != "load"]
+              and c.kind not in side and c.check is not None and c.check.rule != "load"]
 
     def key(c: Claim) -> tuple:
         # a calculation is its own figure: another sum done right does not excuse it; "it fits on a single

@@ -178,6 +178,9 @@ class Family(BaseModel):
     memory_capacity: bool = False     # capacity is a memory budget the calculator checks
     simulate_limits: bool = False     # stated scheduler limits can be run through the simulator
     topics: list[str] = Field(default_factory=list)
+    # claim kinds said on the side in this family: checked and shown, but no part of the figure its capacity
+    # reads as, so a wrong one does not hold that criterion down (claim_caps)
+    side_kinds: list[str] = Field(default_factory=list)
 
 
 class PhaseSpec(BaseModel):

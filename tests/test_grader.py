@@ -1055,3 +1055,19 @@ def test_a_monthly_rate_slipped_into_a_daily_one_holds_the_repair_sizing_down():
     assert _scores(slipped)["capacity_number"] <= 2 < _scores(right)["capacity_number"]
     wrong = [c for c in slipped.claims if c.kind == "period_rate"]
     assert wrong and wrong[0].check.status == "wrong" and "about 7 a day" in wrong[0].check.explanation
+
+
+def test_a_replicas_slots_said_on_the_way_do_not_hold_a_derived_timeout_down():
+    """In a restart round capacity reads as the timeout worked out from the work; 'retries may hold at most 16 of a
+    replica's 160 sequence slots' is said on the way (checked and shown, even against the 6,000-token example
+    prompt) and does not cap the timeout's score."""
+    report = _graded(
+        "inference-timeout-restart",
+        ("Llama-3-70B on four H100s, max_tokens 2,048. Where do the timeouts come from?",
+         "Whole generation: max_tokens 2,048 × p99 50 ms per token is about 102 seconds, plus ~0.7 s of prefill and "
+         "2 s of queue ≈ 105 s, so the deadline is 120 s. A hung one emits no token for 1 s, twenty of our 50 ms "
+         "steps."),
+        ("What does recomputing a 6,000-token prompt cost, and what do retries do to everyone else?",
+         "KV for 6,000 tokens is 6,000 × 320 KiB ≈ 1.97 GB; recompute is about 0.5 s of prefill. One retry per "
+         "request, and retries may hold at most 16 of a replica's 160 sequence slots."))
+    assert _scores(report)["capacity_number"] == 3
