@@ -2752,3 +2752,13 @@ def test_a_correction_that_changes_the_factors_is_not_held_to_the_old_ones():
 def test_a_count_per_period_times_a_period_is_a_calculation(answer, status_):
     led = ledger(answer, opening=OPEN_HEALTH)
     assert statuses(led, "arithmetic")[-1:] == [status_], led.summary()
+
+
+def test_the_cache_added_to_the_weights_is_no_free_memory_and_a_length_in_thousands_names_a_sequence():
+    """'13.5 GB of weights + 8 GiB of cache is ~22 GB, fits' adds what the batch needs: no free-memory figure (one
+    read as free had been checked 3x low); 'two gigs per four K sequence' is one sequence's KV, not what is left."""
+    led = ledger("On an A100 40GB: 13.5 GB of weights + 8 GiB of cache is ~22 GB, fits.", opening=OPEN_DRILL)
+    assert "free_kv_bytes" not in kinds(led), led.summary()
+    led = ledger("Roughly sixty left, at two gigs per four K sequence that's about thirty.",
+                 opening="Llama-2-7B on an H100 80GB: how many 4K sequences fit?")
+    assert [c.kind for c in led.claims if c.span == "two gigs"] == ["kv_bytes_per_sequence"], led.summary()
