@@ -177,6 +177,18 @@ def _mask_grader_directed(text: str) -> tuple[str, list[tuple[int, int]]]:
     return "".join(chars), spans
 
 
+# the question said back before the answer: "Restating: shipping FP8 safely and the rollback trigger." names
+# what was asked, not what the candidate would do (the rest of the answer is read as usual)
+_RESTATED = re.compile(r"(?:^|(?<=[.!?\n]))[ \t*#>-]*(?:(?:so|ok(?:ay)?|right|alright)[,\s]+)?(?:restating|to\s+restate|let\s+me\s+restate(?:\s+(?:that|the\s+question))?|"
+                       r"so\s+the\s+question\s+is|you.re\s+asking(?:\s+about)?)\b[^.!?\n]*[.!?]?", re.I)
+
+
+def _mask_restated(text: str) -> str:
+    if "estat" not in text and "asking" not in text and "question is" not in text:
+        return text
+    return _RESTATED.sub(lambda m: " " * len(m.group(0)), text)
+
+
 def lowered(text: str) -> str:
     """Lower-cased text with the same offsets (a few characters, like 'İ', grow when lowered)."""
     low = text.lower()
@@ -459,6 +471,7 @@ def scan_turn(text: str, rubric: Rubric, family: str) -> tuple[tuple[Span, ...],
     """
     masked, spans = _mask_grader_directed(text)
     ignored = tuple(("grader_directed", s, e, quote_around(text, s, e)) for s, e in spans)
+    masked = _mask_restated(masked)
     norm, ostart, oend = digitized(masked)
     low = lowered(norm)
     digits_only = _digit_sentences(low)
@@ -956,7 +969,8 @@ def _retracted(text: str, start: int, end: int) -> bool:
 # the interviewer's figure said back in so many words: "Fleet is 2,000 H100 on 250 hosts, like you said."
 # ... or played back as the question's restatement: "So, restating: home-feed recommendations, 15,000 requests a second"
 _ECHO = guarded(re.compile(r"\b(?:like|as)\s+you\s+(?:said|mentioned|put\s+it|stated)\b|\byou\s+(?:said|mentioned|gave)\b|"
-                           r"\b(?:restating|to\s+restate|let\s+me\s+restate|playing\s+(?:it|that|this)\s+back)\b", re.I))
+                           r"\b(?:restating|to\s+restate|let\s+me\s+restate|playing\s+(?:it|that|this)\s+back)\b|"
+                           r"\byou.re\s+asking\b|\bso\s+the\s+question\s+is\b", re.I))
 # ... unless the sentence works on them: "With the numbers you gave: twenty thousand a second ..., so that's 6 million"
 _WORKS_ON = re.compile(r"\b(?:that.s|which\s+is|gives?)\s+(?:about\s+|roughly\s+|~)?\d|[=→]", re.I)
 # a figure guessed, not worked out: "I'd guess something like ten GPUs would handle it"

@@ -2762,3 +2762,10 @@ def test_the_cache_added_to_the_weights_is_no_free_memory_and_a_length_in_thousa
     led = ledger("Roughly sixty left, at two gigs per four K sequence that's about thirty.",
                  opening="Llama-2-7B on an H100 80GB: how many 4K sequences fit?")
     assert [c.kind for c in led.claims if c.span == "two gigs"] == ["kv_bytes_per_sequence"], led.summary()
+
+
+def test_a_card_named_with_its_memory_in_gigs_is_that_card():
+    """'eight A100 80 gig' is the 80 GB A100, not the 40 GB one the bare name stands for."""
+    led = build_ledger([("interviewer", "One host, eight A100 80 gig, each with its own copy of a 13B model in FP16."),
+                        ("candidate", "Free HBM: 80 − 26 − ~6 ≈ 48 GB; at 1.84 GB a sequence that's ~26 slots.")])
+    assert {c.subject.gpu for c in led.claims if c.speaker == "candidate"} == {"a100-80gb"}, led.summary()

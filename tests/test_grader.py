@@ -1071,3 +1071,23 @@ def test_a_replicas_slots_said_on_the_way_do_not_hold_a_derived_timeout_down():
          "KV for 6,000 tokens is 6,000 × 320 KiB ≈ 1.97 GB; recompute is about 0.5 s of prefill. One retry per "
          "request, and retries may hold at most 16 of a replica's 160 sequence slots."))
     assert _scores(report)["capacity_number"] == 3
+
+
+def test_the_question_said_back_is_no_answer():
+    """'So you're asking for ... a 150 ms p99' restates the question: arguing from the mean after it is still
+    average_only; asked to pick one, 'That depends on the disk ... it's workload-dependent' picks nothing."""
+    report = _graded("recommendation-serving",
+                     ("Home-screen recommendations: 20K rps, a 150 ms p99 for the whole call, an L4 ranker.",
+                      "So you're asking for the home-screen recommender at 20K rps with a 150 ms p99 and an L4 ranker."),
+                     ("Where does the time go?",
+                      "On average retrieval is ~20 ms, features ~30 ms, ranking ~25 ms - around 75 ms mean, half the "
+                      "budget."))
+    assert "average_only" in {p.id for p in report.pitfalls}
+    report = _graded("kv-store-wal",
+                     ("How do you get throughput?",
+                      "There are several options - group commit, an fsync interval, O_DIRECT with preallocation, or "
+                      "batching at the client."),
+                     ("Pick one. How many puts does one fsync cover?",
+                      "So, the amortisation factor. That depends on the disk and the batching window - it's "
+                      "workload-dependent."))
+    assert "policy_list" in {p.id for p in report.pitfalls}
