@@ -61,15 +61,16 @@ EXACT, WITHIN_ONE, PITFALL_RECALL, FALSE_PITFALL = 0.85, 0.97, 0.85, 0.02
 # three strong answers), ZZZZZM and ZZZZZN (0.82, 0.73; ZZZZZN also on recall 0.62 and one false average_only),
 # ZZZZZO and ZZZZZP (0.84, 0.83; recall 0.75 and 0.83, one false pitfall each), ZZZZZQ and ZZZZZR (0.87, 0.83; ZZZZZQ
 # on one strong and one weak answer only, ZZZZZR on exact, two false no_limits, one false average_only, one false
-# quantizing_on_faith and two weak answers) missed it too and were then tuned on.
+# quantizing_on_faith and two weak answers), ZZZZZS and ZZZZZT (0.81, 0.88; ZZZZZS on exact, two false pitfalls the
+# second rater also found, two weak answers and one stuffed, ZZZZZT on recall 0.78, two weak answers and one stuffed)
+# missed it too and were then tuned on.
 BELOW_THE_BAR: dict[str, str] = {
-    "batch_zzzzzs": ("measured once at 94bc7b9 (cycle 75): within one 1.00 (90/90), pitfall recall 0.90 (19/21), strong "
-                     ">= 8: 6/6 meet the bar; exact 0.81 (73/90), one false no_limits (3.7%) and one false "
-                     "quantizing_on_faith (both also found by the second rater), weak <= 2: 6/8 and stuffed <= 2: 2/3 "
-                     "do not"),
-    "batch_zzzzzt": ("measured once at 94bc7b9 (cycle 75): exact 0.88 (79/90), within one 1.00 (90/90), no false "
-                     "pitfall and strong >= 8: 7/7 meet the bar; pitfall recall 0.78 (18/23), weak <= 2: 6/8 and "
-                     "stuffed <= 2: 2/3 do not"),
+    "batch_zzzzzu": ("measured once at 0947951 (cycle 76): pitfall recall 0.85 (22/26) and stuffed <= 2: 3/3 meet the "
+                     "bar; exact 0.73 (66/90), within one 0.96 (86/90), one false quantizing_on_faith (3.7%), strong "
+                     ">= 8: 5/6 and weak <= 2: 4/8 do not"),
+    "batch_zzzzzv": ("measured once at 0947951 (cycle 76): within one 1.00 (90/90), no false pitfall, strong >= 8: 6/6 "
+                     "and stuffed <= 2: 3/3 meet the bar; exact 0.78 (70/90), pitfall recall 0.76 (19/25) and weak <= "
+                     "2: 5/8 do not"),
 }
 
 BATCHES = sealed_batches()
