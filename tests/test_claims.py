@@ -2769,3 +2769,23 @@ def test_a_card_named_with_its_memory_in_gigs_is_that_card():
     led = build_ledger([("interviewer", "One host, eight A100 80 gig, each with its own copy of a 13B model in FP16."),
                         ("candidate", "Free HBM: 80 − 26 − ~6 ≈ 48 GB; at 1.84 GB a sequence that's ~26 slots.")])
     assert {c.subject.gpu for c in led.claims if c.speaker == "candidate"} == {"a100-80gb"}, led.summary()
+
+
+def test_inline_latex_reads_as_its_symbols_and_dollars_stay_money():
+    """'$2 \\times 80 \\times 8 \\times 128 \\times 2$ B \\approx 320 KiB' is the product it writes; a '$...$' pair
+    around a sum is math ('$175 + 65 + 10 = 250$'), while '$3 an hour ... $4,320 a day' is money, no rate restated."""
+    led = ledger(r"KV per token: $2 \times 80 \times 8 \times 128 \times 2$ B $\approx$ 320 KiB.")
+    assert status(led, "kv_bytes_per_token") == "ok", led.summary()
+    led = ledger("So $175 + 65 + 10 = 250$ hosts, $1400 + 520 + 80 = 2000$ GPUs.", opening=OPEN_HEALTH)
+    assert none_wrong(led) and [c.value for c in led.by_kind("host_count")] == [250], led.summary()
+    led = ledger("60 GPUs idle. At $3 an hour that's $4,320 a day sitting idle.", opening=OPEN_HEALTH)
+    assert "period_rate" not in kinds(led), led.summary()
+
+
+def test_a_sequence_of_a_context_length_is_no_free_memory_and_a_gqa_variant_is_no_wrong_shape():
+    led = ledger("Llama-2-7B: 2 x 32 x 32 x 128 x 2 B = 524,288 B per token. A 4k-context sequence is 2 GiB of KV.",
+                 opening="Llama-2-7B on an H100 80GB.")
+    assert "free_kv_bytes" not in kinds(led), led.summary()
+    led = build_ledger([("interviewer", OPEN_DRILL), ("candidate", "Switching to grouped-query attention with 8 KV heads "
+                                                                   "would cut the cache 4x.")])
+    assert none_wrong(led), led.summary()

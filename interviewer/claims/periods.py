@@ -28,7 +28,9 @@ _AGAIN = (r"(?:\s*,\s*|\s+)(?:(?:which|that)(?:\s+is|.s)|i\.e\.|\bor\b|\bso\b|ca
 # (the fleet it is drawn from may sit between: "150 GPUs a month on 10,000, which is about 50 a day")
 _GAP = r"(?:[^.;:\d]|\b(?:on|of|across|from|out\s+of)\s+~?\d[\d, ]*\d\b){0,50}?"
 _PAIR = re.compile(_rate("a", "pa") + _GAP + _AGAIN + _rate("b", "pb"), re.I)
-_NOT_COUNT = re.compile(r"\s*(?:%|percent|[kmgt]i?b\b|gigs?\b|ms\b|s\b|seconds?\b|minutes?\b|hours?\b|days?\b|x\b|×)", re.I)
+_MONEY = re.compile(r"[$€£¥]\s*~?$")
+_MONEY_AFTER = re.compile(r"\s*(?:[kmb]\b|million|billion|thousand)?\s*(?:dollars|usd|euros?|eur|pounds|gbp)\b", re.I)
+_NOT_COUNT = re.compile(r"\s*(?:million|billion|thousand|%|percent|[kmgt]i?b\b|gigs?\b|ms\b|s\b|seconds?\b|minutes?\b|hours?\b|days?\b|x\b|×)", re.I)
 
 
 def _value(s: str) -> float:
@@ -43,6 +45,8 @@ def restated_rates(text: str) -> list[tuple[int, int, float, float, str, str]]:
         pa, pb = (_ALIASES.get(m.group(g).lower(), m.group(g).lower()) for g in ("pa", "pb"))
         if pa == pb or _NOT_COUNT.match(text, m.end("a")) or _NOT_COUNT.match(text, m.end("b")):
             continue
+        if any(_MONEY.search(text, max(0, m.start(g) - 2), m.start(g)) or _MONEY_AFTER.match(text, m.end(g)) for g in ("a", "b")):
+            continue  # money per period ("$3 an hour that's $4,320 a day" for 60 GPUs): a cost, often of many
         a, b = _value(m.group("a")), _value(m.group("b"))
         if not a or not b:
             continue

@@ -1796,7 +1796,10 @@ _FACT_KINDS = frozenset({"layers", "kv_heads", "attention_heads", "head_dim", "h
 
 
 # a model described, not named: "a modern 13B with", "any model with", "a GQA model with"
-_OTHER_MODEL = guarded(re.compile(r"\b(?:a|an|another|any|other)\s+(?:[\w-]+\s+){0,3}?with\s+(?:only\s+|just\s+)?~?$", re.I))
+_OTHER_MODEL = guarded(re.compile(r"\b(?:a|an|another|any|other)\s+(?:[\w-]+\s+){0,3}?with\s+(?:only\s+|just\s+)?~?$"
+                                  # ... or the variant switched to: "Switching to grouped-query attention with 8 KV heads"
+                                  r"|\b(?:switch\w*|mov\w*|go(?:ing)?|chang\w*)\s+to\s+(?:grouped[- ]query(?:\s+attention)?|gqa|mqa)"
+                                  r"\s+with\s+(?:only\s+|just\s+)?~?$", re.I))
 
 
 # between a share and the count drawn from it: "10 to 15 percent of the fleet, so like 200 to 300 hosts"

@@ -104,12 +104,55 @@ def blank_fillers(text: str) -> str:
     return _FILLER.sub(lambda m: " " * (m.end() - m.start()), text)
 
 
+# inline LaTeX as candidates type it in chat: "$2 \\times 80 \\times 8$ B", "\\approx 320 KiB", "2{,}048",
+# "\\text{ GB}": each command becomes its symbol (or nothing) padded with spaces, so offsets hold
+_LATEX_SYMBOL = {"times": "×", "cdot": "·", "approx": "≈", "sim": "~", "le": "≤", "leq": "≤", "ge": "≥", "geq": "≥",
+                 "div": "÷", "to": "→", "rightarrow": "→", "Rightarrow": "⇒", "mu": "µ"}
+_LATEX = re.compile(r"\\(?:text|mathrm|mathbf|operatorname)\{[^{}$]*\}|\\([A-Za-z]+)|\\[,;:! %]|(?<=\d)\{,\}(?=\d{3})")
+
+
+# a "$...$" pair around arithmetic is math, not money: "So $175 + 65 + 10 = 250$ hosts" (not "$3 an hour, $4,320 a day")
+_MATH_PAIR = re.compile(r"\$([^$\n]{1,300}?)\$")
+_MATH_INSIDE = re.compile(r"[=+×*/^]|\\[A-Za-z]|\d\s*x\s*\d")
+
+
+def latex_plain(text: str) -> str:
+    """`text` with inline LaTeX read as plain symbols, the same length: "$8 \\times 2048$" is "8 ×      2048"."""
+    if "\\" not in text and "$" not in text:
+        return text
+    out = list(text)
+    for m in _MATH_PAIR.finditer(text):
+        if _MATH_INSIDE.search(m.group(1)):
+            out[m.start()] = out[m.end() - 1] = " "
+    for m in _LATEX.finditer(text) if "\\" in text else ():
+        s, e = m.start(), m.end()
+        word = m.group(1)
+        if word is not None:
+            sym = _LATEX_SYMBOL.get(word)
+            if sym is None:
+                continue  # another command: left as written
+            out[s:e] = [sym] + [" "] * (e - s - 1)
+        elif text[s:e] == "{,}":
+            out[s:e] = [",", " ", " "]
+        elif text[s:e] == "\\%":
+            out[s:e] = ["%", " "]
+        elif text[s:e].endswith("}"):
+            inner = text[s:e].index("{") + 1  # "\\text{ GB}": the words kept, in place
+            out[s:e] = [" "] * inner + list(text[s + inner:e - 1]) + [" "]
+        elif text[s:e] != "$":
+            out[s:e] = [" "] * (e - s)  # "\\,", "\\;": gone
+    plain = "".join(out)
+    # "2,  048" (a LaTeX thousands group): the digits closed up, the spaces moved to the end of the number
+    return re.sub(r"(\d),  (\d{3})", lambda m: f"{m.group(1)},{m.group(2)}  ", plain)
+
+
 @lru_cache(maxsize=1024)
 def candidate_reading(text: str, european: bool) -> str:
     """A candidate's turn as the claim ledger and the cue scan both read it: each dotted thousands
     group written with commas when the candidate writes numbers the European way (or restates that
     number with commas), the fillers and the empty slots blanked (the same length, so offsets hold).
     Cached by text: the two read the same turns."""
+    text = latex_plain(text)
     return blank_empty_slots(blank_fillers(european_to_english(text) if european else restated_thousands(text)))
 
 
