@@ -2789,3 +2789,12 @@ def test_a_sequence_of_a_context_length_is_no_free_memory_and_a_gqa_variant_is_n
     led = build_ledger([("interviewer", OPEN_DRILL), ("candidate", "Switching to grouped-query attention with 8 KV heads "
                                                                    "would cut the cache 4x.")])
     assert none_wrong(led), led.summary()
+
+
+def test_a_fleets_load_shared_out_in_latex_is_a_load_not_what_fits():
+    """'each replica sits at $2500 / 28 \\approx$ 90 live sequences, well under the 270 ceiling' is the load the
+    fleet puts on a replica (found in its sentence although LaTeX was read there), not a claim that 90 fit."""
+    led = ledger(r"Weights $70 \times 10^9 \times 2$ B = 140 GB; a TP=4 replica. KV per token is "
+                 r"$2 \times 80 \times 8 \times 128 \times 2$ B = 327,680 B. I land around 28 TP=4 replicas, so each "
+                 r"replica sits at $2500 / 28 \approx$ 90 live sequences, well under the 270 ceiling.")
+    assert "wrong" not in statuses(led, "concurrent_sequences"), led.summary()

@@ -100,8 +100,8 @@ def _add_shrinks(t: int, text: str, read: str, claims: list[Claim], where: list,
             at = next((k for k, c in enumerate(claims) if c.turn == t and c.start > start), len(claims))
             claims.insert(at, construct(
                 Claim, kind="kv_shrink_factor", value=value, unit=v.unit_of("kv_shrink_factor"), subject=copied(tracker.carried),
-                turn=t, span=text[start:end], start=start, end=end, sentence=seg.sentence, speaker="candidate",
-                hypothetical=hyp, source=seg.source))
+                turn=t, span=text[start:end], start=start, end=end, sentence=seg.sentence, at=s - seg.map_from,
+                speaker="candidate", hypothetical=hyp, source=seg.source))
             where.insert(at, (t, si))
 
 
@@ -121,8 +121,8 @@ def _add_restated(t: int, text: str, read: str, claims: list[Claim], where: list
         at = next((k for k, c in enumerate(claims) if c.turn == t and c.start > s), len(claims))
         claims.insert(at, construct(
             Claim, kind="period_rate", value=value, unit=v.unit_of("period_rate"), subject=copied(tracker.carried),
-            turn=t, span=text[s:e], start=s, end=e, sentence=seg.sentence, speaker="candidate", hypothetical=hyp,
-            source=seg.source, formula=[first, period]))
+            turn=t, span=text[s:e], start=s, end=e, sentence=seg.sentence, at=s - seg.to_turn(seg.map_from),
+            speaker="candidate", hypothetical=hyp, source=seg.source, formula=[first, period]))
         where.insert(at, (t, si))
 
 
@@ -177,7 +177,8 @@ def build_ledger(turns: Sequence[tuple[str, str]], family: Optional[str] = None,
                     kind=f.kind, value=f.value, unit=v.unit_of(f.kind), low=f.low, high=f.high, approx=f.approx,
                     bound=f.bound, percentile=f.percentile, scope=scope, scope_stated=stated, scope_after=f.scope_after,
                     subject=subject,
-                    turn=t, span=text[start:end], start=start, end=end, sentence=seg.sentence, speaker=speaker,
+                    turn=t, span=text[start:end], start=start, end=end, sentence=seg.sentence, at=f.start - seg.map_from,
+                    speaker=speaker,
                     said_by_interviewer=speaker == "interviewer", negated=f.negated, hypothetical=f.hypothetical,
                     source="formula" if f.formula else seg.source, formula=f.formula,
                 ))

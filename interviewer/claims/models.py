@@ -157,6 +157,9 @@ class Claim(BaseModel):
     start: int
     end: int
     sentence: str = Field(default="", description="the sentence (or table row) the figure is in")
+    # where `span` sits in `sentence` (which is read with LaTeX and decimal commas normalised, so the span itself
+    # may not be found in it); -1 when unknown
+    at: int = Field(default=-1, exclude=True)
     speaker: Speaker
     said_by_interviewer: bool = False
     negated: bool = False

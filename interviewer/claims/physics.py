@@ -135,6 +135,15 @@ def _best(c: Claim, readings: list[float], tol: float) -> tuple[bool, float]:
     return ok, best_r
 
 
+def _pos(c: Claim) -> int:
+    """Where the claim's span sits in its sentence (-1 when not there): found by its text, else by the place
+    recorded when the sentence was read with LaTeX or decimal commas normalised."""
+    pos = c.sentence.find(c.span)
+    if pos < 0 and 0 <= c.at <= len(c.sentence) - len(c.span):
+        return c.at
+    return pos
+
+
 def _check(status: str, rule: str, expected: float | None, unit: str, claim: Claim, explanation: str,
            trace: list[str], assumptions: list[str] | None = None, low=None, high=None) -> Check:
     assumptions = list(assumptions or [])
@@ -301,7 +310,7 @@ def _weights_readings(c: Claim, ctx: Ctx, i: int) -> list[tuple[float, str]]:
         return []
     dtypes = [c.subject.weights_dtype or "fp16"]
     # the format said just before the figure in its sentence ("in FP16 it's 141 GB; in FP8 it's about 70.6 GB")
-    said = list(ctx.v.dtype_re.finditer(c.sentence, 0, max(0, c.sentence.find(c.span))))
+    said = list(ctx.v.dtype_re.finditer(c.sentence, 0, max(0, _pos(c))))
     near = ctx.v.dtype_names.get(said[-1].group(0).lower()) if said else None
     for d in ([near] if near else []) + sorted(ctx.own_dtypes(i)) + ["fp16"]:
         if d not in dtypes:
@@ -358,7 +367,7 @@ _PER_SHARD = re.compile(r"\b(?:per|each|a|every)\s+(?:gpu|card|device|shard|rank
 def _per_shard(c: Claim) -> bool:
     """Is the figure one GPU's share under tensor parallelism ("35 GB of weights per GPU", "Per GPU
     that's about 33 GiB of weight shards", "80 KiB per token per GPU")?"""
-    pos = c.sentence.find(c.span)
+    pos = _pos(c)
     return pos >= 0 and bool(_PER_SHARD.search(c.sentence[max(0, pos - 40):pos + len(c.span) + 40])
                              or re.search(r"\bshards?\b", c.sentence[pos:pos + len(c.span) + 30], re.I))
 
@@ -517,7 +526,7 @@ def _seq_lens(c: Claim, ctx: Ctx, i: int) -> list[tuple[float, str]]:
     others = [ctx.claims[j].start for j in ctx.in_sentence(i) if j != i and ctx.claims[j].kind == c.kind]
     same = [x for x in same if not any(min(x.start, c.start) < o < max(x.start, c.start) for o in others)
             and not (x.hypothetical and not c.hypothetical)
-            and not (x.start > c.end and _IF_AFTER.search(c.sentence, max(0, c.sentence.find(c.span)),
+            and not (x.start > c.end and _IF_AFTER.search(c.sentence, max(0, _pos(c)),
                                                           max(0, c.sentence.find(x.span))))]
     if same:
         sl = min(same, key=lambda x: abs(x.start - c.start))
@@ -608,7 +617,7 @@ def _freed_by_a_change(c: Claim, ctx: Ctx, i: int) -> bool:
     from interviewer.claims.attach import FREED_BEFORE
     from interviewer.claims.numbers import find_mentions
 
-    pos = c.sentence.find(c.span)
+    pos = _pos(c)
     if pos <= 0 or not c.value or not FREED_BEFORE.search(c.sentence, max(0, pos - 24), pos):
         return False
     said = [m.value for m in find_mentions(c.sentence[:pos], ctx.v) if m.dim == "bytes" and m.value]
@@ -657,7 +666,7 @@ def _left_after_a_total(c: Claim, ctx: Ctx, readings: list[float], weights: floa
     less the weights alone."""
     from interviewer.claims.numbers import find_mentions
 
-    pos = c.sentence.find(c.span)
+    pos = _pos(c)
     if pos <= 0 or not readings:
         return []
     card = max(readings) + weights
@@ -911,14 +920,16 @@ _LOAD_BEFORE = re.compile(r"(?:(?:^|[.;:,]\s*|\b(?:and|so|then)\s+|\b(?:ms|milli
                           r"|\b(?:doing|running|decoding)\s+|\b(?:a|one|the)\s+(?:whole\s+)?(?:gpu|replica|card|node|worker|host|server)\s+"
                           r"(?:(?:dying|failing|crashing|going\s+down|that\s+dies|that\s+fails)\s+)?with\s+"
                           r"|\b(?:reads?|reading|plus)\s+(?:the\s+)?kv\s+(?:cache\s+)?of\s+"
-                          r"|\b(?:run(?:ning)?|keep(?:ing)?|operat\w*)\s+(?:the\s+|our\s+)?(?:replicas?|gpus?|cards?|engines?)\s+at\s+)"
+                          r"|\b(?:run(?:ning)?|keep(?:ing)?|operat\w*)\s+(?:the\s+|our\s+)?(?:replicas?|gpus?|cards?|engines?)\s+at\s+"
+                          # the fleet's load shared out: "each replica sits at $2500 / 28 \approx$ 90 live sequences"
+                          r"|\b(?:sits?|sitting)\s+at\b[^.;]{0,30}?)"
                           r"(?:about\s+|roughly\s+|~)?$", re.I)
 
 
 def _load_chosen(c: Claim) -> bool:
     """Is the concurrency figure a load the candidate sets up ("With 32 sequences at 1,024 tokens, the KV
     is ..."), rather than a claim of how many fit?"""
-    pos = c.sentence.find(c.span)
+    pos = _pos(c)
     return pos >= 0 and bool(_LOAD_BEFORE.search(c.sentence[max(0, pos - 40):pos]))
 
 
@@ -1043,7 +1054,7 @@ _PER_TOKENS = re.compile(r"\s*(?:per|for\s+(?:every|each))\s+(~?\d[\d,]*)\s*(k\b
 
 def _per_tokens(c: Claim) -> float | None:
     """"90 ms per 1,000 tokens": the token count a time is quoted for."""
-    pos = c.sentence.find(c.span)
+    pos = _pos(c)
     if pos < 0:
         return None
     m = _PER_TOKENS.match(c.sentence, pos + len(c.span))
@@ -1110,7 +1121,7 @@ def check_single_stream_rate(c: Claim, ctx: Ctx, i: int) -> Check | None:
     """Tokens a second for one sequence ("~240 tokens/s at batch 1"): each token reads every weight,
     so bandwidth over the weights is the ceiling."""
     ones = list(_ONE_STREAM.finditer(c.sentence))
-    at = c.sentence.find(c.span)
+    at = _pos(c)
     if not ones:
         return None
     if at > ones[-1].end() and _MANY_STREAMS.search(c.sentence, ones[-1].end(), at):
@@ -1340,7 +1351,7 @@ def _bare_count_before(c: Claim, ctx: Ctx, i: int, gpus) -> list:
 
     from interviewer.claims.numbers import find_mentions
 
-    pos = c.sentence.find(c.span)
+    pos = _pos(c)
     if pos <= 0 or not any(j < i and gpus(j) for j in ctx.in_sentence(i)):
         return []
     said = [m for m in find_mentions(c.sentence[:pos], ctx.v) if m.value]
@@ -1518,7 +1529,7 @@ def check_fsync_rate(c: Claim, ctx: Ctx, i: int) -> Check | None:
     if not lat or not _ONE_FSYNC_EACH.search(c.sentence):
         return None
     L = lat[-1]
-    between = c.sentence[c.sentence.find(L.span) + len(L.span):c.sentence.find(c.span)] \
+    between = c.sentence[c.sentence.find(L.span) + len(L.span):_pos(c)] \
         if L.span in c.sentence and c.span in c.sentence else ""
     if not carried and not _RESULT_WORDS.search(between):
         return None
@@ -1541,7 +1552,7 @@ def check_fsync_rate(c: Claim, ctx: Ctx, i: int) -> Check | None:
     expected = size * 1000.0 / L.value
     # every fsync time said before it ("~0.5 ms median and 1-2 ms at p99"), ranges by their ends
     readings = [size * 1000.0 / x for f in lat for x in (f.value, f.low, f.high) if x]
-    pos = c.sentence.find(c.span)
+    pos = _pos(c)
     if sized is not None and 0 <= pos < sized.start():
         # the rate said before the group is one fsync per write, the group its consequence: "one fsync per
         # put caps us around 1,000 puts a second, so we need roughly 50 puts per fsync"
@@ -1673,7 +1684,7 @@ def check_log_size(c: Claim, ctx: Ctx, i: int) -> Check | None:
     the write rate times a record's size, like a growth said a second."""
     m = _PER_PERIOD.match(ctx.texts[c.turn], c.end) if ctx.texts is not None else None
     if m is None:
-        pos = c.sentence.find(c.span)
+        pos = _pos(c)
         m = _PERIOD_FIRST.search(c.sentence, 0, pos) if pos > 0 else None
     if m is None:
         return None
@@ -1696,7 +1707,7 @@ def _log_growth(c: Claim, ctx: Ctx, i: int, period: str | None) -> Check | None:
     """A log's growth a second (`period` None) or over a minute, an hour or a day, against the write
     rate times a record's size."""
     period_s = _PERIOD_MS[period] / 1000.0 if period else 1.0
-    pos = c.sentence.find(c.span)
+    pos = _pos(c)
     growth = _LOG_NAMED if period else _LOG_GROWTH
     # (the log may be named by the question the figure answers: "How fast does the log grow?")
     asked = ctx.texts[c.turn - 1] if period and ctx.texts is not None and c.turn > 0 else ""
@@ -1817,7 +1828,7 @@ def _drawn_from(c: Claim, ctx: Ctx, i: int, kind: str, gap: re.Pattern) -> Claim
             and ctx.claims[j].value and not ctx.claims[j].negated]
     if not said or said[-1].span not in c.sentence or c.span not in c.sentence:
         return None
-    a, b = c.sentence.find(said[-1].span) + len(said[-1].span), c.sentence.find(c.span)
+    a, b = c.sentence.find(said[-1].span) + len(said[-1].span), _pos(c)
     return said[-1] if a <= b and gap.fullmatch(c.sentence[a:b]) else None
 
 
@@ -1925,7 +1936,7 @@ def check_items_rate(c: Claim, ctx: Ctx, i: int) -> Check | None:
     requests a second at 400 candidates each is 800,000 scores a second"): their product."""
     from interviewer.claims.numbers import find_mentions
 
-    pos = c.sentence.find(c.span)
+    pos = _pos(c)
     rate = ctx.said_before(i, ("request_rate_rps",))
     if rate is None or pos <= 0:
         return None
@@ -1950,7 +1961,7 @@ def check_record_count(c: Claim, ctx: Ctx, i: int) -> Check | None:
     GiB - so only a slip of units or orders of magnitude is called wrong."""
     from interviewer.claims.numbers import find_mentions
 
-    pos = c.sentence.find(c.span)
+    pos = _pos(c)
     if pos <= 0 or not c.value or c.negated or c.hypothetical:
         return None
     sizes = [m for m in find_mentions(c.sentence[:pos], ctx.v) if m.dim == "bytes" and m.value]
@@ -1988,7 +1999,7 @@ def check_recovery_time(c: Claim, ctx: Ctx, i: int) -> Check | None:
     records may make it longer, so only a time too short is wrong)."""
     from interviewer.claims.numbers import find_mentions
 
-    pos = c.sentence.find(c.span)
+    pos = _pos(c)
     if pos <= 0 or not c.value:
         return None
     speed = ctx.said_before(i, _BANDWIDTH_KINDS)
@@ -2045,7 +2056,7 @@ def _replay_by_records(c: Claim, ctx: Ctx, i: int) -> Check | None:
     rate = ctx.said_before(i, _RECORD_RATES)
     if rate is None:
         return None
-    at, pos = c.sentence.find(rate.span), c.sentence.find(c.span)
+    at, pos = c.sentence.find(rate.span), _pos(c)
     if at < 0 or pos <= at or not _RATE_TO_TIME.search(c.sentence[at + len(rate.span):pos]):
         return None
     counts = [x for x in ctx.claims[:i] if x.turn == c.turn and x.kind == "record_count" and x.value]
@@ -2120,7 +2131,7 @@ def check_in_repair(c: Claim, ctx: Ctx, i: int) -> Check | None:
         return None
     text = ctx.texts[c.turn] if ctx.texts and c.turn < len(ctx.texts) else ""
     start = text.find(c.sentence)  # where the count's sentence begins in its turn
-    pos = start + c.sentence.find(c.span) if start >= 0 and c.span in c.sentence else -1
+    pos = start + _pos(c) if start >= 0 and c.span in c.sentence else -1
     if pos < 0 or not _IN_REPAIR.match(text, pos + len(c.span)):
         return None
     rates: list[tuple[float, str, int, int]] = []  # (a day, as said, where, which rate it restates)
@@ -2145,7 +2156,7 @@ def check_in_repair(c: Claim, ctx: Ctx, i: int) -> Check | None:
             carried.append(m.value / _DAY_MS)
     # the repair time said in the count's own sentence; a sum of flows ("20/wk x 1 day + 10/wk x 14 days")
     # is a calculation, checked as one
-    lead = c.sentence[:c.sentence.find(c.span)]
+    lead = c.sentence[:_pos(c)]
     if not days and carried and _STEADY_STATE.search(lead) and _TURNAROUND_WORD.search(text, before, start):
         # ... or in the sentence before, the count drawn from it: "A vendor repair takes about 5 days round trip.
         # So at steady state we have 500 GPUs in the repair pipeline"
@@ -2279,7 +2290,7 @@ _SELF_CRITIQUE = re.compile(r"(?:(?:(?:that.s|that\s+(?:was|is)|it.s)\s+)?(?:[\w
 
 def _threshold(c: Claim) -> bool:
     """A figure that is the threshold of a condition ("alert if fewer than 30 are running")."""
-    pos = c.sentence.find(c.span)
+    pos = _pos(c)
     if pos < 0:
         return False
     before = c.sentence[:pos]
