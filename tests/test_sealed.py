@@ -62,15 +62,16 @@ EXACT, WITHIN_ONE, PITFALL_RECALL, FALSE_PITFALL = 0.85, 0.97, 0.85, 0.02
 # ZZZZZO and ZZZZZP (0.84, 0.83; recall 0.75 and 0.83, one false pitfall each), ZZZZZQ and ZZZZZR (0.87, 0.83; ZZZZZQ
 # on one strong and one weak answer only, ZZZZZR on exact, two false no_limits, one false average_only, one false
 # quantizing_on_faith and two weak answers), ZZZZZS and ZZZZZT (0.81, 0.88; ZZZZZS on exact, two false pitfalls the
-# second rater also found, two weak answers and one stuffed, ZZZZZT on recall 0.78, two weak answers and one stuffed)
-# missed it too and were then tuned on.
+# second rater also found, two weak answers and one stuffed, ZZZZZT on recall 0.78, two weak answers and one stuffed),
+# ZZZZZU and ZZZZZV (0.73, 0.78; ZZZZZU also on within one 0.96, one false quantizing_on_faith, one strong and four weak
+# answers, ZZZZZV on recall 0.76 and three weak answers) missed it too and were then tuned on.
 BELOW_THE_BAR: dict[str, str] = {
-    "batch_zzzzzu": ("measured once at 0947951 (cycle 76): pitfall recall 0.85 (22/26) and stuffed <= 2: 3/3 meet the "
-                     "bar; exact 0.73 (66/90), within one 0.96 (86/90), one false quantizing_on_faith (3.7%), strong "
-                     ">= 8: 5/6 and weak <= 2: 4/8 do not"),
-    "batch_zzzzzv": ("measured once at 0947951 (cycle 76): within one 1.00 (90/90), no false pitfall, strong >= 8: 6/6 "
-                     "and stuffed <= 2: 3/3 meet the bar; exact 0.78 (70/90), pitfall recall 0.76 (19/25) and weak <= "
-                     "2: 5/8 do not"),
+    "batch_zzzzzw": ("measured once at 0112c48 (cycle 77): pitfall recall 0.83 is short of 0.85 (19/23), within one 0.97 "
+                     "(87/90, just under), exact 0.84 (76/90) and one strong answer graded below 8 (5/6); no false pitfall, "
+                     "weak <= 2: 8/8 and stuffed <= 2: 3/3 meet the bar"),
+    "batch_zzzzzx": ("measured once at 0112c48 (cycle 77): exact 0.86 (77/90), within one 1.00 (90/90), pitfall recall "
+                     "0.92 (23/25), weak <= 2: 8/8 and stuffed <= 2: 3/3 meet the bar; one false no_limits (4.0%) and "
+                     "one strong answer graded below 8 (5/6) do not"),
 }
 
 BATCHES = sealed_batches()
