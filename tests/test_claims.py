@@ -2798,3 +2798,21 @@ def test_a_fleets_load_shared_out_in_latex_is_a_load_not_what_fits():
                  r"$2 \times 80 \times 8 \times 128 \times 2$ B = 327,680 B. I land around 28 TP=4 replicas, so each "
                  r"replica sits at $2500 / 28 \approx$ 90 live sequences, well under the 270 ceiling.")
     assert "wrong" not in statuses(led, "concurrent_sequences"), led.summary()
+
+
+def test_sizing_written_as_code_reads_its_comments():
+    """Candidates who size in Python put the value in a comment: 'kv_per_tok = 2 * 32 * 32 * 128 * 2  # 524,288 B'
+    is a calculation and the KV per token, 'total = kv_per_tok * 2048 * 8  # ... = 8 GiB' the batch's cache,
+    'kv_6k = kv_per_tok * 6000  # ~1.97 GB' a 6,000-token sequence, 'in_flight = 40 * t_in_sys  # ~380
+    sequences' what the host has in flight, not what one GPU holds."""
+    led = ledger("```python\nkv_per_tok = 2 * 32 * 32 * 128 * 2     # 524,288 B  (K and V)\n"
+                 "total      = kv_per_tok * 2048 * 8     # 8,589,934,592 B = 8 GiB\n```", opening=OPEN_DRILL)
+    assert statuses(led, "arithmetic") == ["ok"] and status(led, "kv_bytes_per_token") == "ok", led.summary()
+    assert "kv_bytes_batch" in kinds(led), led.summary()
+    led = ledger("```python\nkv_per_tok = 2 * 80 * 8 * 128 * 2     # 327,680 B for a Llama-3-70B shape\n"
+                 "kv_6k      = kv_per_tok * 6000        # ~1.97 GB per sequence\n```",
+                 opening="Llama-3-70B on H100s, max_tokens 4,096. What does recomputing a 6,000-token prompt cost?")
+    assert status(led, "kv_bytes_per_sequence") == "ok", led.summary()
+    led = ledger("```python\nt_in_sys   = 0.3 + 250 * tpot # ~9.5 s\nin_flight  = 40 * t_in_sys    # ~380 sequences "
+                 "host-wide\n```", opening=OPEN_13B)
+    assert "concurrent_sequences" not in kinds(led), led.summary()

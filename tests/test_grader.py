@@ -1091,3 +1091,15 @@ def test_the_question_said_back_is_no_answer():
                       "So, the amortisation factor. That depends on the disk and the batching window - it's "
                       "workload-dependent."))
     assert "policy_list" in {p.id for p in report.pitfalls}
+
+
+def test_a_timeout_worked_out_in_code_is_derived():
+    """'tpot_p99 = 0.060', 'gen_timeout = prefill_6k + max_new_tokens * tpot_p99  # 0.5 + 245.8 ~ 246 s',
+    'gen_timeout = 300': the per-token time, the expected duration and the timeout, as code."""
+    report = _graded("inference-timeout-restart",
+                     ("Llama-3-70B on TP8 H100s. Where do the timeouts come from?",
+                      "```python\ntpot_p99       = 0.060      # s/token, our p99 inter-token time at full batch\n"
+                      "max_new_tokens = 4096       # product cap\nprefill_6k     = 6000 / 12_000   # -> 0.5 s\n"
+                      "gen_timeout    = prefill_6k + max_new_tokens * tpot_p99   # 0.5 + 245.8 ~ 246 s\n"
+                      "gen_timeout    = 300        # rounded up ~20%\n```"))
+    assert _scores(report)["capacity_number"] == 3

@@ -26,7 +26,8 @@ APPROX = r"about|roughly|around|approximately|exactly|~|≈|only|just|close\s+to
 RESULT = re.compile(
     OPERAND_TAIL + r"(?:=|≈|~=|->|→|\bis\b|\bare\b|\bgives?\b|\bcomes\s+to\b|\bmakes\b|\bthat'?s\b|\bwhich\s+is\b|\bequals\b"
     r"|,\s*(?:which\s+is|that'?s|that\s+is|so)\b"  # "2,000 x 50 ms, which is 10 seconds", "40 x 5,120 x 2, so 0.4 MB"
-    r"|,(?=\s*(?:about|roughly|around|approximately|~)))"  # "2,048 times 30 ms, about 61 seconds"
+    r"|,(?=\s*(?:about|roughly|around|approximately|~))"  # "2,048 times 30 ms, about 61 seconds"
+    r"|#)"  # a code comment giving the value: "kv_per_tok = 2 * 32 * 32 * 128 * 2  # 524,288 B"
     + PAUSE + r"\s*(?:" + APPROX + r")?[\s`*]*$", re.I)
 # operators as said, normalised by claims.attach (lower case, single spaces)
 MUL = frozenset({"x", "×", "*", "·", "⋅", "times", "multiplied by"})  # "2·7.06e10·2e3": a product in symbols

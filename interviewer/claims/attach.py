@@ -58,7 +58,7 @@ FREED_BEFORE = guarded(re.compile(r"\b(?:frees?|freeing|saves?|saving)(?:\s+up)?
 # a chain's result: looser than arithmetic.RESULT (":" and a bare "," close a chain for its operands' roles, not
 # as a calculation the candidate stands behind), on the same pieces
 _RESULT = re.compile(
-    arithmetic.OPERAND_TAIL + r"(?:,\s*(?:which\s+is|that's|that\s+is)|=|≈|~=|->|→|:|,|is|are|gives|give|comes\s+to|makes|that's|that\s+is|which\s+is|so"
+    arithmetic.OPERAND_TAIL + r"(?:,\s*(?:which\s+is|that's|that\s+is)|=|≈|~=|->|→|:|,|#|is|are|gives|give|comes\s+to|makes|that's|that\s+is|which\s+is|so"
     r"|per\s+token\s+is)?" + arithmetic.PAUSE
     + r"\s*(?:so\s+(?=about|roughly|around|approximately|~))?"  # "40 x 5,120 x 2, so about 0.4 MB"
     r"(?:" + arithmetic.APPROX + r"|so|that's|or|is)?[\s`*]*", re.I)  # "`20 GB / 1 GB/s ≈` **2 s**"

@@ -513,12 +513,20 @@ def _with_addend(sl: Claim, ctx: Ctx) -> float:
         return sl.value
 
 
+_CODE_TOKENS = re.compile(r"\bkv\w*\s*\*\s*(\d[\d_,]*)\s*(?:#|$)")
+
+
 def _seq_lens(c: Claim, ctx: Ctx, i: int) -> list[tuple[float, str]]:
     """Sequence lengths the figure may be for, the most likely first.
 
     A length said in the figure's own sentence is the only reading. Otherwise every fair reading:
     the latest length said (either speaker), prompt plus reply, and the first length of the round
     (a figure "spread across turns" may refer back to it)."""
+    code = _CODE_TOKENS.search(c.sentence)
+    if code is not None and 16 <= int(code.group(1).replace("_", "").replace(",", "")) <= 2_000_000:
+        # the length multiplied in the code line the figure comments on: "kv_6k = kv_per_tok * 6000  # ~1.97 GB"
+        n = float(code.group(1).replace("_", "").replace(",", ""))
+        return [(n, f"sequence length {n:,.0f} tokens (the code line: {code.group(0).split('#')[0].strip()!r})")]
     same = [ctx.claims[j] for j in ctx.in_sentence(i) if ctx.claims[j].kind == "seq_len" and ctx.claims[j].value
             and not ctx.claims[j].negated and j != i]
     # ... not one that belongs to another figure of the same kind said between them ("between 230 and 250
@@ -917,7 +925,8 @@ def check_sequences(c: Claim, ctx: Ctx, i: int) -> Check | None:
 _LOAD_BEFORE = re.compile(r"(?:(?:^|[.;:,]\s*|\b(?:and|so|then)\s+|\b(?:ms|milliseconds?|seconds?)\s+)"
                           r"(?:with|at|say|suppose|assume|assuming|given|for)\s+(?:a\s+batch\s+of\s+)?"
                           r"(?:(?:our|the)\s+)?(?:(?:usual|typical|current|expected|steady[- ]state)\s+)?"
-                          r"|\b(?:doing|running|decoding)\s+|\b(?:a|one|the)\s+(?:whole\s+)?(?:gpu|replica|card|node|worker|host|server)\s+"
+                          r"|\b(?:doing|running|decoding)\s+|\b(?:two|three|four|a\s+couple\s+of|several|\d+)\s+(?:gpus|replicas|cards|nodes|workers)\s+with\s+"
+                          r"|\b(?:a|one|the)\s+(?:whole\s+)?(?:gpu|replica|card|node|worker|host|server)\s+"
                           r"(?:(?:dying|failing|crashing|going\s+down|that\s+dies|that\s+fails)\s+)?with\s+"
                           r"|\b(?:reads?|reading|plus)\s+(?:the\s+)?kv\s+(?:cache\s+)?of\s+"
                           r"|\b(?:run(?:ning)?|keep(?:ing)?|operat\w*)\s+(?:the\s+|our\s+)?(?:replicas?|gpus?|cards?|engines?)\s+at\s+"
