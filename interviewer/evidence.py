@@ -472,6 +472,9 @@ def scan_turn(text: str, rubric: Rubric, family: str) -> tuple[tuple[Span, ...],
     masked, spans = _mask_grader_directed(text)
     ignored = tuple(("grader_directed", s, e, quote_around(text, s, e)) for s, e in spans)
     masked = _mask_restated(masked)
+    if "**" in masked or "__" in masked:
+        # bold labels read as their words: "- **max active sequences:** 64 per replica"
+        masked = masked.replace("**", "  ").replace("__", "  ")
     norm, ostart, oend = digitized(masked)
     low = lowered(norm)
     digits_only = _digit_sentences(low)
