@@ -2816,3 +2816,15 @@ def test_sizing_written_as_code_reads_its_comments():
     led = ledger("```python\nt_in_sys   = 0.3 + 250 * tpot # ~9.5 s\nin_flight  = 40 * t_in_sys    # ~380 sequences "
                  "host-wide\n```", opening=OPEN_13B)
     assert "concurrent_sequences" not in kinds(led), led.summary()
+
+
+def test_a_sizing_tables_rows_keep_their_quantities():
+    """'| tokens per sequence | 8,050 |' is a length, '| sequences per replica | ~194 | 477.6 / 2.46 |' counts
+    sequences only in its value column (477.6 is the free memory divided), '| in flight at peak, fleet-wide |
+    ~2,500 |' is the fleet's load, not what one replica holds."""
+    led = ledger("| quantity | value | how |\n|---|---|---|\n| tokens per sequence | 8,050 | 8,000 + 50 |\n"
+                 "| KV per sequence | ~2.46 GiB | 8,050 x 320 KiB |\n| sequences per replica | ~194 | 477.6 / 2.46 |\n"
+                 "| in flight at peak, fleet-wide | ~2,500 | 200 req/s x ~12.5 s |",
+                 opening="Llama-3-70B on H100s, prompts 8,000 tokens, replies 50.")
+    assert [c.value for c in led.by_kind("concurrent_sequences")] == [194], led.summary()
+    assert 8050 in [c.value for c in led.by_kind("seq_len")] and led.by_kind("fleet_in_flight"), led.summary()
