@@ -127,11 +127,12 @@ def _computed_items(ev: Evidence, rubric: Rubric, family: str) -> None:
     # (an answer a pitfall taints - the KV cache taken for a key-value store - earns nothing here either)
     tainted = {hit.turn for pid, hit in ev.pitfalls.items() if rubric.pitfalls[pid].taints_turn}
     # the question's own model, given by its shape ("32 layers, 32 heads of dimension 128"), and a card the
-    # candidate names for the round ("On the 24 GiB A10G I'm testing on"): a cache checked on that shape is
+    # candidate names for the round ("On the 24 GiB A10G I'm testing on", "on a 24G dev card"): a cache checked on that shape is
     # sized for a model and a GPU both named
     stated = {c.kind for c in ev.ledger.claims if c.speaker == "interviewer" and c.value and not c.negated}
     card = {"layers", "head_dim"} <= stated and bool({"kv_heads", "attention_heads"} & stated) and any(
-        c.speaker == "candidate" and c.subject.gpu and not c.hypothetical and not c.negated and c.turn not in tainted
+        c.speaker == "candidate" and (c.subject.gpu or c.subject.gpu_memory_gib) and not c.hypothetical and not c.negated
+        and c.turn not in tainted
         for c in ev.ledger.claims)
     for c in ev.ledger.claims:
         if c.turn not in ev.texts or c.speaker != "candidate" or c.value is None or c.negated or c.hypothetical \

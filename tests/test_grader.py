@@ -1103,3 +1103,10 @@ def test_a_timeout_worked_out_in_code_is_derived():
                       "gen_timeout    = prefill_6k + max_new_tokens * tpot_p99   # 0.5 + 245.8 ~ 246 s\n"
                       "gen_timeout    = 300        # rounded up ~20%\n```"))
     assert _scores(report)["capacity_number"] == 3
+
+
+def test_a_drill_cache_set_against_a_card_by_its_memory_is_for_named_hardware():
+    """'On a 24 GB card, next to 13.5 GB of weights, that leaves about 2 GB' names the card by its memory."""
+    report = _graded("transformer-kv-cache-drill",
+                     (_DRILL_Q, _DRILL_A + " On a 24 GB card, next to 13.5 GB of weights, that leaves about 2 GB."))
+    assert _scores(report)["capacity_number"] == 3
