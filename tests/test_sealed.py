@@ -65,15 +65,15 @@ EXACT, WITHIN_ONE, PITFALL_RECALL, FALSE_PITFALL = 0.85, 0.97, 0.85, 0.02
 # second rater also found, two weak answers and one stuffed, ZZZZZT on recall 0.78, two weak answers and one stuffed),
 # ZZZZZU and ZZZZZV (0.73, 0.78; ZZZZZU also on within one 0.96, one false quantizing_on_faith, one strong and four weak
 # answers, ZZZZZV on recall 0.76 and three weak answers), ZZZZZW and ZZZZZX (0.84, 0.86; ZZZZZW on exact, within one
-# 0.97, recall 0.83 and one strong answer, ZZZZZX on one false no_limits and one strong answer) missed it too and were
-# then tuned on.
+# 0.97, recall 0.83 and one strong answer, ZZZZZX on one false no_limits and one strong answer), ZZZZZY and ZZZZZZ (0.82,
+# 0.80; ZZZZZY on exact, one strong and two weak answers, ZZZZZZ on all but strong) missed it too and were then tuned on.
 BELOW_THE_BAR: dict[str, str] = {
-    "batch_zzzzzy": ("measured once at 518c0ed (cycle 78): within one 0.98 (88/90), pitfall recall 0.91 (21/23), no "
-                     "false pitfall and stuffed <= 2: 3/3 meet the bar; exact 0.82 (74/90), one strong answer below 8 "
-                     "(5/6) and weak <= 2: 6/8 do not"),
-    "batch_zzzzzz": ("measured once at 518c0ed (cycle 78): strong >= 8: 6/6 meets the bar; exact 0.80 (72/90), within "
-                     "one 0.97 (87/90, just under), pitfall recall 0.84 (21/25), one false quantizing_on_faith (3.8%), "
-                     "weak <= 2: 6/8 and stuffed <= 2: 2/3 do not"),
+    "batch_zzzzzza": ("measured once at b967cbe (cycle 79): within one 1.00 (90/90), strong >= 8: 6/6 and stuffed <= 2: "
+                      "3/3 meet the bar; exact 0.82 (74/90), pitfall recall 0.83 (25/30), one false quantizing_on_faith "
+                      "(4.5%) and one weak answer above 2 (7/8) do not"),
+    "batch_zzzzzzb": ("measured once at b967cbe (cycle 79): within one 0.99 (89/90) and strong >= 8: 6/6 meet the bar; "
+                      "exact 0.82 (74/90), pitfall recall 0.78 (18/23), one false vendor_speedup (3.6%), one weak answer "
+                      "(7/8) and one stuffed answer (2/3) above 2 do not"),
 }
 
 BATCHES = sealed_batches()
