@@ -1229,7 +1229,6 @@ def _arith_check(c: Claim, ctx: Ctx) -> Check | None:
 
 
 _PERIOD_MS = {"minute": 6e4, "hour": 3.6e6, "day": 8.64e7, "week": 6.048e8}
-_PER_PERIOD = re.compile(r"(?:\ba|\bper|/|\beach)\s*(hour|day|week)\b", re.I)
 
 
 def _every_unit_said(c: Claim, ctx: Ctx, said: str, expected: float, trace: list[str], slack: float) -> Check:
@@ -1284,11 +1283,13 @@ def check_calculation(c: Claim, ctx: Ctx, i: int) -> Check | None:
                     (right is None or right in arithmetic.ADD | arithmetic.SUB)
                 if m is not None and m.dim == "count" and not m.unit and adds:
                     values[k] = m.value * res.value / res.raw
+    # (the log's own "per period" reading, _PER_PERIOD and _PERIOD_NAME below: "a day", "/day", "per hour")
     per = _PER_PERIOD.search(c.span)
     if per and result and result[-1].dim not in ("time", "bytes", "bytes_rate", "percent", "rate_tokens") and sum(1 for m in parts if m is not None and m.dim == "time") == 1:
         # a count per period times a period, into a count: "40 a day out, times 5 days is 200", "2.6/day * 7 days"
         k = next(k for k, m in enumerate(parts) if m is not None and m.dim == "time")
-        values[k] = parts[k].value / _PERIOD_MS[per.group(1).lower()]
+        word = per.group(1).lower()
+        values[k] = parts[k].value / _PERIOD_MS[_PERIOD_NAME.get(word, word)]
         dims = {m.dim for m in parts if m is not None and m.dim != "time"} | {result[-1].dim}
     expected = arithmetic.evaluate(values, ops)
     if expected is None or c.value is None:
