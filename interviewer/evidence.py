@@ -179,8 +179,10 @@ def _mask_grader_directed(text: str) -> tuple[str, list[tuple[int, int]]]:
 
 # the question said back before the answer: "Restating: shipping FP8 safely and the rollback trigger." names
 # what was asked, not what the candidate would do (the rest of the answer is read as usual)
-_RESTATED = re.compile(r"(?:^|(?<=[.!?\n]))[ \t*#>-]*(?:(?:so|ok(?:ay)?|right|alright)[,\s]+)?(?:restating|to\s+restate|let\s+me\s+restate(?:\s+(?:that|the\s+question))?|"
-                       r"so\s+the\s+question\s+is|you.re\s+asking(?:\s+about)?)\b[^.!?\n]*[.!?]?", re.I)
+# (the words that say the question back, shared with _ECHO below)
+_SAID_BACK = r"restating|to\s+restate|let\s+me\s+restate|so\s+the\s+question\s+is|you.re\s+asking"
+_RESTATED = re.compile(r"(?:^|(?<=[.!?\n]))[ \t*#>-]*(?:(?:so|ok(?:ay)?|right|alright)[,\s]+)?(?:" + _SAID_BACK
+                       + r")\b[^.!?\n]*[.!?]?", re.I)
 
 
 def _mask_restated(text: str) -> str:
@@ -972,8 +974,7 @@ def _retracted(text: str, start: int, end: int) -> bool:
 # the interviewer's figure said back in so many words: "Fleet is 2,000 H100 on 250 hosts, like you said."
 # ... or played back as the question's restatement: "So, restating: home-feed recommendations, 15,000 requests a second"
 _ECHO = guarded(re.compile(r"\b(?:like|as)\s+you\s+(?:said|mentioned|put\s+it|stated)\b|\byou\s+(?:said|mentioned|gave)\b|"
-                           r"\b(?:restating|to\s+restate|let\s+me\s+restate|playing\s+(?:it|that|this)\s+back)\b|"
-                           r"\byou.re\s+asking\b|\bso\s+the\s+question\s+is\b", re.I))
+                           r"\b(?:" + _SAID_BACK + r"|playing\s+(?:it|that|this)\s+back)\b", re.I))
 # ... unless the sentence works on them: "With the numbers you gave: twenty thousand a second ..., so that's 6 million"
 _WORKS_ON = re.compile(r"\b(?:that.s|which\s+is|gives?)\s+(?:about\s+|roughly\s+|~)?\d|[=→]", re.I)
 # a figure guessed, not worked out: "I'd guess something like ten GPUs would handle it"

@@ -142,12 +142,11 @@ def _computed_items(ev: Evidence, rubric: Rubric, family: str) -> None:
             continue
         s = c.subject
         # (ev.present is a set made afresh from every item's hits: read once, kept up to date by hand)
-        named = (bool((s.model or s.params_b) and (s.gpu or s.gpu_memory_gib))
-                 or card and not s.model and c.kind in main and c.check is not None and c.check.status == "ok") \
+        right = c.kind in main and c.check is not None and c.check.status == "ok"
+        named = (bool((s.model or s.params_b) and (s.gpu or s.gpu_memory_gib)) or card and not s.model and right) \
             and "named_hardware" not in present
         # (a figure guessed that happens to land right checks nothing: "I'd guess that's around 40 users per GPU")
-        checked = c.kind in main and c.check is not None and c.check.status == "ok" and "capacity_checked" not in present \
-            and not guessed_at(ev.texts[c.turn], c.start, c.end)
+        checked = right and "capacity_checked" not in present and not guessed_at(ev.texts[c.turn], c.start, c.end)
         if not (named or checked):
             continue
         quote = quote_around(ev.texts[c.turn], c.start, c.end)

@@ -112,7 +112,7 @@ def _add_restated(t: int, text: str, read: str, claims: list[Claim], where: list
     if not found:
         return
     segs = _found(read)
-    for s, e, value, _want, first, period in found:
+    for s, e, value, first, period in found:
         si = next((k for k, (seg, *_r) in enumerate(segs) if seg.to_turn(seg.map_from) <= s < seg.to_turn(len(seg.text))),
                   None)
         if si is None:

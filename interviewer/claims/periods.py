@@ -37,9 +37,9 @@ def _value(s: str) -> float:
     return float(s.replace(",", "").replace(" ", ""))
 
 
-def restated_rates(text: str) -> list[tuple[int, int, float, float, str, str]]:
-    """Every rate said again per another period: (start, end of the restated figure, its value, the
-    value it should have, the rate as first said, the period it is restated in)."""
+def restated_rates(text: str) -> list[tuple[int, int, float, str, str]]:
+    """Every rate said again per another period: (start, end of the restated figure, its value, the rate
+    as first said, the period it is restated in); `expected` gives what it should be."""
     out = []
     for m in _PAIR.finditer(text):
         pa, pb = (_ALIASES.get(m.group(g).lower(), m.group(g).lower()) for g in ("pa", "pb"))
@@ -50,8 +50,7 @@ def restated_rates(text: str) -> list[tuple[int, int, float, float, str, str]]:
         a, b = _value(m.group("a")), _value(m.group("b"))
         if not a or not b:
             continue
-        want = a * DAYS[pb] / DAYS[pa]
-        out.append((m.start("b"), m.end(), b, want, text[m.start("a"):m.end("pa")], pb))
+        out.append((m.start("b"), m.end(), b, text[m.start("a"):m.end("pa")], pb))
     return out
 
 

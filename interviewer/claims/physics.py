@@ -2359,10 +2359,10 @@ def _check_redone(ctx: Ctx, i: int, text: str) -> None:
     from interviewer.claims.numbers import find_mentions
 
     c = ctx.claims[i]
-    m = _CORRECTION.match(text, c.end) or _DASH_REDO.match(text, c.end)
-    if m is None or not c.formula:
+    m = _CORRECTION.match(text, c.end)
+    if not c.formula or (m is None and not _DASH_REDO.match(text, c.end)):
         return
-    start = m.end() if _CORRECTION.match(text, c.end) else c.end
+    start = m.end() if m is not None else c.end
     # the figure settled on, not a word of the slip named ("I forgot the eight again, so it's 1,600")
     new = next((x for x in find_mentions(text[start:start + 60], ctx.v) if text[start + x.start] in "0123456789~"), None)
     said = [x for x in find_mentions(c.span, ctx.v) if x.value == c.value][-1:] or find_mentions(c.span, ctx.v)[-1:]

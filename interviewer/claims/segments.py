@@ -139,7 +139,7 @@ def latex_plain(text: str) -> str:
         elif text[s:e].endswith("}"):
             inner = text[s:e].index("{") + 1  # "\\text{ GB}": the words kept, in place
             out[s:e] = [" "] * inner + list(text[s + inner:e - 1]) + [" "]
-        elif text[s:e] != "$":
+        else:
             out[s:e] = [" "] * (e - s)  # "\\,", "\\;": gone
     plain = "".join(out)
     # "2,  048" (a LaTeX thousands group): the digits closed up, the spaces moved to the end of the number
