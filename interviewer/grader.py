@@ -190,8 +190,31 @@ _MODEL_FREE = frozenset({"arithmetic", "fleet_share", "write_rate", "fsync_rate"
 _SHAPE_KINDS = frozenset({"layers", "kv_heads", "hidden_size", "attention_heads"})
 # inputs a derivation is built on (a per-token time, a token rate, an fsync time): one that is off,
 # even impossibly, caps capacity at "the arithmetic is off" unless it is off by the badly-wrong ratio
+_MEMORY_KINDS = frozenset({"kv_bytes_per_token", "kv_bytes_per_sequence", "kv_bytes_batch", "weights_bytes", "free_kv_bytes"})
 _INPUT_KINDS = frozenset({"tpot_ms", "tpot_p50_ms", "tpot_p95_ms", "tpot_p99_ms", "tpot_mean_ms", "decode_step_ms",
                           "tokens_per_s", "fsync_latency_ms"})
+
+
+# totals checked against the question's shape, whose right value may come back as a bare product ("So it's 524,288
+# bytes per token x 16,384 token slots = 8,589,934,592 bytes, exactly 8 GiB")
+_REDONE_RULES = frozenset({"kv_batch"})
+
+
+def _put_right_later(c: Claim, ev: Evidence) -> bool:
+    """Is a total checked wrong against the shape said right later by the candidate, as any figure of the
+    value physics expects (a slip put right: "that's 16 GiB on my sheet; no ... It's 8 GiB")?"""
+    if c.check is None or c.check.rule not in _REDONE_RULES or not c.check.expected:
+        return False
+    from interviewer.claims.numbers import find_mentions
+    from interviewer.claims.vocab import load
+
+    want = c.check.expected
+    for t in sorted(x for x in ev.texts if x >= c.turn):
+        text = ev.texts[t]
+        if any(m.dim == "bytes" and m.value and (t > c.turn or m.start >= c.end)
+               and abs(math.log(m.value / want)) <= math.log(1.1) for m in find_mentions(text, load())):
+            return True
+    return False
 
 
 def _uses_shape(c: Claim) -> bool:
@@ -279,7 +302,8 @@ def _claim_cap(cid: str, family: str, ev: Evidence, rubric: Rubric) -> tuple[int
              and (k not in right or ((c.turn, c.start) > last_right[k] and in_summary(ev.texts.get(c.turn, ""), c.start)))
              and not (c.subject.model_inferred and c.subject.model not in confirmed and c.check.status == "wrong"
                       and c.kind not in _MODEL_FREE)
-             and not (c.kind in _SHAPE_KINDS and any(t > c.turn for t in redone))]
+             and not (c.kind in _SHAPE_KINDS and any(t > c.turn for t in redone))
+             and not _put_right_later(c, ev)]
     if not wrong:
         return 3, []
 
@@ -298,6 +322,10 @@ def _claim_cap(cid: str, family: str, ev: Evidence, rubric: Rubric) -> tuple[int
         if c.kind in ("fits_on_gpus", "tensor_parallel") and (kv_right or not rubric.families[family].memory_capacity):
             # "fits on one H100" beside KV bytes per token done right: a budget derived on a wrong fit (2); where
             # capacity is a fleet or a throughput, a wrong fit is one input of a sizing built on it (2)
+            return False
+        if c.kind in _MEMORY_KINDS and not rubric.families[family].memory_capacity:
+            # where capacity is a timeout or a throughput, a memory size is one input to it, however far off (2):
+            # "the KV for 6,000 tokens is only a few megabytes" beside a timeout derived from the work
             return False
         r = c.check.ratio
         if c.kind in _INPUT_KINDS:

@@ -2828,3 +2828,51 @@ def test_a_sizing_tables_rows_keep_their_quantities():
                  opening="Llama-3-70B on H100s, prompts 8,000 tokens, replies 50.")
     assert [c.value for c in led.by_kind("concurrent_sequences")] == [194], led.summary()
     assert 8050 in [c.value for c in led.by_kind("seq_len")] and led.by_kind("fleet_in_flight"), led.summary()
+
+
+@pytest.mark.parametrize("answer, total, status_", [
+    ("4 GiB.", 4 * 2**30, "wrong"),
+    ("2,048 x 32 x 32 x 128 x 2 bytes = 536,870,912 bytes, so 512 MB. Fine on a server.", 512e6, "wrong"),
+    ("About 8 GiB.", 8 * 2**30, "ok"),
+])
+def test_the_answer_to_how_much_a_batchs_cache_takes_is_that_batchs_kv_checked_against_the_shape(answer, total, status_):
+    """'How much memory for batch 8, 2,048 tokens, 32 layers, 32 heads of 128?' - '4 GiB.': the batch's KV, checked
+    against the shape the question gave (2 x 32 x 32 x 128 x 2 bytes x 2,048 x 8 = 8 GiB), so a product that left
+    the K-and-V factor out (or the batch) is caught even when its arithmetic is right."""
+    led = build_ledger([("interviewer", "You preallocate the cache to max length: batch 8, 2,048 tokens, 32 layers, "
+                                        "32 heads of 128, FP16. How much?"), ("candidate", answer)])
+    got = led.by_kind("kv_bytes_batch")
+    assert [c.value for c in got] == [total] and [c.check.status for c in got] == [status_], led.summary()
+
+
+def test_a_throughput_an_hour_a_step_a_payload_and_a_reserve_across_cards_keep_their_quantities():
+    """'864k tokens an hour' is a throughput, 'a 32k-token step' a step's size, 'a few kilobytes of token IDs' a
+    request's payload: none is what the cache holds or one sequence's KV; 'I hold back about 20 GB across the four
+    for activations' is a reserve, not the usable memory."""
+    led = ledger("At ~$2.50 an hour that's 864k tokens an hour, about three bucks per million tokens.", opening=OPEN_8B)
+    assert "kv_cache_tokens" not in kinds(led), led.summary()
+    led = ledger("Why 8,192 and not 32k: a 32k-token step on TP4 is a few hundred ms of compute.")
+    assert [c.kind for c in led.claims if c.span == "32k-token"] == ["token_budget"], led.summary()
+    led = ledger("PCIe traffic for 2,000-token prompts is a few kilobytes of token IDs.", opening=OPEN_13B)
+    assert "kv_bytes_per_sequence" not in kinds(led), led.summary()
+    led = ledger("Weights: 70B params x 2 bytes = 140 GB, so 180 left. I hold back about 20 GB across the four for "
+                 "activations, CUDA graphs and the allocator's slack, which leaves ~160 GB for KV.")
+    assert [c.kind for c in led.claims if c.span == "20 GB"] == ["other_bytes"], led.summary()
+
+
+def test_a_size_said_as_a_few_megabytes_is_checked():
+    """'The KV for 6,000 tokens is only a few megabytes' (about 2 GB for Llama-3-70B): a figure in words, checked."""
+    led = ledger("The KV for 6,000 tokens is only a few megabytes, so writing it to Redis is nothing.",
+                 opening="Our chat service runs Llama-3-70B on H100s. Design the timeout and restart strategy.")
+    assert status(led, "kv_bytes_per_sequence") == "wrong", led.summary()
+
+
+def test_a_card_named_before_an_action_given_up_carries_on():
+    """'On the A100 40GB we test on, ...; people page the cache instead of preallocating': 'instead of' an action
+    compares no hardware, so the card carries to the figures after it."""
+    led = build_ledger([("interviewer", OPEN_DRILL),
+                        ("candidate", "On the A100 40GB we test on, that's a fifth of the card before weights; this is "
+                                      "why people page the cache instead of preallocating to max length."),
+                        ("interviewer", "And per token?"),
+                        ("candidate", "2 x 32 x 32 x 128 x 2 = 524,288 bytes per token.")])
+    assert {c.subject.gpu for c in led.claims if c.turn == 3} == {"a100-40gb"}, led.summary()

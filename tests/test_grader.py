@@ -1110,3 +1110,26 @@ def test_a_drill_cache_set_against_a_card_by_its_memory_is_for_named_hardware():
     report = _graded("transformer-kv-cache-drill",
                      (_DRILL_Q, _DRILL_A + " On a 24 GB card, next to 13.5 GB of weights, that leaves about 2 GB."))
     assert _scores(report)["capacity_number"] == 3
+
+
+def test_a_memory_figure_far_off_in_a_timeout_round_holds_capacity_at_two_not_one():
+    """Where capacity is a timeout derived from the work, 'the KV for 6,000 tokens is only a few megabytes' (about
+    2 GB for Llama-3-70B) is one input off: the arithmetic is off (2), not the whole sizing (1)."""
+    report = _graded("inference-timeout-restart",
+                     ("Llama-3-70B on H100s. What's your timeout for the whole generation, and where does it come from?",
+                      "From the work: max_tokens is 2,048 and a decode step is about 40 ms, so 2,048 x 40 ms is ~82 "
+                      "seconds. Add 50% margin: a hard cap of 2 minutes."),
+                     ("Resume or recompute after a restart, for a 6,000-token prompt?",
+                      "Resume: the KV for 6,000 tokens is only a few megabytes, so copying it is nothing."))
+    assert _scores(report)["capacity_number"] == 2
+
+
+def test_a_drills_batch_total_slipped_and_put_right_later_does_not_hold_capacity_down():
+    """'... so ~16 GB' (K and V doubled twice), then after the interviewer's nudge '524,288 bytes per token x 16,384
+    token slots = 8,589,934,592 bytes, exactly 8 GiB': the slip put right is where the candidate stands."""
+    report = _graded("transformer-kv-cache-drill",
+                     (_DRILL_Q, "On an A100 80GB: 2 x 32 x 32 x 128 x 2 = 512 KiB per token; for the batch that's "
+                                "~16 GB."),
+                     ("I think you multiplied by two for K and V twice.",
+                      "Yes. 524,288 bytes per token x 16,384 token slots = 8,589,934,592 bytes, exactly 8 GiB."))
+    assert _scores(report)["capacity_number"] == 3

@@ -50,6 +50,39 @@ _BARE_COUNT = re.compile(r"\W*(?P<approx>(?:about|roughly|around|approximately|m
                          re.I)
 
 
+# "You preallocate the cache to max length: batch 8, 2,048 tokens, 32 layers ... How much?": the size the answer
+# opens with is the batch's KV
+_ASKED_HOW_MUCH = re.compile(r"\bhow\s+much\b", re.I)
+_BATCH_ASKED = re.compile(r"\bbatch(?:\s+size)?(?:\s+of)?\s*(?:=\s*)?\d", re.I)
+_CONCLUDES = re.compile(r"\s*(?:that.s|that\s+is|so|total|in\s+total|which\s+is|all\s+in|altogether)\b", re.I)
+_CACHE_ASKED = re.compile(r"\b(?:kv|cache|memory|keys\s+and\s+values)\b", re.I)
+
+
+def asks_batch_size_of_cache(text: str) -> bool:
+    """Does an interviewer turn ask how much a batch's KV cache takes ("How much memory is that for batch
+    8, 2,048 tokens, 32 layers ...")?"""
+    return bool(_ASKED_HOW_MUCH.search(text) and _BATCH_ASKED.search(text) and _CACHE_ASKED.search(text)
+                and re.search(r"\btokens?\b", text, re.I))
+
+
+def _answered_size(seg, found: list, v) -> tuple:
+    """The size that ends the answer's first sentence to "how much memory for batch 8 ...?", given no kind
+    ("2,048 x 32 x 32 x 128 x 2 bytes = 536,870,912 bytes, so 512 MB", "4 GiB."): that batch's KV."""
+    from interviewer.claims.attach import Found
+    from interviewer.claims.numbers import find_mentions
+
+    taken = {(f.start, f.end) for f in found}
+    sizes = [m for m in find_mentions(seg.text, v) if m.dim == "bytes" and m.value and m.value >= 1e6
+             and m.start >= seg.map_from]
+    if not sizes or any(f.kind.startswith("kv_") or f.kind in ("weights_bytes", "free_kv_bytes") for f in found):
+        return ()
+    m = sizes[-1]
+    if (m.start, m.end) in taken:
+        return ()
+    return (Found(kind="kv_bytes_batch", value=m.value, mention=m, start=m.start, end=m.end, approx=m.approx,
+                  low=m.low, high=m.high, cue="answered"),)
+
+
 def _answered_count(seg, asked: re.Match) -> tuple:
     """A bare number that opens the answer to "how many sequences?" is that count: ("About 270." after
     "How many concurrent sequences does that give one replica?")."""
@@ -153,9 +186,15 @@ def build_ledger(turns: Sequence[tuple[str, str]], family: Optional[str] = None,
         if speaker == "candidate":
             read = candidate_reading(text, european)
         asked = _ASKED_HOW_MANY.search(texts[t - 1]) if speaker == "candidate" and t > 0 else None
+        sized = speaker == "candidate" and t > 0 and asks_batch_size_of_cache(texts[t - 1])
         for si, (seg, found, said, hyp, comp) in enumerate(_found(read)):
             if asked is not None and si == 0 and not found:
                 found = _answered_count(seg, asked)
+            if sized and (si == 0 or si < 3 and _CONCLUDES.match(seg.text)) and not hyp:
+                # (the answer's first sentence, or its sum: "8 x 2,048 x 2 x ... x 2 bytes. That's 8 GiB.")
+                extra = _answered_size(seg, list(found), v)
+                if extra:
+                    found, sized = sorted([*found, *extra], key=lambda f: f.start), False
             # "What if we had H200s?", "If you quantize the weights to INT4, what gets faster?": the answer is about those
             if speaker == "interviewer" and (hyp or _ASKED_IF.match(seg.text) and "?" in seg.text) \
                     and (said["gpus"] or said["models"] or said["weights_dtype"]):

@@ -1749,18 +1749,58 @@ def _log_growth(c: Claim, ctx: Ctx, i: int, period: str | None) -> Check | None:
 
 
 def check_batch_kv(c: Claim, ctx: Ctx, i: int) -> Check | None:
-    """A batch's KV ("28 x 2,048 x 512 KiB = 30 GB"): the product of the factors said. Factors with no
-    size among them carry on from the per-token KV said just before ("262,144 bytes per token, times
-    2,048 tokens times 8 is about 4.3 GB"): their product is tokens, times that size."""
+    """A batch's KV ("28 x 2,048 x 512 KiB = 30 GB"): the product of the factors said; a bare total, the
+    model's shape times the length and the batch. Factors with no size among them carry on from the
+    per-token KV said just before ("262,144 bytes per token, times 2,048 tokens times 8 is about 4.3 GB"):
+    their product is tokens, times that size."""
     from interviewer.claims.numbers import find_mentions
 
-    if c.formula and not any(m.dim == "bytes" for f in c.formula for m in find_mentions(f, ctx.v)[:1]):
+    if not c.formula:
+        # a bare total ("4 GiB." for batch 8 at 2,048 tokens) is checked against the shape: its product, said
+        # in the next answer ("8 x 2,048 x 32 x 32 x 128 x 2 bytes"), may leave the K-and-V factor out
+        return _batch_from_shape(c, ctx, i)
+    if not any(m.dim == "bytes" for f in c.formula for m in find_mentions(f, ctx.v)[:1]):
         per = [ctx.claims[j] for j in ctx.in_sentence(i) if ctx.claims[j].kind == "kv_bytes_per_token"
                and ctx.claims[j].start < c.start and ctx.claims[j].value and not ctx.claims[j].negated]
         if not per:
             return None
         return _arith_check(c.model_copy(update={"formula": [per[-1].span, *c.formula]}), ctx)
     return _arith_check(c, ctx)
+
+
+def _asked(ctx: Ctx, i: int, kind: str) -> Claim | None:
+    """The latest figure of `kind` the interviewer set before claim i ("batch 8, 2,048 tokens")."""
+    for j in reversed(ctx.by_kind.get(kind, [])):
+        x = ctx.claims[j]
+        if j < i and x.speaker == "interviewer" and x.value and not x.negated:
+            return x
+    return None
+
+
+def _batch_from_shape(c: Claim, ctx: Ctx, i: int) -> Check | None:
+    """A batch's KV against the shape, at the batch and length the question set: KV per token x the length x
+    the batch (the candidate's own "token slots" or later batches are other quantities)."""
+    if not c.value:
+        return None
+    a = _arch(c, ctx, i)
+    batch, length = _asked(ctx, i, "batch_size"), _asked(ctx, i, "seq_len")
+    if a is None or batch is None or length is None:
+        return None
+    n, seq = batch.value, length.value
+    kv = a.kv_bytes(c.subject.kv_dtype)
+    expected = kv * seq * n
+    trace = [f"batch {n:g} and {seq:,.0f} tokens (turn {length.turn}: {length.span!r})",
+             f"KV per token = 2 (K and V) x {a.layers} layers x {a.kv_heads} KV heads x {a.head_dim} head dim x "
+             f"{capacity.DTYPE_BYTES.get(c.subject.kv_dtype or 'fp16', 2.0):g} bytes = {say.nbytes(kv)}",
+             f"batch KV = {say.nbytes(kv)} x {seq:,.0f} tokens x {n:g} sequences = {say.nbytes(expected)}"]
+    ok, _best_r = _best(c, [expected], ctx.v.physics["tolerance"])
+    if ok:
+        return _check("ok", "kv_batch", expected, "bytes", c,
+                      f"Right: {say.nbytes(kv)} per token over {seq:,.0f} tokens and {n:g} sequences is about "
+                      f"{say.nbytes(expected)}.", trace)
+    return _check("wrong", "kv_batch", expected, "bytes", c,
+                  f"For {a.name}, {n:g} sequences of {seq:,.0f} tokens hold about {say.nbytes(expected)} of keys and "
+                  f"values ({say.nbytes(kv)} per token), not {say.nbytes(c.value)}.", trace)
 
 
 def check_kv_shrink(c: Claim, ctx: Ctx, i: int) -> Check | None:
