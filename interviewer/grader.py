@@ -16,6 +16,7 @@ that reached it.
 from __future__ import annotations
 
 import math
+import re
 from typing import Optional
 
 from pydantic import BaseModel, Field
@@ -158,6 +159,51 @@ def _computed_items(ev: Evidence, rubric: Rubric, family: str) -> None:
             present.add("capacity_checked")
 
 
+_CAP_BEFORE = re.compile(r"\b(?:max[_ ]?(?:new[_ ]?)?tokens?|max(?:imum)?\s+output|output\s+cap|token\s+cap)\b[^.\d]{0,8}$", re.I)
+_TYPICAL = re.compile(r"\b(?:average|typical(?:ly)?|mean|median|usually|most\s+(?:replies|answers|responses))\b", re.I)
+
+
+def _sentence_at(text: str, pos: int) -> str:
+    """The sentence of `text` that holds `pos`."""
+    start = max(text.rfind(". ", 0, pos), text.rfind("\n", 0, pos)) + 1
+    end = min((x for x in (text.find(". ", pos), text.find("\n", pos)) if x >= 0), default=len(text))
+    return text[start:end]
+
+
+_PER_TOKEN_KINDS = frozenset({"tpot_ms", "tpot_p50_ms", "tpot_p95_ms", "tpot_p99_ms", "tpot_mean_ms", "decode_step_ms"})
+
+
+def _worked_duration(ev: Evidence, rubric: Rubric, family: str) -> None:
+    """expected_duration from the ledger: a time said in an answer that is a token count said in it times its
+    per-token time ("Max tokens 4,096. ~40 ms a token for the 70B ... 164 seconds. Prefill on top"), however
+    terse - the work multiplied out, not a phrase."""
+    spec = rubric.families[family].criteria.get("capacity_number")
+    if ev.ledger is None or spec is None or "expected_duration" not in spec.items or "expected_duration" in ev.present:
+        return
+    from interviewer.claims.numbers import find_mentions
+    from interviewer.claims.vocab import load
+
+    v = load()
+    for turn, text in sorted(ev.texts.items()):
+        per_token = [(c.start, c.value) for c in ev.ledger.claims
+                     if c.turn == turn and c.kind in _PER_TOKEN_KINDS and _planned(c)]
+        if not per_token:
+            continue
+        ms = find_mentions(text, v)
+        # the reply's cap, said as tokens ("Max tokens 4,096."), not a typical reply ("about 300 tokens on average":
+        # a timeout from the average kills healthy long answers) nor a count of token-times a watchdog waits
+        counts = [(m.start, m.value) for m in ms if m.value and 64 <= m.value <= 1_000_000
+                  and (m.dim == "tokens" or _CAP_BEFORE.search(text, max(0, m.start - 20), m.start))
+                  and not _TYPICAL.search(_sentence_at(text, m.start))]
+        for m in ms:
+            if m.dim != "time" or not m.value or m.value < 1000:
+                continue
+            if any(abs(math.log(m.value / (n * t))) <= math.log(1.1)
+                   for at_n, n in counts for at_t, t in per_token if at_n < m.start and at_t < m.start):
+                ev.add(Hit("expected_duration", turn, m.start, m.end, quote_around(text, m.start, m.end), "computed"))
+                return
+
+
 def analyse(turns: list[tuple[int, str]], rubric: Rubric, family: str,
             transcript_turns: list[tuple[str, str]] | None = None,
             ledger: Ledger | None = None) -> tuple[Evidence, CapacityCheck | None]:
@@ -174,6 +220,7 @@ def analyse(turns: list[tuple[int, str]], rubric: Rubric, family: str,
         context = {i: text for i, (role, text) in enumerate(transcript_turns) if role != "candidate"}
     ev = extract(turns, rubric, family, ledger, context)
     _computed_items(ev, rubric, family)
+    _worked_duration(ev, rubric, family)
     check = capacity_from_ledger(ledger) if rubric.families[family].memory_capacity else None
     return ev, check
 

@@ -443,7 +443,9 @@ def _policy_list(ev: Evidence, p: Pitfall, since: int = 0) -> bool:
                 len(_OR.findall(sentence)) >= 1 and sentence.count(",") + len(_OR.findall(sentence)) >= 4
                 # "Circuit breakers, hedged requests, fallbacks, caching, bulkheads; the standard resilience toolkit"
                 or _TOOLKIT.search(sentence) is not None and sentence.count(",") >= 3)
-            if opened or (deferred and any(m.search(sentence) for m in p.menu) and len(_OR.findall(sentence)) >= 1
+            # ("Could drain now, could wait for the checkpoint, could live-migrate. Depends on the job.": no "or")
+            joined_up = len(_OR.findall(sentence)) >= 1 or _COULD_CHAIN.search(sentence) is not None
+            if opened or (deferred and any(m.search(sentence) for m in p.menu) and joined_up
                           and sentence.count(",") + sentence.count(";") + len(_OR.findall(sentence)) >= 2):
                 start = sm.start() + (len(sentence) - len(sentence.lstrip()))
                 ev.pitfalls[p.id] = Hit(p.id, turn, start, sm.end(), quote_around(text, start, sm.end()))
@@ -524,6 +526,8 @@ _TOOLKIT = re.compile(_TOOLKIT_WORDS, re.I)
 _COMMITTED = re.compile(r"\b(?:i|we)(?:.d|\s+would|.ll|\s+will)\s+(?:\w+\s+){0,2}?(?:build|use|run|ship|implement|enforce|"
                         r"start\s+with|go\s+with)\b", re.I)
 _OR_LEAD = re.compile(r"\s*or\b", re.I)
+# options said one "could" after another
+_COULD_CHAIN = re.compile(r"\bcould\s+(?!be\b)\w+[^.;]{0,60}?,\s*(?:we\s+|you\s+)?could\s+\w+", re.I)
 # every branch of the opener ends in one of these, or numbers its options
 _OPENER_NOUN = guarded(re.compile(_NOUNS + r"|\b" + _NUMBERED_OPTION, re.I))
 _OPENER_NOUN_NEEDS = needed_literals(_OPENER_NOUN)  # (a substring test first: most answers name none)

@@ -2876,3 +2876,17 @@ def test_a_card_named_before_an_action_given_up_carries_on():
                         ("interviewer", "And per token?"),
                         ("candidate", "2 x 32 x 32 x 128 x 2 = 524,288 bytes per token.")])
     assert {c.subject.gpu for c in led.claims if c.turn == 3} == {"a100-40gb"}, led.summary()
+
+
+def test_a_count_answered_in_words_and_a_step_that_reads_the_cache_keep_their_quantities():
+    """'So how many 2,000-token sequences on one card?' - 'Twenty-six.' is that count; 'you also read up to 8 GiB of
+    KV' is what a step reads, not the memory free; '8 sequences cost close to one' is a batch's cost, not what fits."""
+    led = build_ledger([("interviewer", OPEN_13B + " So how many 2,000-token sequences on one card?"),
+                        ("candidate", "Twenty-six.")])
+    assert [c.value for c in led.by_kind("concurrent_sequences")] == [26], led.summary()
+    led = ledger("At batch 8 with full caches you also read up to 8 GiB of KV, so the worst step is ~36 ms.",
+                 opening=OPEN_DRILL)
+    assert "free_kv_bytes" not in kinds(led), led.summary()
+    led = ledger("Decode is memory-bound; one step reads all weights whether batch is 1 or 8, so 8 sequences cost close "
+                 "to one.", opening=OPEN_DRILL)
+    assert "concurrent_sequences" not in kinds(led), led.summary()

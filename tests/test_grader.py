@@ -1133,3 +1133,24 @@ def test_a_drills_batch_total_slipped_and_put_right_later_does_not_hold_capacity
                      ("I think you multiplied by two for K and V twice.",
                       "Yes. 524,288 bytes per token x 16,384 token slots = 8,589,934,592 bytes, exactly 8 GiB."))
     assert _scores(report)["capacity_number"] == 3
+
+
+def test_a_terse_timeout_multiplied_out_without_an_operator_is_derived():
+    """'Max tokens 4,096. ~40 ms a token for the 70B on four H100s at full batch. 164 seconds. Prefill on top, round
+    up.': 164 s is the cap times the per-token time, so the three minutes come from the work."""
+    report = _graded("inference-timeout-restart",
+                     ("Hung versus just long. The rule.", "No token for 10 seconds mid-stream is hung."),
+                     ("Whole-generation timeout?", "Three minutes."),
+                     ("Where's that from?", "Max tokens 4,096. ~40 ms a token for the 70B on four H100s at full batch. "
+                                            "164 seconds. Prefill on top, round up."))
+    assert _scores(report)["capacity_number"] == 3
+
+
+def test_a_timeout_from_the_average_reply_is_not_the_work_multiplied_out():
+    """'Replies are about 300 tokens on average ... 30 ms per token, so that's nine seconds': a deadline from the
+    average reply kills healthy long answers; the multiplication is no derived expected duration."""
+    report = _graded("inference-timeout-restart",
+                     ("Whole-generation timeout, and where it comes from?",
+                      "Replies are about 300 tokens on average, and decode here is around 30 milliseconds per token, "
+                      "so that's nine seconds; I'd set the timeout at 15 seconds."))
+    assert _scores(report)["capacity_number"] <= 2

@@ -5,6 +5,8 @@ import functools
 import re
 from typing import Optional, Sequence
 
+from text_to_num import text2num
+
 from interviewer.claims.attach import clause_flags, find_claims
 from interviewer.claims.gqa import about_size, asks_about_gqa, shrink_factors
 from interviewer.claims.models import Claim, Ledger, construct, copied
@@ -44,10 +46,11 @@ def _found(text: str) -> tuple:
 
 
 # "How many concurrent sequences does that give one four-GPU replica?" - "About 270."
-_ASKED_HOW_MANY = re.compile(r"\bhow\s+many\s+(?:concurrent\s+|active\s+|live\s+|simultaneous\s+)?(?:sequences|requests|"
-                            r"conversations|chats|users|streams)\b[^?]{0,80}\?", re.I)
-_BARE_COUNT = re.compile(r"\W*(?P<approx>(?:about|roughly|around|approximately|maybe|probably|call\s+it)\s+|~)?~?(?P<n>\d[\d,]*)\s*[.!]?\s*$",
-                         re.I)
+# ("So how many 2,000-token sequences on one card?")
+_ASKED_HOW_MANY = re.compile(r"\bhow\s+many\s+(?:concurrent\s+|active\s+|live\s+|simultaneous\s+|[\d,.]+[kK]?-token\s+)?"
+                            r"(?:sequences|requests|conversations|chats|users|streams)\b[^?]{0,80}\?", re.I)
+_BARE_COUNT = re.compile(r"\W*(?P<approx>(?:about|roughly|around|approximately|maybe|probably|call\s+it)\s+|~)?~?"
+                         r"(?P<n>\d[\d,]*|[a-z]+(?:[- ][a-z]+)?)\s*[.!]?\s*$", re.I)
 
 
 # "You preallocate the cache to max length: batch 8, 2,048 tokens, 32 layers ... How much?": the size the answer
@@ -83,13 +86,23 @@ def _answered_size(seg, found: list, v) -> tuple:
                   low=m.low, high=m.high, cue="answered"),)
 
 
+def _count_of(said: str) -> float:
+    """A count in digits or words ("270", "Twenty-six"); 0 when it is neither."""
+    if said[0].isdigit():
+        return float(said.replace(",", ""))
+    try:
+        return float(text2num(said.lower().replace("-", " "), "en"))
+    except (ValueError, TypeError):
+        return 0.0
+
+
 def _answered_count(seg, asked: re.Match) -> tuple:
     """A bare number that opens the answer to "how many sequences?" is that count: ("About 270." after
     "How many concurrent sequences does that give one replica?")."""
     from interviewer.claims.attach import Found
 
     m = _BARE_COUNT.fullmatch(seg.text)
-    value = float(m.group("n").replace(",", "")) if m else 0.0
+    value = _count_of(m.group("n")) if m else 0.0
     if not 10 <= value <= 100_000 or re.fullmatch(r"\s*\d{1,2}\.\s*", seg.text):
         return ()  # (not a numbered list's "3.")
     scope = "per_replica" if re.search(r"\breplica\b", asked.group(0), re.I) else (
