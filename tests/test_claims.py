@@ -2890,3 +2890,10 @@ def test_a_count_answered_in_words_and_a_step_that_reads_the_cache_keep_their_qu
     led = ledger("Decode is memory-bound; one step reads all weights whether batch is 1 or 8, so 8 sequences cost close "
                  "to one.", opening=OPEN_DRILL)
     assert "concurrent_sequences" not in kinds(led), led.summary()
+
+
+def test_each_step_of_a_chained_calculation_is_checked():
+    """'10,000 x 0.1% per day, yes about 100 a day, times 5 days is 500': the first step is 10x high (10 a day), though
+    the second multiplies the wrong figure right."""
+    led = ledger("The arithmetic: 10,000 x 0.1% per day, yes about 100 a day, times 5 days is 500.", opening=OPEN_HEALTH)
+    assert statuses(led, "arithmetic") == ["wrong", "ok"], led.summary()

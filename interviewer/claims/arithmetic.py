@@ -19,13 +19,14 @@ from interviewer.claims.numbers import Mention
 # the pieces a calculation's result is said with, shared with claims.attach's chains: what an operand may
 # carry before the connector ("... 300 candidates each is 6M"), a pause before the result ("240 over 2,000
 # is... 20 percent"), and how near the result is said to be
-OPERAND_TAIL = r"(?:\s+(?:each|apiece|per\s+request|in\s+(?:fp|bf|int)\d+))?[\s`*]*"
+# ("10,000 x 0.1% per day, yes about 100 a day": a rate's period after its last factor)
+OPERAND_TAIL = r"(?:\s+(?:each|apiece|per\s+request|in\s+(?:fp|bf|int)\d+|(?:per|a)\s+(?:day|week|month|hour|year)))?[\s`*]*"
 PAUSE = r"(?:\.\.\.|…)?"
 APPROX = r"about|roughly|around|approximately|exactly|~|≈|only|just|close\s+to|nearly|almost|basically|(?:a\s+bit|just|slightly)\s+(?:under|over)"
 # only an explicit result counts: ":" and "," join lists ("p50 200 ms / p99 800 ms, 50 seqs")
 RESULT = re.compile(
     OPERAND_TAIL + r"(?:=|≈|~=|->|→|\bis\b|\bare\b|\bgives?\b|\bcomes\s+to\b|\bmakes\b|\bthat'?s\b|\bwhich\s+is\b|\bequals\b"
-    r"|,\s*(?:which\s+is|that'?s|that\s+is|so)\b"  # "2,000 x 50 ms, which is 10 seconds", "40 x 5,120 x 2, so 0.4 MB"
+    r"|,\s*(?:which\s+is|that'?s|that\s+is|so|yes)\b"  # "2,000 x 50 ms, which is 10 seconds", "40 x 5,120 x 2, so 0.4 MB"
     r"|,(?=\s*(?:about|roughly|around|approximately|~))"  # "2,048 times 30 ms, about 61 seconds"
     r"|#)"  # a code comment giving the value: "kv_per_tok = 2 * 32 * 32 * 128 * 2  # 524,288 B"
     + PAUSE + r"\s*(?:" + APPROX + r")?[\s`*]*$", re.I)

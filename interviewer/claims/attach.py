@@ -58,13 +58,16 @@ FREED_BEFORE = guarded(re.compile(r"\b(?:frees?|freeing|saves?|saving)(?:\s+up)?
 # a chain's result: looser than arithmetic.RESULT (":" and a bare "," close a chain for its operands' roles, not
 # as a calculation the candidate stands behind), on the same pieces
 _RESULT = re.compile(
-    arithmetic.OPERAND_TAIL + r"(?:,\s*(?:which\s+is|that's|that\s+is)|=|≈|~=|->|→|:|,|#|is|are|gives|give|comes\s+to|makes|that's|that\s+is|which\s+is|so"
+    arithmetic.OPERAND_TAIL + r"(?:,\s*(?:which\s+is|that's|that\s+is|yes)|=|≈|~=|->|→|:|,|#|is|are|gives|give|comes\s+to|makes|that's|that\s+is|which\s+is|so"
     r"|per\s+token\s+is)?" + arithmetic.PAUSE
     + r"\s*(?:so\s+(?=about|roughly|around|approximately|~))?"  # "40 x 5,120 x 2, so about 0.4 MB"
     r"(?:" + arithmetic.APPROX + r"|so|that's|or|is)?[\s`*]*", re.I)  # "`20 GB / 1 GB/s ≈` **2 s**"
 # "2,000 x 50 ms, which is 10 seconds" restates the product only in an operand's quantity: "250 hosts x 8,
 # which is 48,000 GPU-hours a day" goes on to another one
 _COMMA_RESULT = re.compile(r"[\s`*]*,")
+# a result the next step goes on from after a comma ("10,000 x 0.1% per day, yes about 100 a day, times 5 days is
+# 500"): each step is a calculation of its own, not a rewritten expression
+_NEXT_STEP = re.compile(r"[^,;=≈]{0,14}[,;]\s*(?:and\s+|then\s+)?(?:times|x|×|\*|multiplied\s+by|divided\s+by|over)\b", re.I)
 _MAY_HAVE_NUMBER = re.compile(r"\d")
 _LABELLED = re.compile(r"[a-z)]\s*=\s*~?$", re.I)
 _PLUS_GAP = re.compile(r"\s*(?:\+|plus)\s*", re.I)
@@ -494,7 +497,7 @@ def _calculations(text: str, ms: list[Mention], chains: list[_Chain], v: Vocab, 
     for ch in chains:
         if ch.result is None or not arithmetic.result_gap(text, ms[ch.operands[-1]], ms[ch.result]):
             continue
-        if ch.result in starts:
+        if ch.result in starts and not _NEXT_STEP.match(text, ms[ch.result].end, ms[starts[ch.result].operands[1]].start):
             # "a + b x c ≈ a + d = e": the "result" is a rewritten expression, checked in its turn; with no total
             # after it, the product it rewrote is checked as said: "0.4 s + 2,048 x 45 ms = 0.4 + 9.2 s"
             rw, first = starts[ch.result], ch.operands[0]
