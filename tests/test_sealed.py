@@ -66,14 +66,16 @@ EXACT, WITHIN_ONE, PITFALL_RECALL, FALSE_PITFALL = 0.85, 0.97, 0.85, 0.02
 # ZZZZZU and ZZZZZV (0.73, 0.78; ZZZZZU also on within one 0.96, one false quantizing_on_faith, one strong and four weak
 # answers, ZZZZZV on recall 0.76 and three weak answers), ZZZZZW and ZZZZZX (0.84, 0.86; ZZZZZW on exact, within one
 # 0.97, recall 0.83 and one strong answer, ZZZZZX on one false no_limits and one strong answer), ZZZZZY and ZZZZZZ (0.82,
-# 0.80; ZZZZZY on exact, one strong and two weak answers, ZZZZZZ on all but strong) missed it too and were then tuned on.
+# 0.80; ZZZZZY on exact, one strong and two weak answers, ZZZZZZ on all but strong), ZZZZZZA and ZZZZZZB (0.82, 0.82; on
+# exact, recall, one false pitfall each and one weak answer each, ZZZZZZB also on one stuffed answer) missed it too and
+# were then tuned on.
 BELOW_THE_BAR: dict[str, str] = {
-    "batch_zzzzzza": ("measured once at b967cbe (cycle 79): within one 1.00 (90/90), strong >= 8: 6/6 and stuffed <= 2: "
-                      "3/3 meet the bar; exact 0.82 (74/90), pitfall recall 0.83 (25/30), one false quantizing_on_faith "
-                      "(4.5%) and one weak answer above 2 (7/8) do not"),
-    "batch_zzzzzzb": ("measured once at b967cbe (cycle 79): within one 0.99 (89/90) and strong >= 8: 6/6 meet the bar; "
-                      "exact 0.82 (74/90), pitfall recall 0.78 (18/23), one false vendor_speedup (3.6%), one weak answer "
-                      "(7/8) and one stuffed answer (2/3) above 2 do not"),
+    "batch_zzzzzzc": ("measured once at a90795a (cycle 80): exact 0.90 (81/90), within one 1.00 (90/90), pitfall recall "
+                      "0.88 (23/26) and strong >= 8: 6/6 meet the bar; one false quantizing_on_faith (4.0%), two weak "
+                      "answers (6/8) and one stuffed answer (2/3) above 2 do not"),
+    "batch_zzzzzzd": ("measured once at a90795a (cycle 80): exact 0.90 (81/90), within one 0.99 (89/90), strong >= 8: "
+                      "6/6 and stuffed <= 2: 3/3 meet the bar; pitfall recall 0.81 (21/26), two false no_limits (7.4%) "
+                      "and two weak answers above 2 (6/8) do not"),
 }
 
 BATCHES = sealed_batches()
