@@ -278,7 +278,13 @@ def hypothetical_at(text: str, start: int) -> bool:
     s, _e = _sentence_bounds(text, start, start)
     hyp = _clause_marks(text).hypothetical
     k = bisect.bisect_left(hyp, s)
-    return k < len(hyp) and hyp[k] < start
+    # (a semicolon ends the "if" clause's reach: "And if we moved the weights to INT4 they'd be ~3.5 GB ...; I'd just
+    # use INT4")
+    while k < len(hyp) and hyp[k] < start:
+        if ";" not in text[hyp[k]:start]:
+            return True
+        k += 1
+    return False
 
 
 # a closing summary: a "Summary" heading or "To summarise" opening a line

@@ -505,7 +505,7 @@ _MENU_OPENER = re.compile(
     r"\bthere(?:\s+are|'s|\s+is)\s+(?:a\s+few|several|many|lots\s+of|a\s+lot\s+of|a\s+number\s+of|multiple|a\s+bunch\s+of|"
     r"a\s+couple\s+of|some|\w+)\s+(?:[\w-]+\s+){0,2}?" + _NOUNS +
     r"|^\W*(?:a\s+few|several|many|multiple|some|(?:a\s+)?couple(?:\s+of)?|two|three|four|five|\d+)\s+(?:[\w-]+\s+){0,2}?" + _NOUNS +
-    r"|\b(?:the|my|our)\s+(?:\w+\s+)?(?:options|choices|alternatives)\s+(?:are|include)\b"
+    r"|\b(?:the|my|our)\s+(?:\w+\s+)?(?:options|choices|alternatives)\s+(?:are|include|as\s+i\s+see\s+(?:them|it))\b"
     # "For batching there are options: we could batch per request, or ..."
     r"|\bthere\s+are\s+(?:(?:a\s+few|several|many|multiple|some|various)\s+)?(?:options|choices|alternatives|approaches|ways)\s*:"
     # "there's a menu of controls: load shedding, priority queues, ..."

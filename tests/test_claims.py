@@ -2897,3 +2897,27 @@ def test_each_step_of_a_chained_calculation_is_checked():
     the second multiplies the wrong figure right."""
     led = ledger("The arithmetic: 10,000 x 0.1% per day, yes about 100 a day, times 5 days is 500.", opening=OPEN_HEALTH)
     assert statuses(led, "arithmetic") == ["wrong", "ok"], led.summary()
+
+
+def test_footnotes_asides_and_parentheses_keep_their_quantities():
+    """'Short version: about two dozen [2].' answers how many fit; '[1] TP=4 also fits (320 GB), but ... I'd take eight'
+    is an option set aside (the replica stays TP8); 'Use the 64 query heads by mistake and you get 2.5 MiB a token' is
+    a slip described, not made; 'I'd cap the batch at 6 (6 GiB of cache)' is that batch's cache, not the memory free;
+    'repeat K and V across the four query heads in each group' is a group, not the model's heads; 'costs ~5-6% of fleet
+    goodput' is a cost, not a share of the fleet's GPUs."""
+    led = build_ledger([("interviewer", OPEN_13B + " How many 2,000-token sequences can that card hold at once?"),
+                        ("candidate", "Short version: about two dozen [2].")])
+    assert [c.value for c in led.by_kind("concurrent_sequences")] == [24], led.summary()
+    led = ledger("One replica = one eight-GPU host, tensor-parallel eight ways [1].\n\n[1] TP=4 also fits (320 GB), but "
+                 "only ~160 GB is left for KV; I'd take eight. Free memory: 640 GB minus 140 GB leaves ~460 GB.")
+    assert status(led, "free_kv_bytes") == "ok", led.summary()
+    led = ledger("Use the 64 query heads by mistake and you get 2.5 MiB a token.")
+    assert all(c.hypothetical for c in led.by_kind("kv_bytes_per_token")), led.summary()
+    led = ledger("On a 24 GB L4 next to 13.5 GB of weights that's too tight, so I'd cap the batch at 6 (6 GiB of cache).",
+                 opening=OPEN_DRILL)
+    assert "free_kv_bytes" not in kinds(led), led.summary()
+    led = ledger("In attention, repeat K and V across the four query heads in each group.", opening=OPEN_DRILL)
+    assert "attention_heads" not in kinds(led), led.summary()
+    led = ledger("Those ~240 GPUs run at preemptible value, which costs ~5-6% of fleet goodput.",
+                 opening="We run 2,000 GPUs on 250 eight-GPU hosts. Design the scheduler.")
+    assert "fleet_share" not in kinds(led), led.summary()

@@ -49,8 +49,10 @@ def _found(text: str) -> tuple:
 # ("So how many 2,000-token sequences on one card?")
 _ASKED_HOW_MANY = re.compile(r"\bhow\s+many\s+(?:concurrent\s+|active\s+|live\s+|simultaneous\s+|[\d,.]+[kK]?-token\s+)?"
                             r"(?:sequences|requests|conversations|chats|users|streams)\b[^?]{0,80}\?", re.I)
-_BARE_COUNT = re.compile(r"\W*(?P<approx>(?:about|roughly|around|approximately|maybe|probably|call\s+it)\s+|~)?~?"
-                         r"(?P<n>\d[\d,]*|[a-z]+(?:[- ][a-z]+)?)\s*[.!]?\s*$", re.I)
+# ("About 270.", "Twenty-six.", "Short version: about two dozen [2].": a footnote marker after it)
+_BARE_COUNT = re.compile(r"\W*(?:(?:short|quick)\s+(?:version|answer)\s*:\s*)?(?P<approx>(?:about|roughly|around|approximately|"
+                         r"maybe|probably|call\s+it)\s+|~)?~?(?P<n>\d[\d,]*|[a-z]+(?:[- ][a-z]+)?)\s*(?:\[\d+\])?\s*[.!]?\s*$", re.I)
+_DOZENS = re.compile(r"(?:(?P<n>a|one|two|three|four|five|six)\s+)?dozen", re.I)
 
 
 # "You preallocate the cache to max length: batch 8, 2,048 tokens, 32 layers ... How much?": the size the answer
@@ -90,6 +92,10 @@ def _count_of(said: str) -> float:
     """A count in digits or words ("270", "Twenty-six"); 0 when it is neither."""
     if said[0].isdigit():
         return float(said.replace(",", ""))
+    dozens = _DOZENS.fullmatch(said)
+    if dozens:
+        n = (dozens.group("n") or "a").lower()
+        return 12.0 * (1 if n in ("a", "one") else ["two", "three", "four", "five", "six"].index(n) + 2)
     try:
         return float(text2num(said.lower().replace("-", " "), "en"))
     except (ValueError, TypeError):
