@@ -299,7 +299,10 @@ def _claim_cap(cid: str, family: str, ev: Evidence, rubric: Rubric) -> tuple[int
         return 3, []
     # (a load the candidate sets up to work with is no position on what fits: it neither holds down nor excuses)
     side = set(rubric.families[family].side_kinds)
-    claims = [c for c in ev.ledger.claims if _planned(c) and c.turn in ev.texts and c.kind in rule.kinds
+    # (a prefill time is held to the candidate's own work and rate when they give both - "8.4e14 FLOPs ... at 400 TFLOPS
+    # a card that's about 5 seconds" is arithmetic off; against physics alone its floor says only "too fast")
+    claims = [c for c in ev.ledger.claims if _planned(c) and c.turn in ev.texts
+              and (c.kind in rule.kinds or c.check is not None and c.check.rule == "prefill_rate")
               and c.kind not in side and c.check is not None and c.check.rule != "load"]
 
     def key(c: Claim) -> tuple:

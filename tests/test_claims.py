@@ -2921,3 +2921,22 @@ def test_footnotes_asides_and_parentheses_keep_their_quantities():
     led = ledger("Those ~240 GPUs run at preemptible value, which costs ~5-6% of fleet goodput.",
                  opening="We run 2,000 GPUs on 250 eight-GPU hosts. Design the scheduler.")
     assert "fleet_share" not in kinds(led), led.summary()
+
+
+@pytest.mark.parametrize("answer, status_", [
+    ("For a 6,000-token prompt, 70B x 2 FLOPs x 6,000 tokens is 8.4e14 FLOPs; on a TP4 replica at maybe 400 TFLOPS "
+     "effective per card that's about 5 seconds.", "wrong"),
+    ("For a 6,000-token prompt, 70B x 2 FLOPs x 6,000 tokens is 8.4e14 FLOPs; on a TP4 replica at maybe 400 TFLOPS "
+     "effective per card that's about half a second.", "ok"),
+])
+def test_a_prefill_time_worked_from_the_candidates_own_work_and_rate_is_checked(answer, status_):
+    """8.4e14 FLOP over four cards at 400 TFLOPS each is about 0.5 s, not 5 s: the candidate's own figures, divided."""
+    led = ledger(answer, opening="Llama-3-70B on H100s with TP4. Where do your timeouts come from?")
+    assert [c.check.status for c in led.by_kind("prefill_time_ms")] == [status_], led.summary()
+
+
+def test_a_replay_time_said_after_reading_at_a_speed_is_checked():
+    """'For 20 GB, reading at ~500 MB/s is about 4 seconds': 20 GB at 500 MB/s takes about 40 s."""
+    led = ledger("For 20 GB, reading at ~500 MB/s is about 4 seconds, so restart is quick.",
+                 opening=OPEN_WAL + " Walk me through a restart with a 20 GB log.")
+    assert status(led, "recovery_time_s") == "wrong", led.summary()

@@ -1072,7 +1072,48 @@ def _per_tokens(c: Claim) -> float | None:
     return float(m.group(1).lstrip("~").replace(",", "")) * (1000 if m.group(2) else 1)
 
 
+_FLOP_RATE = re.compile(r"[tpe]flop/?s\b|flop/s\b", re.I)
+_PER_TOKEN_AFTER = re.compile(r"\s*(?:per|a|/|each|for\s+(?:each|every|one|a))\s*(?:output\s+|generated\s+|new\s+)?token\b", re.I)
+
+
+def _prefill_by_own_rate(c: Claim, ctx: Ctx, i: int) -> Check | None:
+    """A prefill time worked from the candidate's own compute and rate in its sentence ("8.4e14 FLOPs; on a TP4 replica
+    at maybe 400 TFLOPS effective per card that's about 5 seconds"): the work over the rate, on one card or on all of
+    the replica's."""
+    said = [ctx.claims[j] for j in ctx.in_sentence(i) if j < i and ctx.claims[j].kind == "flops" and ctx.claims[j].value]
+    rates = [x for x in said if _FLOP_RATE.search(x.span)]
+    # (a prompt's work, not one token's: "2 x 70B = 140 GFLOP per token")
+    work = [x for x in said if not _FLOP_RATE.search(x.span) and x.value >= 1e13
+            and not _PER_TOKEN_AFTER.match(x.sentence, _pos(x) + len(x.span))]
+    if not rates or not work:
+        return None
+    w, r = work[-1].value, rates[-1].value
+    n = c.subject.tp or c.subject.gpus_in_sentence or 1
+    from interviewer.claims.numbers import find_mentions
+
+    # a utilisation said in the sentence ("at ~40% MFU") scales the rate
+    shares = [m.value for m in find_mentions(c.sentence, ctx.v) if m.dim == "percent" and m.value and 0.05 <= m.value <= 1]
+    # (a rate said per card is for each of the replica's cards; otherwise it may be the replica's)
+    per_card = re.search(r"\b(?:per|each|a)\s+(?:card|gpu|device|chip)\b", c.sentence, re.I) is not None
+    plain = sorted({w / (r * n) * 1000} if per_card else {w / r * 1000, w / (r * n) * 1000})
+    readings = sorted({x / u for x in plain for u in [1.0, *shares]})
+    ok, best = _best(c, readings, ctx.v.physics["tolerance"])
+    trace = [f"{w:.3g} FLOP / ({n:g} x {r / 1e12:,.0f} TFLOPS) = {say.ms(plain[0])}"]
+    if ok:
+        return _check("ok", "prefill_rate", best, "ms", c,
+                      f"Right: {w:.2g} FLOP at {r / 1e12:,.0f} TFLOPS a card takes about {say.ms(best)}.", trace)
+    # (an efficiency left unsaid - half of peak, a third - may stand between: only a time far off is the arithmetic)
+    if min(abs(math.log(c.value / x)) for x in readings) < math.log(4):
+        return None
+    return _check("wrong", "prefill_rate", plain[0], "ms", c,
+                  f"{w:.2g} FLOP at {r / 1e12:,.0f} TFLOPS on each of {n:g} cards is about {say.ms(plain[0])}, "
+                  f"not {say.ms(c.value)}.", trace)
+
+
 def check_prefill(c: Claim, ctx: Ctx, i: int) -> Check | None:
+    own = _prefill_by_own_rate(c, ctx, i)
+    if own is not None:
+        return own
     per = _per_tokens(c)
     p = ctx.related(i, ("prompt_tokens", "seq_len"))
     if per:
@@ -2032,7 +2073,8 @@ _BANDWIDTH_KINDS = ("memory_bandwidth", "write_bandwidth", "link_bandwidth")
 # ("20 GB at 200 MB/s", "200 GB, and replay reads at maybe 500 MB a second", "20 GB, a sequential read at ~2 GB/s")
 _READ_AT_SPEED = re.compile(r"\s*(?:of\s+(?:log|wal|data|records|snapshot)\s+)?(?:,?\s*(?:and|so)\s+(?:the\s+)?(?:replay|recovery|restart|"
                             r"reading|it|we)\s+(?:reads?|replays?|streams?|loads?|runs?|goes)\s+(?:it\s+)?)?(?:read\s+(?:sequentially\s+|back\s+)?|"
-                            r",?\s*(?:a\s+)?(?:sequential\s+)?(?:read|scan|replay)\s+)?(?:at|@)\s*"
+                            # ("For 20 GB, reading at ~500 MB/s is about 4 seconds")
+                            r",?\s*(?:a\s+)?(?:sequential\s+)?(?:read(?:ing)?|scan(?:ning)?|replay(?:ing)?)\s+)?(?:at|@)\s*"
                             r"(?:about\s+|roughly\s+|maybe\s+|~)?", re.I)
 
 
