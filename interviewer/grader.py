@@ -204,6 +204,33 @@ def _worked_duration(ev: Evidence, rubric: Rubric, family: str) -> None:
                 return
 
 
+_WORST_CASE = re.compile(r"\bworst[- ]case\b|\bwcet\b|\bhard\s+deadlines?\b", re.I)
+_TAIL_KINDS = frozenset({"latency_p99_ms", "latency_p95_ms", "ttft_p99_ms", "ttft_p95_ms"})
+
+
+def _split_of_the_target(ev: Evidence, rubric: Rubric, family: str) -> None:
+    """tail_target from the ledger: a stage split whose parts add up to the p99 budget the interviewer set ("Split that
+    150 ms for me" - "network 20 ms, retrieval 30 ms, feature fetch 40 ms, ranking 50 ms, slack 10 ms") takes that
+    budget on as the target, though the answer never says "p99" again."""
+    spec = rubric.families[family].criteria.get("tail_latency_tradeoff")
+    if ev.ledger is None or spec is None or "tail_target" not in spec.items or "tail_target" in ev.present:
+        return
+    budgets = [c.value for c in ev.ledger.claims if c.speaker == "interviewer" and c.kind in _TAIL_KINDS and c.value]
+    if not budgets:
+        return
+    from interviewer.claims.numbers import find_mentions
+    from interviewer.claims.vocab import load
+
+    for hit in ev.hits.get("stage_split", []):
+        text = ev.texts.get(hit.turn, "")
+        parts = [m for m in find_mentions(text, load()) if m.dim == "time" and m.value and m.value < min(budgets)]
+        total = sum(m.value for m in parts)
+        # (a split of worst cases is a deadline, not the percentile: "a worst-case execution budget: network 20 ms, ...")
+        if len(parts) >= 3 and any(abs(total - b) <= 0.05 * b for b in budgets) and not _WORST_CASE.search(text):
+            ev.add(Hit("tail_target", hit.turn, hit.start, hit.end, hit.quote, "computed"))
+            return
+
+
 def analyse(turns: list[tuple[int, str]], rubric: Rubric, family: str,
             transcript_turns: list[tuple[str, str]] | None = None,
             ledger: Ledger | None = None) -> tuple[Evidence, CapacityCheck | None]:
@@ -221,6 +248,7 @@ def analyse(turns: list[tuple[int, str]], rubric: Rubric, family: str,
     ev = extract(turns, rubric, family, ledger, context)
     _computed_items(ev, rubric, family)
     _worked_duration(ev, rubric, family)
+    _split_of_the_target(ev, rubric, family)
     check = capacity_from_ledger(ledger) if rubric.families[family].memory_capacity else None
     return ev, check
 

@@ -1154,3 +1154,17 @@ def test_a_timeout_from_the_average_reply_is_not_the_work_multiplied_out():
                       "Replies are about 300 tokens on average, and decode here is around 30 milliseconds per token, "
                       "so that's nine seconds; I'd set the timeout at 15 seconds."))
     assert _scores(report)["capacity_number"] <= 2
+
+
+def test_a_stage_split_that_adds_up_to_the_interviewers_p99_budget_takes_it_on_as_the_target():
+    """'Split that 150 ms for me' - 'network 20 ms, retrieval 30 ms, feature fetch 40 ms, ranking 50 ms, slack 10 ms':
+    the parts add up to the p99 budget, so the split holds that target (2), though the answer never says p99; a split of
+    worst cases ('a worst-case execution budget') is a deadline, not the percentile."""
+    opening = ("Design recommendations serving: 20,000 requests per second at dinner peak and a p99 budget of 150 ms for "
+               "the whole call, ranked on NVIDIA L4s.")
+    split = "- network in and out: 20 ms\n- retrieval: 30 ms\n- feature fetch: 40 ms\n- ranking: 50 ms\n- slack: 10 ms"
+    report = _graded("recommendation-serving", (opening, "Sure."), ("Split that 150 ms for me.", split))
+    assert _scores(report)["tail_latency_tradeoff"] == 2
+    report = _graded("recommendation-serving", (opening, "Sure."),
+                     ("Split that 150 ms for me.", "I give each stage a worst-case execution budget:\n" + split))
+    assert _scores(report)["tail_latency_tradeoff"] == 1
