@@ -151,6 +151,18 @@ def _breaks(text: str) -> tuple[list[int], list[int]]:
     return [m.start() for m in ms], [m.end() for m in ms]
 
 
+# a question put back to the interviewer: "Do we have to batch at all at the start?", "Is there an offline eval set?"
+_QUESTION_OPENS = re.compile(r"\W*(?:q\s*:\s*)?(?:(?:honestly|so|ok|okay|and|but|well|first|quick\s+question|one\s+question)\W{1,3})?(?:do|does|did|is|are|was|were|can|could|should|would|will|have|has|what|which|how|"
+                             r"when|where|who|why)\b", re.I)
+
+
+def asked_at(text: str, start: int) -> bool:
+    """Is the sentence at `start` a question the candidate asks ("Do we have to batch at all?"): asked, not said."""
+    s, e = _sentence_bounds(text, start, start)
+    sentence = text[s:e].rstrip()
+    return sentence.endswith("?") and _QUESTION_OPENS.match(sentence) is not None
+
+
 def _sentence_bounds(text: str, start: int, end: int) -> tuple[int, int]:
     starts, ends = _breaks(text)
     i = bisect.bisect_right(ends, start)  # separators that end at or before the match
@@ -541,7 +553,7 @@ def scan_turn(text: str, rubric: Rubric, family: str) -> tuple[tuple[Span, ...],
                 found = scan.finditer(target)
             for m in found:
                 s, e = ostart[m.start()], oend[max(m.end() - 1, m.start())]
-                counts = not (negatable and (negated_at(masked, s) or hypothetical_at(masked, s)))
+                counts = not (negatable and (negated_at(masked, s) or hypothetical_at(masked, s))) and not asked_at(masked, s)
                 if counts and not_after:
                     sb = _sentence_bounds(masked, s, s)[0]
                     counts = not any(p.search(masked, sb, s) for p in not_after)

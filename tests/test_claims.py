@@ -2940,3 +2940,10 @@ def test_a_replay_time_said_after_reading_at_a_speed_is_checked():
     led = ledger("For 20 GB, reading at ~500 MB/s is about 4 seconds, so restart is quick.",
                  opening=OPEN_WAL + " Walk me through a restart with a 20 GB log.")
     assert status(led, "recovery_time_s") == "wrong", led.summary()
+
+
+def test_a_per_token_size_said_as_a_few_kilobytes_is_checked():
+    """'Per token it's small, a few KB' for Llama-2-7B (512 KiB a token): a figure in words, 170x low."""
+    led = ledger("Keys and values for the tokens so far. Per token it's small, a few KB.",
+                 opening="What is in the KV cache for Llama-2-7B on an H100, and how big is it?")
+    assert status(led, "kv_bytes_per_token") == "wrong", led.summary()

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from interviewer.claims import arithmetic
 from interviewer.claims.kinds import Possible, bound_of, classify, percentile_of
-from interviewer.claims.numbers import A_UNIT, Mention, find_mentions
+from interviewer.claims.numbers import A_UNIT, FEW_SIZE, Mention, find_mentions
 from interviewer.claims.segments import Segment
 from interviewer.claims.vocab import Vocab
 from interviewer.quickre import folds, guarded, may_match
@@ -279,7 +279,7 @@ def find_claims(seg: Segment, v: Vocab, carried_rate: str | None = None,
     text = seg.text
     hyp_m, comp = flags if flags is not None else clause_flags(text, v)
     if not _MAY_HAVE_NUMBER.search(text) and not v.number_word_re.search(text) and not v.fraction_re.search(text) \
-            and not A_UNIT.search(text):
+            and not A_UNIT.search(text) and not FEW_SIZE.search(text):
         return _settings(seg, [], v, hyp_m is not None, comp)
     # a table row's label and header are context; the numbers come from the cell only
     ms = [m for m in find_mentions(text, v) if m.start >= seg.map_from]

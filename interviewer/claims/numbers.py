@@ -39,7 +39,7 @@ _RANGE_JOIN = re.compile(r"\s*(?:-|–|—|to|or|through)\s*(?=[~≈\d]|[a-z])",
 _FEW_HUNDRED = re.compile(r"\b(a\s+few|a\s+couple(?:\s+of)?|several)\s+(hundred|thousand)\b"
                           r"(?=\s*(?:[kmgt]i?b\b|[kmgt]b/s|megabytes?|gigabytes?|ms\b|milliseconds?|microseconds?|us\b|µs))", re.I)
 # ... and "a few" straight before a size: "the KV for 6,000 tokens is only a few megabytes" is about three
-_FEW_SIZE = re.compile(r"\b(a\s+few|a\s+couple(?:\s+of)?)(?=\s+(?:[kmgt]i?b\b|kilobytes?\b|megabytes?\b|gigabytes?\b|megs?\b|gigs?\b))", re.I)
+FEW_SIZE = re.compile(r"\b(a\s+few|a\s+couple(?:\s+of)?)(?=\s+(?:[kmgt]i?b\b|kilobytes?\b|megabytes?\b|gigabytes?\b|megs?\b|gigs?\b))", re.I)
 # a capital multiplier set apart before a counted noun: "1.5 M scores per second", "250 K candidates"
 _SPACED_MULT = re.compile(r" ([MK])(?= [a-z])")
 _SPELLED_MULT = re.compile(r"[\s-]*(thousand|million|billion|trillion)(?![a-z])", re.I)
@@ -173,7 +173,7 @@ def _atoms(text: str, v: Vocab, skip: list[tuple[int, int]], digits: bool = True
             scale = 100.0 if m.group(2).lower() == "hundred" else 1000.0
             atoms.append(_Atom(m.start(), m.end(), (2.0 if "couple" in m.group(1).lower() else 3.0) * scale,
                                approx=True, spelled=True))
-    for m in (_FEW_SIZE.finditer(text) if ("few" in low or "couple" in low) else ()):
+    for m in (FEW_SIZE.finditer(text) if ("few" in low or "couple" in low) else ()):
         if free(m.start(), m.end()):
             atoms.append(_Atom(m.start(), m.end(), 2.0 if "couple" in m.group(1).lower() else 3.0, approx=True, spelled=True))
     for m in (_POINT.finditer(text) if words and "point" in low else ()):
