@@ -67,15 +67,16 @@ EXACT, WITHIN_ONE, PITFALL_RECALL, FALSE_PITFALL = 0.85, 0.97, 0.85, 0.02
 # answers, ZZZZZV on recall 0.76 and three weak answers), ZZZZZW and ZZZZZX (0.84, 0.86; ZZZZZW on exact, within one
 # 0.97, recall 0.83 and one strong answer, ZZZZZX on one false no_limits and one strong answer), ZZZZZY and ZZZZZZ (0.82,
 # 0.80; ZZZZZY on exact, one strong and two weak answers, ZZZZZZ on all but strong), ZZZZZZA and ZZZZZZB (0.82, 0.82; on
-# exact, recall, one false pitfall each and one weak answer each, ZZZZZZB also on one stuffed answer) missed it too and
-# were then tuned on.
+# exact, recall, one false pitfall each and one weak answer each, ZZZZZZB also on one stuffed answer), ZZZZZZC and
+# ZZZZZZD (0.90, 0.90; ZZZZZZC on one false quantizing_on_faith, two weak answers and one stuffed, ZZZZZZD on recall 0.81,
+# two false no_limits and two weak answers) missed it too and were then tuned on.
 BELOW_THE_BAR: dict[str, str] = {
-    "batch_zzzzzzc": ("measured once at a90795a (cycle 80): exact 0.90 (81/90), within one 1.00 (90/90), pitfall recall "
-                      "0.88 (23/26) and strong >= 8: 6/6 meet the bar; one false quantizing_on_faith (4.0%), two weak "
-                      "answers (6/8) and one stuffed answer (2/3) above 2 do not"),
-    "batch_zzzzzzd": ("measured once at a90795a (cycle 80): exact 0.90 (81/90), within one 0.99 (89/90), strong >= 8: "
-                      "6/6 and stuffed <= 2: 3/3 meet the bar; pitfall recall 0.81 (21/26), two false no_limits (7.4%) "
-                      "and two weak answers above 2 (6/8) do not"),
+    "batch_zzzzzze": ("measured once at 8fcda2f (cycle 81): within one 0.98 (88/90) and pitfall recall 0.91 (20/22) meet "
+                      "the bar; exact 0.74 (67/90), one false quantizing_on_faith (3.6%), two strong answers below 8 "
+                      "(4/6), two weak (6/8) and one stuffed answer (2/3) above 2 do not"),
+    "batch_zzzzzzf": ("measured once at 8fcda2f (cycle 81): exact 0.88 (79/90) and stuffed <= 2: 3/3 meet the bar; within "
+                      "one 0.967 (87/90), pitfall recall 0.77 (20/26), one false no_limits (4.3%), one strong "
+                      "answer below 8 (5/6) and two weak answers above 2 (6/8) do not"),
 }
 
 BATCHES = sealed_batches()
