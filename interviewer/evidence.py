@@ -1003,7 +1003,8 @@ _GUESSED = guarded(re.compile(r"(?:\b(?:i.d\s+guess|i\s+guess|my\s+guess\s+is|ru
                               re.I))
 # ... or hedged right after it: "maybe 5 to 15 percent, I'm not sure exactly"
 # ... or put as a question: "So I'd say, I mean, maybe a hundred requests per GPU?"
-_UNSURE_AFTER = re.compile(r"[^.!?\n]{0,25}?\b(?:i.m\s+not\s+(?:sure|certain)|not\s+sure\s+exactly|no\s+idea\s+exactly)\b"
+# ... "Hmm, about 1 GB, I'd guess."
+_UNSURE_AFTER = re.compile(r"[^.!?\n]{0,25}?\b(?:i.m\s+not\s+(?:sure|certain)|not\s+sure\s+exactly|no\s+idea\s+exactly|i.d\s+guess\s*[.!]|i\s+guess\s*[.!])"
                            r"|[^.!?\n]{0,25}\?", re.I)
 
 

@@ -2947,3 +2947,14 @@ def test_a_per_token_size_said_as_a_few_kilobytes_is_checked():
     led = ledger("Keys and values for the tokens so far. Per token it's small, a few KB.",
                  opening="What is in the KV cache for Llama-2-7B on an H100, and how big is it?")
     assert status(led, "kv_bytes_per_token") == "wrong", led.summary()
+
+
+def test_units_in_square_brackets_and_outline_labels_are_read():
+    """'8,050 x 320 [KiB] ~ 2.6 [GB]' is 2.6 GB of KV for 8,050 tokens; the step labels of an outline ('1b.', '2b.')
+    are no 1B or 2B model, so the 70B named before them stays the subject."""
+    led = ledger("1a. Weights [bytes] = 70e9 x 2 [B/param] = 140 [GB]. A replica is TP=4: 4 x 80 = 320 [GB] of HBM.\n"
+                 "1b. Free for KV [GB] ~ 320 - 140 - 20 = 160.\n"
+                 "2b. Per sequence [tokens] = 8,000 + 50 = 8,050, so 8,050 x 320 [KiB] ~ 2.6 [GB].")
+    assert not any(c.kind == "params" and c.value < 10e9 for c in led.claims), led.summary()
+    assert {c.subject.model for c in led.claims if c.speaker == "candidate"} == {"llama-3-70b"}, led.summary()
+    assert status(led, "kv_bytes_per_sequence") == "ok", led.summary()

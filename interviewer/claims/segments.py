@@ -152,8 +152,31 @@ def candidate_reading(text: str, european: bool) -> str:
     group written with commas when the candidate writes numbers the European way (or restates that
     number with commas), the fillers and the empty slots blanked (the same length, so offsets hold).
     Cached by text: the two read the same turns."""
-    text = latex_plain(text)
+    text = blank_outline_labels(unbracket_units(latex_plain(text)))
     return blank_empty_slots(blank_fillers(european_to_english(text) if european else restated_thousands(text)))
+
+
+# an outline's step labels at a line's start: "1a. Weights ...", "2b) Per sequence ..." (a "1b." is no 1B model)
+_OUTLINE_LABEL = re.compile(r"(?m)^(\s*)(\d{1,2}[a-h][.)])(?=\s)")
+
+
+def blank_outline_labels(text: str) -> str:
+    """`text` with the step labels of a numbered outline blanked (the same length, so offsets hold)."""
+    if not any(c in text for c in ".)"):
+        return text
+    return _OUTLINE_LABEL.sub(lambda m: m.group(1) + " " * len(m.group(2)), text)
+
+
+# a unit in square brackets after its number: "8,050 x 320 [KiB] ~ 2.6 [GB]", "wait would pass 2 [s]"
+_BRACKETED_UNIT = re.compile(r"(?<=[\d.])(\s*)\[([A-Za-zµ%][A-Za-zµ%/.\- ]{0,14})\]")
+
+
+def unbracket_units(text: str) -> str:
+    """`text` with a unit bracketed after its number read as the unit ("320 [KiB]" -> "320  KiB "); the same length,
+    so offsets hold."""
+    if "[" not in text:
+        return text
+    return _BRACKETED_UNIT.sub(lambda m: m.group(1) + " " + m.group(2) + " ", text)
 
 
 @dataclass
