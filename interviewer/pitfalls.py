@@ -496,7 +496,7 @@ def _policy_list(ev: Evidence, p: Pitfall, since: int = 0) -> bool:
 
 
 # "There are a few well-known approaches", "A few options, each with trade-offs:", "The options are"
-_NOUNS = r"(?:options|approaches|ways|paths|routes|avenues|choices|strategies|policies|possibilities|alternatives|answers|fallbacks|patterns|techniques|toolbox|toolkit|controls|mechanisms|tactics)\b"
+_NOUNS = r"(?:options|approaches|ways|paths|routes|avenues|choices|strategies|policies|possibilities|alternatives|answers|fallbacks|patterns|techniques|toolbox|toolkit|controls|mechanisms|tactics|models|schemes|designs)\b"
 # "We'd use the standard toolkit there", "the standard resilience toolkit"
 _TOOLKIT_WORDS = r"\b(?:standard|usual|whole|common)\s+(?:[\w-]+\s+)?(?:toolkit|toolbox)\b"
 # options numbered one a line ("Option one:", "option B)")

@@ -69,14 +69,16 @@ EXACT, WITHIN_ONE, PITFALL_RECALL, FALSE_PITFALL = 0.85, 0.97, 0.85, 0.02
 # 0.80; ZZZZZY on exact, one strong and two weak answers, ZZZZZZ on all but strong), ZZZZZZA and ZZZZZZB (0.82, 0.82; on
 # exact, recall, one false pitfall each and one weak answer each, ZZZZZZB also on one stuffed answer), ZZZZZZC and
 # ZZZZZZD (0.90, 0.90; ZZZZZZC on one false quantizing_on_faith, two weak answers and one stuffed, ZZZZZZD on recall 0.81,
-# two false no_limits and two weak answers) missed it too and were then tuned on.
+# two false no_limits and two weak answers), ZZZZZZE and ZZZZZZF (0.74, 0.88; ZZZZZZE on exact, one false pitfall, two
+# strong, two weak and one stuffed answer, ZZZZZZF on within one 0.967, recall 0.77, one false pitfall, one strong and two
+# weak answers) missed it too and were then tuned on.
 BELOW_THE_BAR: dict[str, str] = {
-    "batch_zzzzzze": ("measured once at 8fcda2f (cycle 81): within one 0.98 (88/90) and pitfall recall 0.91 (20/22) meet "
-                      "the bar; exact 0.74 (67/90), one false quantizing_on_faith (3.6%), two strong answers below 8 "
-                      "(4/6), two weak (6/8) and one stuffed answer (2/3) above 2 do not"),
-    "batch_zzzzzzf": ("measured once at 8fcda2f (cycle 81): exact 0.88 (79/90) and stuffed <= 2: 3/3 meet the bar; within "
-                      "one 0.967 (87/90), pitfall recall 0.77 (20/26), one false no_limits (4.3%), one strong "
-                      "answer below 8 (5/6) and two weak answers above 2 (6/8) do not"),
+    "batch_zzzzzzg": ("measured once at 3952543 (cycle 82): within one 0.99 (89/90) and strong >= 8: 6/6 meet the bar; "
+                      "exact 0.82 (74/90), pitfall recall 0.57 (13/23), two false average_only (4.2%), three weak answers "
+                      "(5/8) and one stuffed answer (2/3) above 2 do not"),
+    "batch_zzzzzzh": ("measured once at 3952543 (cycle 82): within one 0.99 (89/90), no false pitfall and strong >= 8: "
+                      "6/6 meet the bar; exact 0.79 (71/90), pitfall recall 0.67 (16/24), two weak answers (6/8) and one "
+                      "stuffed answer (2/3) above 2 do not"),
 }
 
 BATCHES = sealed_batches()
