@@ -151,6 +151,12 @@ def _breaks(text: str) -> tuple[list[int], list[int]]:
     return [m.start() for m in ms], [m.end() for m in ms]
 
 
+def sentence_at(text: str, pos: int) -> str:
+    """The sentence of `text` that holds `pos` (as the cue scan splits sentences)."""
+    s, e = _sentence_bounds(text, pos, pos)
+    return text[s:e]
+
+
 # a question put back to the interviewer: "Do we have to batch at all at the start?", "Is there an offline eval set?"
 _QUESTION_OPENS = re.compile(r"\W*(?:q\s*:\s*)?(?:(?:honestly|so|ok|okay|and|but|well|first|quick\s+question|one\s+question)\W{1,3})?(?:do|does|did|is|are|was|were|can|could|should|would|will|have|has|what|which|how|"
                              r"when|where|who|why)\b", re.I)

@@ -26,7 +26,7 @@ from interviewer.checks import CapacityCheck, capacity_from_ledger
 from interviewer.claims import Check, Claim, Ledger, build_ledger
 from interviewer.claims.models import construct
 from interviewer.errors import UserError
-from interviewer.evidence import Evidence, Hit, extract, guessed_at, in_summary, quote_around
+from interviewer.evidence import Evidence, Hit, extract, guessed_at, in_summary, quote_around, sentence_at
 from interviewer.rubric import Rubric, load_rubric
 from interviewer.transcript import Transcript
 
@@ -163,13 +163,6 @@ _CAP_BEFORE = re.compile(r"\b(?:max[_ ]?(?:new[_ ]?)?tokens?|max(?:imum)?\s+outp
 _TYPICAL = re.compile(r"\b(?:average|typical(?:ly)?|mean|median|usually|most\s+(?:replies|answers|responses))\b", re.I)
 
 
-def _sentence_at(text: str, pos: int) -> str:
-    """The sentence of `text` that holds `pos`."""
-    start = max(text.rfind(". ", 0, pos), text.rfind("\n", 0, pos)) + 1
-    end = min((x for x in (text.find(". ", pos), text.find("\n", pos)) if x >= 0), default=len(text))
-    return text[start:end]
-
-
 _PER_TOKEN_KINDS = frozenset({"tpot_ms", "tpot_p50_ms", "tpot_p95_ms", "tpot_p99_ms", "tpot_mean_ms", "decode_step_ms"})
 
 
@@ -194,7 +187,7 @@ def _worked_duration(ev: Evidence, rubric: Rubric, family: str) -> None:
         # a timeout from the average kills healthy long answers) nor a count of token-times a watchdog waits
         counts = [(m.start, m.value) for m in ms if m.value and 64 <= m.value <= 1_000_000
                   and (m.dim == "tokens" or _CAP_BEFORE.search(text, max(0, m.start - 20), m.start))
-                  and not _TYPICAL.search(_sentence_at(text, m.start))]
+                  and not _TYPICAL.search(sentence_at(text, m.start))]
         for m in ms:
             if m.dim != "time" or not m.value or m.value < 1000:
                 continue
@@ -263,9 +256,10 @@ def _planned(c: Claim) -> bool:
 # checks that do not depend on which model stands in for one named only by size ("a 70B model")
 _MODEL_FREE = frozenset({"arithmetic", "fleet_share", "write_rate", "fsync_rate", "request_rate_rps"})
 _SHAPE_KINDS = frozenset({"layers", "kv_heads", "hidden_size", "attention_heads"})
+# sizes that are one input where capacity is a timeout or a throughput, however far off
+_MEMORY_KINDS = frozenset({"kv_bytes_per_token", "kv_bytes_per_sequence", "kv_bytes_batch", "weights_bytes", "free_kv_bytes"})
 # inputs a derivation is built on (a per-token time, a token rate, an fsync time): one that is off,
 # even impossibly, caps capacity at "the arithmetic is off" unless it is off by the badly-wrong ratio
-_MEMORY_KINDS = frozenset({"kv_bytes_per_token", "kv_bytes_per_sequence", "kv_bytes_batch", "weights_bytes", "free_kv_bytes"})
 _INPUT_KINDS = frozenset({"tpot_ms", "tpot_p50_ms", "tpot_p95_ms", "tpot_p99_ms", "tpot_mean_ms", "decode_step_ms",
                           "tokens_per_s", "fsync_latency_ms"})
 
