@@ -185,6 +185,16 @@ class Arch:
         return int(round(2 * self.layers * self.kv_heads * self.head_dim * b))
 
 
+def _kv_per_token_step(a: Arch, b: float, kv: int) -> str:
+    """The trace line that works out a shape's KV bytes per token (`b` bytes an element, `kv` the result)."""
+    if a.latent:
+        p = a.preset
+        return (f"KV per token = {a.layers} layers x ({p.kv_lora_rank} latent + {p.qk_rope_head_dim} RoPE key) x "
+                f"{b:g} bytes = {kv:,} bytes ({say.nbytes(kv)}): latent attention caches no separate K and V")
+    return (f"KV per token = 2 (K and V) x {a.layers} layers x {a.kv_heads} KV heads x {a.head_dim} head dim x "
+            f"{b:g} bytes = {kv:,} bytes ({say.nbytes(kv)})")
+
+
 def _arch(c: Claim, ctx: Ctx, i: int) -> Arch | None:
     """The model's attention shape: its preset, with any shape the interviewer stated on top
     ("the model switches to 8 KV heads"), or the interviewer's shape alone for an unnamed model."""
@@ -470,12 +480,7 @@ def check_kv_per_token(c: Claim, ctx: Ctx, i: int) -> Check | None:
     ok, best = _best(c, readings, tol)
     kv = readings[0]
     b = capacity.DTYPE_BYTES.get(dtypes[0], 2.0)
-    trace = [f"KV per token = 2 (K and V) x {a.layers} layers x {a.kv_heads} KV heads x {a.head_dim} head dim x "
-             f"{b:g} bytes = {kv:,} bytes ({say.nbytes(kv)})"]
-    if a.latent:
-        p = a.preset
-        trace = [f"KV per token = {a.layers} layers x ({p.kv_lora_rank} latent + {p.qk_rope_head_dim} RoPE key) x "
-                 f"{b:g} bytes = {kv:,} bytes ({say.nbytes(kv)}): latent attention caches no separate K and V"]
+    trace = [_kv_per_token_step(a, b, kv)]
     if ok:
         return _check("ok", "kv_per_token", best, "bytes", c,
                       f"Right: {a.name} stores about {say.nbytes(best)} of keys and values per token.", trace)
@@ -1832,8 +1837,7 @@ def _batch_from_shape(c: Claim, ctx: Ctx, i: int) -> Check | None:
     kv = a.kv_bytes(c.subject.kv_dtype)
     expected = kv * seq * n
     trace = [f"batch {n:g} and {seq:,.0f} tokens (turn {length.turn}: {length.span!r})",
-             f"KV per token = 2 (K and V) x {a.layers} layers x {a.kv_heads} KV heads x {a.head_dim} head dim x "
-             f"{capacity.DTYPE_BYTES.get(c.subject.kv_dtype or 'fp16', 2.0):g} bytes = {say.nbytes(kv)}",
+             _kv_per_token_step(a, capacity.DTYPE_BYTES.get(c.subject.kv_dtype or "fp16", 2.0), kv),
              f"batch KV = {say.nbytes(kv)} x {seq:,.0f} tokens x {n:g} sequences = {say.nbytes(expected)}"]
     ok, _best_r = _best(c, [expected], ctx.v.physics["tolerance"])
     if ok:
@@ -1851,13 +1855,7 @@ def check_kv_shrink(c: Claim, ctx: Ctx, i: int) -> Check | None:
     if c.value is None:
         return None
     # the heads the question set ("8 KV heads for 32 query heads"), over any the answer says back wrong
-    said: dict[str, float] = {}
-    for kind in ("kv_heads", "attention_heads"):
-        for j in reversed(ctx.by_kind.get(kind, [])):
-            x = ctx.claims[j]
-            if j < i and x.speaker == "interviewer" and x.value and not x.negated:
-                said[kind] = x.value
-                break
+    said = {kind: x.value for kind in ("kv_heads", "attention_heads") if (x := _asked(ctx, i, kind)) is not None}
     arch = _arch(c, ctx, i)
     if arch is not None and arch.latent:
         return None
