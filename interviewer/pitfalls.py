@@ -122,8 +122,12 @@ def _or_another(text: str, pos: int, names: re.Pattern | None) -> bool:
     if names is None:
         return False
     end = _sentence_end(text, pos)
-    o = _OR.search(text, pos, end)
+    o = _OR_ALT.search(text, pos, end)
     return bool(o and names.search(text, o.end(), end))
+
+
+# an "or" that offers another option (not "every hundred milliseconds or so", "two or more")
+_OR_ALT = re.compile(r"\bor\b(?!\s+(?:so|more|less|fewer|longer|shorter|better|worse|similar|thereabouts)\b)", re.I)
 
 
 def _deferral_in(p: Pitfall, sentence: str) -> bool:
@@ -167,6 +171,10 @@ def _answered_pick(ev: Evidence, p: Pitfall, hit: Hit | None) -> bool:
         asked_before = i < hit.turn and min((t for t in ev.texts if t > i), default=None) == hit.turn
         if (i > hit.turn or asked_before) and _asks_for_one(p, text):
             answer = min((t for t in ev.texts if t > i), default=None)
+            # "Pick one." after another question whose answer offered options of its own asks about those
+            # ("- a human would notice / - or a rate limit on drains / => any of those"), not the list before
+            if i > hit.turn and any(_offers_options(p, ev.texts[t]) for t in ev.texts if hit.turn < t < i):
+                continue
             if answer is not None:
                 said = ev.texts[answer]
                 deferred, names, menu = _scan(p, said)
@@ -185,6 +193,15 @@ def _answered_pick(ev: Evidence, p: Pitfall, hit: Hit | None) -> bool:
                     continue
                 # "Probably least-connections, or maybe the prefix hashing if ...": two options still open
                 if first is not None and _or_between(first.group(0), p):
+                    continue
+                # "Then probably quotas, but with fair share for the leftover capacity, and priorities for serving.":
+                # three policies where one was asked for is the list again, mixed
+                if first is not None and len(_names_in(first.group(0), p)) >= p.min_names:
+                    continue
+                # "Group commit is the standard answer there - batching writes, maybe pipelined writes too, or
+                # multiple WAL files in parallel, or a write buffer manager.": the pick is a menu again
+                if first is not None and menu and _OR.search(first.group(0)) \
+                        and any(m.search(first.group(0)) for m in p.menu):
                     continue
                 # a policy named, or a short first sentence that is one option ("Prefix affinity with a load bound.")
                 # (not a short list: "Preemption with checkpointing, graceful eviction, and the PriorityClass decides.")
@@ -223,7 +240,7 @@ _OR_ALT = re.compile(r"[^.,;]{0,30}?[\s,]+or\s+(?!so\b|rather\b|more\b|less\b|fe
 
 
 # an answer to "pick one" that opens on "a mix" or "a combination" has picked nothing
-_MIXED = re.compile(r"\b(?:mix|combination|blend|hybrid)\b", re.I)
+_MIXED = re.compile(r"\b(?:mix|combination|combo|blend|hybrid)\b", re.I)
 
 # "I'd start with a combination", "we'd support all of them": picking everything is no choice
 # "whatever the load test favours", "per org", "probably a mix of priority and fair share" too
@@ -337,6 +354,33 @@ def _enumerated(sentence: str, names: list[tuple[int, int]]) -> list[tuple[int, 
     return best
 
 
+def _offers_options(p: Pitfall, text: str) -> bool:
+    """Does an answer offer options of its own: a menu, two policy names, or a line led by "or"?"""
+    _deferred, starts, menu = _scan(p, text)
+    return menu or len(starts) >= 2 or any(_OR_LEAD.match(m.group(0)) for m in _SENTENCE.finditer(text))
+
+
+def _or_parts(sentence: str, names: list[tuple[int, int]], least: int) -> list[tuple[int, int]]:
+    """Options described at length, one a comma-separated part, the last led by "or": "Weighted fair share on
+    GPU-hours, strict priority classes with inference on top, per-team quotas with borrowing, or DRF if ..."."""
+    cuts = [0, *(m.end() for m in _PART_CUT.finditer(sentence)), len(sentence) + 1]
+    run: list[tuple[int, int]] = []
+    for s, e in zip(cuts, cuts[1:]):
+        inside = [n for n in names if s <= n[0] < e]
+        if not inside:
+            run = []
+            continue
+        run.append(inside[0])
+        if len(run) >= least and _OR_LEAD.match(sentence, s):
+            return run
+    return []
+
+
+_PART_CUT = re.compile(r"[,;]")
+_AS_A_SET = re.compile(r"\b(?:either|both|any|all|each|every|two|three|four)\b", re.I)
+# a question that offers options: "Do you resume from cached state or recompute the prompt?"
+_OR_QUESTION = re.compile(r"\bor\b[^.?!]{0,120}\?", re.I)
+
 _PITFALLS: dict[str, Pitfall] = {}
 
 
@@ -408,16 +452,21 @@ def _policy_list(ev: Evidence, p: Pitfall, since: int = 0) -> bool:
     for turn in sorted(t for t in ev.texts if t >= since):
         text = ev.texts[turn]
         deferred, starts, menu_in_turn = _scan(p, text)
+        asked = max((i for i in ev.context if i < turn), default=None)
         nxt = min((t for t in ev.texts if t > turn), default=None)
         deferred_next = nxt is not None and _scan(p, ev.texts[nxt])[0]
         if len(starts) < 2 and not ((deferred or deferred_next) and menu_in_turn) \
-                and not (menu_in_turn and _opens_menu(text)):
+                and not (menu_in_turn and _opens_menu(text)) \
+                and not (deferred and asked is not None and _OR_QUESTION.search(ev.context[asked])):
             continue  # fewer than two policy names and no menu left open or opened: nothing to find in this answer
         for sm in _SENTENCE.finditer(text):
             sentence = sm.group(0)
             # most sentences name fewer than two policies: only those that do are read closely
             many = sum(1 for x in starts if sm.start() <= x < sm.end()) >= 2
-            names = _enumerated(sentence, _names_in(sentence, p)) if many else []
+            found = _names_in(sentence, p) if many else []
+            names = _enumerated(sentence, found)
+            if many and len(names) < p.min_names:
+                names = max(names, _or_parts(sentence, found, p.min_names), key=len)
             if len(names) >= 2:
                 start = sm.start() + names[0][0]
                 # "you could do FIFO, you could do priority queues, ...": the menu's "could" is no hypothetical
@@ -453,7 +502,6 @@ def _policy_list(ev: Evidence, p: Pitfall, since: int = 0) -> bool:
                 return True
         # asked for one ("Pick one fairness rule. Not a menu, one."), the answer names them all and
         # combines or defers: "I'd combine them: weighted fair share for ..., priority classes for ..."
-        asked = max((i for i in ev.context if i < turn), default=None)
         if deferred and len(starts) >= p.min_names and asked is not None \
                 and _asks_for_one(p, ev.context[asked]):
             s0, e0 = starts[0], starts[-1]
@@ -492,15 +540,30 @@ def _policy_list(ev: Evidence, p: Pitfall, since: int = 0) -> bool:
                 # scheduling policies named one after another are a list of names; other options a menu
                 ev.pitfall_kinds[p.id] = "names" if len(_names_in(text[start:end], p)) >= p.min_names else "menu"
                 return True
+        # asked to choose between options ("Resume from cached state or recompute the prompt?", "Which one, swap or
+        # recompute?"), the answer declines the options as a set ("Both are valid.", "Either works", "I'd build all
+        # three and choose per incident"); an "it depends" alone may go on to a rule, and a hand-off ("leave that to
+        # the job owner", "roll it out behind a feature flag") may follow a choice, so neither counts here
+        if deferred and asked is not None and (_asks_for_one(p, ev.context[asked]) or _OR_QUESTION.search(ev.context[asked])):
+            declined = next((m for m in _unions(p)[0].finditer(text)
+                             if "depend" not in m.group(0).lower() and _AS_A_SET.search(m.group(0))), None)
+            if declined is not None and not negated_at(text, declined.start()):
+                s0 = _sentence_start(text, declined.start())
+                s0 += len(text[s0:]) - len(text[s0:].lstrip())
+                e0 = _sentence_end(text, declined.start())
+                ev.pitfalls[p.id] = Hit(p.id, turn, s0, e0, quote_around(text, s0, e0))
+                ev.pitfall_kinds[p.id] = "menu"
+                return True
     return False
 
 
 # "There are a few well-known approaches", "A few options, each with trade-offs:", "The options are"
-_NOUNS = r"(?:options|approaches|ways|paths|routes|avenues|choices|strategies|policies|possibilities|alternatives|answers|fallbacks|patterns|techniques|toolbox|toolkit|controls|mechanisms|tactics|models|schemes|designs)\b"
+_NOUNS = r"(?:options|approaches|ways|paths|routes|avenues|choices|strategies|policies|possibilities|alternatives|answers|fallbacks|patterns|techniques|toolbox|toolkit|controls|mechanisms|tactics|models|schemes|designs|(?:serious|viable|possible|strong|obvious)\s+candidates)\b"
 # "We'd use the standard toolkit there", "the standard resilience toolkit"
 _TOOLKIT_WORDS = r"\b(?:standard|usual|whole|common)\s+(?:[\w-]+\s+)?(?:toolkit|toolbox)\b"
 # options numbered one a line ("Option one:", "option B)")
-_NUMBERED_OPTION = r"option\s+(?:one|two|three|four|five|[1-5]|[a-e])\b"
+# ... or one a line with no number: "-> option: restart from scratch", "-> option: just show an error"
+_NUMBERED_OPTION = r"option(?:\s+(?:one|two|three|four|five|[1-5]|[a-e])\b|(?=\s*:))"
 _MENU_OPENER = re.compile(
     r"\bthere(?:\s+are|'s|\s+is)\s+(?:a\s+few|several|many|lots\s+of|a\s+lot\s+of|a\s+number\s+of|multiple|a\s+bunch\s+of|"
     r"a\s+couple\s+of|some|\w+)\s+(?:[\w-]+\s+){0,2}?" + _NOUNS +
@@ -524,8 +587,8 @@ _MENU_OPENER = re.compile(
     r"|^\s*\|\s*(?:path|option|approach|mode|strategy|choice|alternative|fallback|policy)s?\s*\|", re.I | re.M)
 _TOOLKIT = re.compile(_TOOLKIT_WORDS, re.I)
 _COMMITTED = re.compile(r"\b(?:i|we)(?:.d|\s+would|.ll|\s+will)\s+(?:\w+\s+){0,2}?(?:build|use|run|ship|implement|enforce|"
-                        r"start\s+with|go\s+with)\b", re.I)
-_OR_LEAD = re.compile(r"\s*or\b", re.I)
+                        r"put|deploy|start\s+with|go\s+with)\b", re.I)
+_OR_LEAD = re.compile(r"\s*(?:(?:[-*+•]|-{1,2}>|={1,2}>|[→⇒])\s+)?or\b", re.I)  # ("-> or DRF for multi-resource": a bullet too)
 # options said one "could" after another
 _COULD_CHAIN = re.compile(r"\bcould\s+(?!be\b)\w+[^.;]{0,60}?,\s*(?:we\s+|you\s+)?could\s+\w+", re.I)
 # every branch of the opener ends in one of these, or numbers its options

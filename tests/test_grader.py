@@ -1168,3 +1168,50 @@ def test_a_stage_split_that_adds_up_to_the_interviewers_p99_budget_takes_it_on_a
     report = _graded("recommendation-serving", (opening, "Sure."),
                      ("Split that 150 ms for me.", "I give each stage a worst-case execution budget:\n" + split))
     assert _scores(report)["tail_latency_tradeoff"] == 1
+
+
+def test_options_offered_by_the_question_and_declined_as_a_set_are_a_list():
+    declined = _graded("inference-timeout-restart", (
+        "The worker restarts. Resume from the cached state or recompute the prompt?",
+        "Both are valid. Resume from a KV snapshot, recompute through prefill, or move the blocks to another worker. "
+        "It depends on the prompt length and the interconnect."))
+    # a choice made first and a rollout "behind a feature flag" after it declines nothing
+    chosen = _graded("route-batch-eight-gpus", (
+        "Someone wants a 70B on four of these GPUs. Reserve or pack and drain?",
+        "Reserve a block of four on one NVLink island and drain four 13B replicas. I'd roll the 70B out behind a "
+        "feature flag with a week of shadow traffic first."))
+    assert "policy_list" in {p.id for p in declined.pitfalls}
+    assert "policy_list" not in {p.id for p in chosen.pitfalls}
+
+
+def test_a_pick_after_another_question_answers_that_question_not_the_list_before():
+    report = _graded("gpu-health-repair",
+        ("Drain it now or wait for the checkpoint?",
+         "- option A: drain now, lose up to an hour\n- option B: wait for the checkpoint\n"
+         "- option C: let the job owner decide\nDepends how sick it is."),
+        ("A bad driver push makes a thousand GPUs look unhealthy. What stops you draining a tenth of the fleet?",
+         "- a human would notice\n- or a rate limit on drains\n- or correlate by driver version\nany of those"),
+        ("Pick one.", "The rate limit."))
+    assert "policy_list" in {p.id for p in report.pitfalls}
+
+
+def test_asked_again_for_one_and_handed_to_a_simulator_is_a_list():
+    report = _graded("gpu-scheduling-platform",
+        ("Pick one fairness rule. Not a menu, one.",
+         "There are really four serious candidates: strict priority with FIFO inside a class, hard per-team quotas, "
+         "dominant resource fairness, and weighted fair share. Some places run an internal credit market. Quotas are "
+         "predictable but strand capacity. Each of them fails differently."),
+        ("I asked for one.",
+         "I'd prototype weighted fair share and hard quotas side by side in a simulator and let the numbers pick."))
+    assert "policy_list" in {p.id for p in report.pitfalls}
+
+
+def test_a_pick_that_is_a_menu_again_answers_nothing():
+    report = _graded("kv-store-wal",
+        ("When put returns, is the value in memory, in the page cache, or on disk?",
+         "RocksDB lets you pick: sync per write, or group commit, or a background fsync every second. Any of them "
+         "can work depending on the SLA."),
+        ("Which one do you choose?",
+         "Group commit is the usual answer, maybe pipelined writes too, or several WAL files in parallel, or a write "
+         "buffer manager."))
+    assert "policy_list" in {p.id for p in report.pitfalls}

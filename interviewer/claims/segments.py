@@ -152,8 +152,20 @@ def candidate_reading(text: str, european: bool) -> str:
     group written with commas when the candidate writes numbers the European way (or restates that
     number with commas), the fillers and the empty slots blanked (the same length, so offsets hold).
     Cached by text: the two read the same turns."""
-    text = blank_outline_labels(unbracket_units(latex_plain(text)))
+    text = arrow_bullets(blank_outline_labels(unbracket_units(latex_plain(text))))
     return blank_empty_slots(blank_fillers(european_to_english(text) if european else restated_thousands(text)))
+
+
+# notes written one idea an arrow line: "-> failures are normal at this scale", "=> basically a state machine"
+_ARROW_LINE = re.compile(r"(?m)^([ \t]*)(?:-{1,2}>|={1,2}>|→|⇒)(?=[ \t])")
+
+
+def arrow_bullets(text: str) -> str:
+    """`text` with each line-leading arrow read as a bullet ("-> or DRF" -> "-  or DRF"); the same length,
+    so offsets hold."""
+    if ">" not in text and "→" not in text and "⇒" not in text:
+        return text
+    return _ARROW_LINE.sub(lambda m: m.group(1) + "-" + " " * (len(m.group(0)) - len(m.group(1)) - 1), text)
 
 
 # an outline's step labels at a line's start: "1a. Weights ...", "2b) Per sequence ..." (a "1b." is no 1B model)
