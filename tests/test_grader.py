@@ -1215,3 +1215,14 @@ def test_a_pick_that_is_a_menu_again_answers_nothing():
          "Group commit is the usual answer, maybe pipelined writes too, or several WAL files in parallel, or a write "
          "buffer manager."))
     assert "policy_list" in {p.id for p in report.pitfalls}
+
+
+@pytest.mark.parametrize("qid,question,answer", [
+    ("gpu-inference-serving", "Which one, swap or recompute?",
+     "The scheduler has waiting, running and swapped queues for that. Either works, it depends on the workload."),
+    ("kv-store-wal", "When put returns, is the value in memory, in the page cache, or on disk?",
+     "There's a spectrum: write-through, write-behind, group commit, or an fsync interval. Each gives a different "
+     "durability guarantee, and I'd make the level configurable per namespace."),
+])
+def test_either_works_and_each_gives_a_different_guarantee_decline_the_options(qid, question, answer):
+    assert "policy_list" in {p.id for p in _graded(qid, (question, answer)).pitfalls}
