@@ -368,6 +368,12 @@ def test_hypothetical_phrasings(text):
     assert w and any(c.hypothetical for c in w)
 
 
+def test_a_war_story_figure_is_hypothetical_and_the_plan_after_it_is_not():
+    led = ledger("At my last job our 70B did about 30 sequences a replica, so here I'd plan on 28 sequences per replica.")
+    flags = {c.value: c.hypothetical for c in led.candidate_claims() if c.kind == "concurrent_sequences"}
+    assert flags == {30: True, 28: False}
+
+
 # --------------------------------------------------------------------------- subjects carried across turns
 
 

@@ -435,7 +435,8 @@ def find_claims(seg: Segment, v: Vocab, carried_rate: str | None = None,
         f = Found(kind=kind, value=value, mention=m, start=m.start, end=m.end, low=low, high=high, approx=approx,
                   bound=bound, percentile=pct if m.dim == "time" else None, family=family, cue=cue,
                   negated=_negated(text, m.start, v),
-                  hypothetical=bool(hyp_m and (hyp_m.start() <= m.start or ";" not in text[m.end:hyp_m.start()])),
+                  hypothetical=bool(hyp_m and (hyp_m.start() <= m.start or ";" not in text[m.end:hyp_m.start()])
+                                    and not (hyp_m.end() <= m.start and v.back_to_plan.search(text, hyp_m.end(), m.start))),
                   comparison=comp, formula=hint[1] if hint and (kind == hint[0] or not hint[0]) else [])
         if kind in v.scoped_kinds:
             f.scope, f.scope_after = _scope(text, m.start, m.end, v, ms[i + 1].start if i + 1 < len(ms) else None)

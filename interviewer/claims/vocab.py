@@ -135,6 +135,7 @@ class Vocab:
     settings: dict[str, re.Pattern]
     setting_verbs: re.Pattern
     hypothetical: re.Pattern
+    back_to_plan: re.Pattern
     comparison: re.Pattern
     scopes: dict[str, re.Pattern]
     scoped_kinds: frozenset[str]
@@ -305,6 +306,7 @@ def load() -> Vocab:
         settings={kind: _any(v, macros) for kind, v in neg["settings"].items()},
         setting_verbs=_any(neg["setting_verbs"], macros),
         hypothetical=_any(k["hypothetical"]["cues"], macros),
+        back_to_plan=_any(k["hypothetical"]["back_to_plan"], macros),
         comparison=_any(k["comparison"]["cues"], macros),
         scopes={s: _any(v, macros) for s, v in k["scopes"].items()},
         scoped_kinds=frozenset(k["scoped_kinds"]),
