@@ -485,6 +485,11 @@ def _digit_sentences(low: str) -> str:
 Span = tuple[str, int, int, str, bool, bool]  # (item, start, end, quote, counts, a name) - counts: not negated/hypothetical
 
 
+# a commitment joined on after a hedge: ", and honestly I'd just", ", and we'll"
+_AND_COMMIT = re.compile(r",\s*and\s+(?:honestly\s+|frankly\s+|then\s+)?(?:i|we)(?:.d|\s+would|.ll|\s+will)\s+(?:just\s+|simply\s+)?",
+                         re.I)
+
+
 @functools.lru_cache(maxsize=1024)
 def scan_turn(text: str, rubric: Rubric, family: str) -> tuple[tuple[Span, ...], tuple[tuple, ...], tuple[tuple, ...]]:
     """One turn's cue hits, pitfall-pattern hits and grader-directed sentences.
@@ -562,6 +567,8 @@ def scan_turn(text: str, rubric: Rubric, family: str) -> tuple[tuple[Span, ...],
                 counts = not (negatable and (negated_at(masked, s) or hypothetical_at(masked, s))) and not asked_at(masked, s)
                 if counts and not_after:
                     sb = _sentence_bounds(masked, s, s)[0]
+                    # a clause of its own after the hedge: "it depends on the TP degree, and honestly I'd just go FP8"
+                    sb = max((c.end() for c in _AND_COMMIT.finditer(masked, sb, s)), default=sb)
                     counts = not any(p.search(masked, sb, s) for p in not_after)
                 if every:
                     if counts and len(hits) < 4096:
