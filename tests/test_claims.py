@@ -2964,3 +2964,12 @@ def test_units_in_square_brackets_and_outline_labels_are_read():
     assert not any(c.kind == "params" and c.value < 10e9 for c in led.claims), led.summary()
     assert {c.subject.model for c in led.claims if c.speaker == "candidate"} == {"llama-3-70b"}, led.summary()
     assert status(led, "kv_bytes_per_sequence") == "ok", led.summary()
+
+
+def test_a_length_that_opens_the_next_case_is_not_the_figures_own():
+    led = ledger("Llama-2-7B on one H100 80GB: 2 x 32 layers x 32 heads x 128 x 2 bytes = 524,288 bytes per token. "
+                 "80 GB minus 13.5 GB of weights minus ~6 GB leaves ~60 GB, about 114k tokens. At 4,096-token "
+                 "sequences that's ~28 sequences, and at 2k it's ~56.",
+                 opening="A 7B model in FP16 on an H100.")
+    seqs = [c for c in led.candidate_claims() if c.kind == "concurrent_sequences" and c.value == 28]
+    assert seqs and seqs[0].check is not None and seqs[0].check.status == "ok", seqs[0].check

@@ -503,6 +503,7 @@ def _seq_len(c: Claim, ctx: Ctx, i: int) -> tuple[float | None, str]:
 _IF_AFTER = re.compile(r"\b(?:if|were|had)\b", re.I)
 
 
+_NEXT_CASE = re.compile(r"(?:[,;]\s*(?:and|but|while|whereas)?|\b(?:while|whereas)\b)\s+(?:at|with|for|on)\b", re.I)
 _ADDEND_BEFORE = re.compile(r"(?<![\d,.])(\d[\d,]*)\s*(?:tokens?\s+)?(?:\+|plus)\s*$", re.I)
 
 
@@ -540,7 +541,11 @@ def _seq_lens(c: Claim, ctx: Ctx, i: int) -> list[tuple[float, str]]:
     same = [x for x in same if not any(min(x.start, c.start) < o < max(x.start, c.start) for o in others)
             and not (x.hypothetical and not c.hypothetical)
             and not (x.start > c.end and _IF_AFTER.search(c.sentence, max(0, _pos(c)),
-                                                          max(0, c.sentence.find(x.span))))]
+                                                          max(0, c.sentence.find(x.span))))
+            # ... nor one that opens the next case ("At 4,096-token sequences that's ~28 sequences, and at 2k it's ~56":
+            # the 2k is the 56's)
+            and not (x.start > c.end and _NEXT_CASE.search(c.sentence, max(0, _pos(c)) + len(c.span),
+                                                            max(0, c.sentence.find(x.span))))]
     if same:
         sl = min(same, key=lambda x: abs(x.start - c.start))
         total = _with_addend(sl, ctx)
