@@ -2973,3 +2973,11 @@ def test_a_length_that_opens_the_next_case_is_not_the_figures_own():
                  opening="A 7B model in FP16 on an H100.")
     seqs = [c for c in led.candidate_claims() if c.kind == "concurrent_sequences" and c.value == 28]
     assert seqs and seqs[0].check is not None and seqs[0].check.status == "ok", seqs[0].check
+
+
+def test_the_old_system_told_as_ours_does_not_reshape_the_model_asked_about():
+    led = ledger("Ah, no, ours was GQA with 8 KV heads. For 32: 2 x 32 x 128 x 2 bytes = 16 KiB per layer; times 32 "
+                 "layers = 512 KiB per token.",
+                 opening="Batch 8, 2,048 tokens, 32 layers and 32 heads of dimension 128 in FP16: how much KV cache?")
+    kv = one(led, "kv_bytes_per_token")
+    assert kv.value == 524288 and kv.check is not None and kv.check.status == "ok", kv.check
