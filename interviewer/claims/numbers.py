@@ -206,7 +206,9 @@ def _atoms(text: str, v: Vocab, skip: list[tuple[int, int]], digits: bool = True
         if half:
             value, end = value + 0.5, half.end()
         if free(m.start(), end):
-            atoms.append(_Atom(m.start(), end, value, spelled=True, weak=body == "one" and not half))
+            # ("one percent of the fleet" is a figure, as "a single GPU" is not)
+            atoms.append(_Atom(m.start(), end, value, spelled=True,
+                               weak=body == "one" and not half and not _PERCENT_AFTER.match(text, end)))
     for m in _DIGITS.finditer(text) if digits else ():
         s = m.start("n")
         if not free(s, m.end()):
@@ -457,6 +459,9 @@ def _hundreds_elided(body: str) -> float | None:
     except (ValueError, TypeError):
         return None
     return float(int(_DIGIT_WORDS[head]) * 100 + tail) if 10 <= tail <= 99 else None
+
+
+_PERCENT_AFTER = re.compile(r"\s*(?:%|per\s*cent\b)", re.I)
 
 
 def spelled_numbers(text: str, vocab: Vocab | None = None) -> list[tuple[int, int, float]]:
