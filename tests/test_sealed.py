@@ -71,14 +71,15 @@ EXACT, WITHIN_ONE, PITFALL_RECALL, FALSE_PITFALL = 0.85, 0.97, 0.85, 0.02
 # ZZZZZZD (0.90, 0.90; ZZZZZZC on one false quantizing_on_faith, two weak answers and one stuffed, ZZZZZZD on recall 0.81,
 # two false no_limits and two weak answers), ZZZZZZE and ZZZZZZF (0.74, 0.88; ZZZZZZE on exact, one false pitfall, two
 # strong, two weak and one stuffed answer, ZZZZZZF on within one 0.967, recall 0.77, one false pitfall, one strong and two
-# weak answers) missed it too and were then tuned on.
+# weak answers), ZZZZZZG and ZZZZZZH (0.82, 0.79; recall 0.57 and 0.67, ZZZZZZG two false average_only, both weak and
+# stuffed answers) missed it too and were then tuned on.
 BELOW_THE_BAR: dict[str, str] = {
-    "batch_zzzzzzg": ("measured once at 3952543 (cycle 82): within one 0.99 (89/90) and strong >= 8: 6/6 meet the bar; "
-                      "exact 0.82 (74/90), pitfall recall 0.57 (13/23), two false average_only (4.2%), three weak answers "
-                      "(5/8) and one stuffed answer (2/3) above 2 do not"),
-    "batch_zzzzzzh": ("measured once at 3952543 (cycle 82): within one 0.99 (89/90), no false pitfall and strong >= 8: "
-                      "6/6 meet the bar; exact 0.79 (71/90), pitfall recall 0.67 (16/24), two weak answers (6/8) and one "
+    "batch_zzzzzzi": ("measured once at 475b18e (cycle 83): exact 0.86 (77/90), within one 1.00 (90/90), no false pitfall "
+                      "and strong >= 8: 6/6 meet the bar; pitfall recall 0.84 (21/25), four weak answers (4/8) and one "
                       "stuffed answer (2/3) above 2 do not"),
+    "batch_zzzzzzj": ("measured once at 475b18e (cycle 83): exact 0.87 (78/90), within one 0.98 (88/90) and stuffed <= 2: "
+                      "3/3 meet the bar; pitfall recall 0.85 (22/26 = 0.846), one false vendor_speedup (3.6%), one strong "
+                      "answer (5/6) and one weak answer (7/8) do not"),
 }
 
 BATCHES = sealed_batches()
