@@ -2981,3 +2981,22 @@ def test_the_old_system_told_as_ours_does_not_reshape_the_model_asked_about():
                  opening="Batch 8, 2,048 tokens, 32 layers and 32 heads of dimension 128 in FP16: how much KV cache?")
     kv = one(led, "kv_bytes_per_token")
     assert kv.value == 524288 and kv.check is not None and kv.check.status == "ok", kv.check
+
+
+@pytest.mark.parametrize("said, status", [
+    ("Whole-generation ceiling = prefill + max_tokens x per-token time = ~1 s + 4,096 x 30 ms = ~12 s.", "wrong"),
+    ("Whole-generation ceiling = ~1 s + 4,096 x 30 ms = ~124 s.", "ok"),
+])
+def test_a_time_plus_a_product_of_times_is_checked_whole(said, status):
+    calc = [c for c in ledger(said).candidate_claims() if c.kind == "arithmetic"]
+    assert calc and calc[0].check is not None and calc[0].check.status == status, calc
+
+
+@pytest.mark.parametrize("said, status", [
+    ("Replay: 20 GB at ~500 MB/s of disk read is about 4 seconds, then we're serving.", "wrong"),
+    ("Replay: 20 GB at ~500 MB/s of disk read is about 40 seconds, then we're serving.", "ok"),
+])
+def test_a_replay_time_at_a_disk_read_rate_is_checked(said, status):
+    led = ledger(said, opening="Design an in-memory key-value store with a write-ahead log.")
+    calc = [c for c in led.candidate_claims() if c.kind == "arithmetic"]
+    assert calc and calc[0].check is not None and calc[0].check.status == status, calc

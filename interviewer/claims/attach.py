@@ -515,6 +515,17 @@ def _calculations(text: str, ms: list[Mention], chains: list[_Chain], v: Vocab, 
             continue  # "192 decode tokens plus one ~500-token prefill": a bare "one" is a word, not a figure
         first = ch.operands[0]
         if first and _OP.fullmatch(text[ms[first - 1].end:ms[first].start]):
+            lead = ms[first - 1]
+            # "~1 s + 4,096 x 30 ms = ~12 s": a time plus a product of times, the whole sum checked (a time does not
+            # open a chain, so its "+" is read here)
+            if lead.dim == "time" and ms[ch.result].dim == "time" and set(ch.ops) <= _MUL and not lead.weak \
+                    and any(ms[i].dim == "time" for i in ch.operands) \
+                    and _PLUS_GAP.fullmatch(text, lead.end, ms[first].start) \
+                    and not (first > 1 and _OP.fullmatch(text[ms[first - 2].end:lead.start])):
+                formula = [text[lead.start:lead.end], "+"]
+                for k, i in enumerate(ch.operands):
+                    formula += ([ch.ops[k - 1]] if k else []) + [text[ms[i].start:ms[i].end]]
+                calc(lead.start, ms[ch.result], formula)
             continue  # "~32 s x 50k x 4 KB is ~6.5 GB": a factor the chain left out; the product cannot be judged
         if _TIMES_BEFORE.search(text, ms[first - 1].end if first else 0, ms[first].start):
             continue  # "2 million stores and dishes × 64 dims × 4 bytes ≈ 512 MB": likewise, its words in between
@@ -592,9 +603,10 @@ _PERIOD = re.compile(r"\s*(?:of\s+\w+\s+)?((?:a|an|per|each|every|/)\s*(?:day|ho
 _WHICH_IS = re.compile(r"[^\d.;:!?]{0,40}?(?:\bwhich\s+is|\bthat.s|\bthat\s+is|\bso|\bor|\bi\.e\.|\bgrows?(?:\s+by)?|≈|~|=|->|→)\s*"
                        r"(?:about|roughly|around|~|≈)?\s*", re.I)
 _AT = re.compile(r"\s*,?\s*(?:at|@)\s*(?:about\s+|around\s+|roughly\s+)?", re.I)
-# "20 GB at ~2 GB/s sequential read is about 100 seconds": what the time is, then the result
+# "20 GB at ~2 GB/s sequential read is about 100 seconds", "... at ~500 MB/s of disk read is about 4 seconds": what
+# the time is, then the result
 _RATE_READ = re.compile(r"\s+(?:sequential(?:ly)?\s+)?(?:read|reads|reading|replay|scan)\w*\s*,?\s*(?:an?|the|our|that)?\s*", re.I)
-_READ_IS = re.compile(r"\s+(?:sequential(?:ly)?\s+)?(?:read(?:ing)?|replay(?:ing)?|scan)\s+(?:is|takes|=|≈)\s*"
+_READ_IS = re.compile(r"\s+(?:of\s+)?(?:disk\s+|nvme\s+|ssd\s+|log\s+)?(?:sequential(?:ly)?\s+)?(?:read(?:ing)?|replay(?:ing)?|scan)\s+(?:is|takes|=|≈)\s*"
                       r"(?:about\s+|roughly\s+|around\s+|~)?", re.I)
 # after a time: per token, or nothing more before the result ("at 45 ms that's ...")
 # ("4,000 tokens at about 30 ms each, which is 12 seconds")
