@@ -1226,3 +1226,19 @@ def test_a_pick_that_is_a_menu_again_answers_nothing():
 ])
 def test_either_works_and_each_gives_a_different_guarantee_decline_the_options(qid, question, answer):
     assert "policy_list" in {p.id for p in _graded(qid, (question, answer)).pitfalls}
+
+
+@pytest.mark.parametrize("qid,question,options,pick", [
+    ("route-batch-eight-gpus", "Which GPU gets request 401?",
+     "There are a few options. Round robin is simplest. Least outstanding requests balances load. Power-of-two-choices "
+     "is cheap. They all have pros and cons and it depends a lot on the traffic pattern.",
+     "Probably least outstanding requests, though power-of-two might scale better, so I'd A/B test the two and keep the "
+     "winner."),
+    ("recommendation-serving", "When the feature store slows down, what does the user see?",
+     "Options: cached recommendations from last session, or a popular-in-city list, or rank with partial features, or "
+     "a smaller model on CPU.",
+     "Honestly, I don't want to pick without data from the traffic; I'd give teams a config so each surface chooses."),
+])
+def test_a_pick_that_defers_again_leaves_the_list_open(qid, question, options, pick):
+    report = _graded(qid, (question, options), ("Pick one.", pick))
+    assert "policy_list" in {p.id for p in report.pitfalls}
