@@ -3000,3 +3000,10 @@ def test_a_replay_time_at_a_disk_read_rate_is_checked(said, status):
     led = ledger(said, opening="Design an in-memory key-value store with a write-ahead log.")
     calc = [c for c in led.candidate_claims() if c.kind == "arithmetic"]
     assert calc and calc[0].check is not None and calc[0].check.status == status, calc
+
+
+def test_a_rate_restated_in_words_is_checked():
+    led = ledger("About 2% of GPUs a month have a problem: 10,000 x 2% is 200 per month, that is around twenty per day.",
+                 opening="We operate around 10,000 GPUs. Design the repair pipeline.")
+    c = one(led, "period_rate")
+    assert c.value == 20 and c.check is not None and c.check.status == "wrong", c.check

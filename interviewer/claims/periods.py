@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+from interviewer.claims.numbers import spelled_numbers
+
 DAYS = {"hour": 1 / 24, "day": 1.0, "week": 7.0, "month": 365 / 12, "year": 365.0}
 _ALIASES = {"hr": "hour", "wk": "week", "mo": "month", "yr": "year", "annum": "year", "daily": "day",
             "weekly": "week", "monthly": "month", "yearly": "year", "annually": "year", "hourly": "hour"}
@@ -41,6 +43,7 @@ def restated_rates(text: str) -> list[tuple[int, int, float, str, str]]:
     """Every rate said again per another period: (start, end of the restated figure, its value, the rate
     as first said, the period it is restated in); `expected` gives what it should be."""
     out = []
+    text = _digits_in_place(text)
     for m in _PAIR.finditer(text):
         pa, pb = (_ALIASES.get(m.group(g).lower(), m.group(g).lower()) for g in ("pa", "pb"))
         if pa == pb or _NOT_COUNT.match(text, m.end("a")) or _NOT_COUNT.match(text, m.end("b")):
@@ -51,6 +54,19 @@ def restated_rates(text: str) -> list[tuple[int, int, float, str, str]]:
         if not a or not b:
             continue
         out.append((m.start("b"), m.end(), b, text[m.start("a"):m.end("pa")], pb))
+    return out
+
+
+def _digits_in_place(text: str) -> str:
+    """`text` with its numbers in words written in digits, padded to the same length so offsets hold ("200 per month,
+    that is around twenty per day" -> "... around 20     per day")."""
+    if not any(c.isalpha() for c in text):
+        return text
+    out = text
+    for s, e, value in reversed(spelled_numbers(text)):
+        digits = f"{value:g}" if value < 1e6 else f"{value:.0f}"
+        if len(digits) <= e - s:
+            out = out[:s] + digits.ljust(e - s) + out[e:]
     return out
 
 
