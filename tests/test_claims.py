@@ -3007,3 +3007,11 @@ def test_a_rate_restated_in_words_is_checked():
                  opening="We operate around 10,000 GPUs. Design the repair pipeline.")
     c = one(led, "period_rate")
     assert c.value == 20 and c.check is not None and c.check.status == "wrong", c.check
+
+
+def test_gpus_in_repair_drawn_from_the_sentence_before_are_checked():
+    led = ledger("About 0.1% of GPUs a day show a real fault: 10,000 x 0.001 = 10 a day. Turnaround including the "
+                 "vendor RMA is ~5 days. Therefore: roughly five hundred GPUs sit in the repair pipeline at any moment.",
+                 opening="We operate around 10,000 GPUs. Design the repair pipeline.")
+    c = [c for c in led.candidate_claims() if c.kind == "gpu_count" and c.value == 500][0]
+    assert c.check is not None and c.check.status == "wrong" and c.check.expected == 50, c.check

@@ -2205,7 +2205,7 @@ _PERIOD_DAYS = {"day": 1.0, "week": 7.0, "wk": 7.0, "month": 30.0, "year": 365.0
 _IN_REPAIR = re.compile(r"[^.;!?\d]{0,12}?\b(?:in\s+(?:repair|the\s+shop|the\s+(?:repair\s+)?pipeline|rma|flight)|out\s+of\s+service|"
                         r"being\s+repaired|at\s+any\s+(?:time|moment|one\s+time|given\s+time))", re.I)
 _DAY_MS = _PERIOD_MS["day"]
-_STEADY_STATE = re.compile(r"\b(?:steady[- ]state|little.s\s+law|at\s+any\s+(?:one\s+|given\s+)?time|on\s+average)\b", re.I)
+_STEADY_STATE = re.compile(r"\b(?:steady[- ]state|little.s\s+law|at\s+any\s+(?:one\s+|given\s+)?(?:time|moment)|on\s+average)\b", re.I)
 _SUM_SIGN = re.compile(r"\+|\bplus\b", re.I)
 _HOST_UNIT = re.compile(r"\b(?:hosts?|nodes?|servers?|machines?)\b", re.I)
 # "one interruption per 2,000 GPUs per day": the population a rate is of, not the rate
@@ -2253,9 +2253,10 @@ def check_in_repair(c: Claim, ctx: Ctx, i: int) -> Check | None:
     # the repair time said in the count's own sentence; a sum of flows ("20/wk x 1 day + 10/wk x 14 days")
     # is a calculation, checked as one
     lead = c.sentence[:_pos(c)]
-    if not days and carried and _STEADY_STATE.search(lead) and _TURNAROUND_WORD.search(text, before, start):
+    if not days and carried and _STEADY_STATE.search(c.sentence) and _TURNAROUND_WORD.search(text, before, start):
         # ... or in the sentence before, the count drawn from it: "A vendor repair takes about 5 days round trip.
-        # So at steady state we have 500 GPUs in the repair pipeline"
+        # So at steady state we have 500 GPUs in the repair pipeline", "Turnaround ... is ~5 days. Therefore: roughly
+        # five hundred GPUs sit in the repair pipeline at any moment"
         days = carried
     elif not _TURNAROUND_WORD.search(lead):
         return None
