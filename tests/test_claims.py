@@ -3015,3 +3015,13 @@ def test_gpus_in_repair_drawn_from_the_sentence_before_are_checked():
                  opening="We operate around 10,000 GPUs. Design the repair pipeline.")
     c = [c for c in led.candidate_claims() if c.kind == "gpu_count" and c.value == 500][0]
     assert c.check is not None and c.check.status == "wrong" and c.check.expected == 50, c.check
+
+
+@pytest.mark.parametrize("text, read", [
+    ("Peak: 20 000 × 400 = 8 000 000 scores", "Peak: 20,000 × 400 = 8,000,000 scores"),
+    ("p99 150 ms, batch 8 and 2 048 tokens", "p99 150 ms, batch 8 and 2,048 tokens"),
+    ("we have 1,500 here and 2 048 there", "we have 1,500 here and 2 048 there"),  # commas are its thousands
+])
+def test_thousands_grouped_by_spaces_read_as_one_number(text, read):
+    from interviewer.claims.numbers import spaced_thousands
+    assert spaced_thousands(text) == read

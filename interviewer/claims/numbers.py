@@ -515,6 +515,18 @@ def restated_thousands(text: str) -> str:
                               else m.group(0), text)
 
 
+# thousands grouped with spaces: "20 000 requests", "2 048 tokens", "8 000 000 scores" (not "batch 8, 128 tokens")
+_THOUSANDS_SPACE = guarded(re.compile(r"(?<![\w,.])\d{1,3}(?: \d{3})+(?![\d,.]|\s\d)"))
+
+
+def spaced_thousands(text: str) -> str:
+    """`text` with thousands grouped by spaces written with commas ("20 000" -> "20,000"), where it writes no
+    thousands with commas: the same length, so every offset holds."""
+    if " " not in text or _THOUSANDS_COMMA.search(text):
+        return text
+    return _THOUSANDS_SPACE.sub(lambda m: m.group(0).replace(" ", ","), text)
+
+
 def european_to_english(text: str) -> str:
     """`text` with each dotted thousands group written with commas ("524.288" -> "524,288"): the same
     length, so every offset into it is an offset into the original."""

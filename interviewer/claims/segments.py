@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from interviewer import capacity
-from interviewer.claims.numbers import european_to_english, restated_thousands
+from interviewer.claims.numbers import european_to_english, restated_thousands, spaced_thousands
 from interviewer.quickre import folds, guarded, may_match, needed_literals
 
 MODEL_MASK = "¶"
@@ -152,7 +152,7 @@ def candidate_reading(text: str, european: bool) -> str:
     group written with commas when the candidate writes numbers the European way (or restates that
     number with commas), the fillers and the empty slots blanked (the same length, so offsets hold).
     Cached by text: the two read the same turns."""
-    text = arrow_bullets(blank_outline_labels(unbracket_units(latex_plain(text))))
+    text = spaced_thousands(arrow_bullets(blank_outline_labels(unbracket_units(latex_plain(text)))))
     return blank_empty_slots(blank_fillers(european_to_english(text) if european else restated_thousands(text)))
 
 
