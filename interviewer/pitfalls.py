@@ -122,12 +122,8 @@ def _or_another(text: str, pos: int, names: re.Pattern | None) -> bool:
     if names is None:
         return False
     end = _sentence_end(text, pos)
-    o = _OR_ALT.search(text, pos, end)
+    o = _OR_ALT.search(text, pos, end)  # (an "or" that offers another: not "every hundred milliseconds or so")
     return bool(o and names.search(text, o.end(), end))
-
-
-# an "or" that offers another option (not "every hundred milliseconds or so", "two or more")
-_OR_ALT = re.compile(r"\bor\b(?!\s+(?:so|more|less|fewer|longer|shorter|better|worse|similar|thereabouts)\b)", re.I)
 
 
 def _deferral_in(p: Pitfall, sentence: str) -> bool:
