@@ -3025,3 +3025,18 @@ def test_gpus_in_repair_drawn_from_the_sentence_before_are_checked():
 def test_thousands_grouped_by_spaces_read_as_one_number(text, read):
     from interviewer.claims.numbers import spaced_thousands
     assert spaced_thousands(text) == read
+
+
+def test_a_unit_named_by_a_table_header_or_label_is_the_figures_unit():
+    led = ledger("| model | weights (GB) | KV per token (KiB) |\n|---|---|---|\n| Llama-2-7B | 13.5 | 512 |",
+                 opening="A 7B model in FP16 on an H100.")
+    w, kv = one(led, "weights_bytes"), one(led, "kv_bytes_per_token")
+    assert (w.value, w.span, w.check.status) == (13.5e9, "13.5", "ok")
+    assert (kv.value, kv.span, kv.check.status) == (524288, "512", "ok")
+
+
+def test_a_label_naming_factors_reads_each_factor():
+    led = ledger("| factor | value |\n|---|---|\n| K and V | 2 |\n| layers | 32 |\n| heads x head dim | 32 x 128 = 4,096 |",
+                 opening="Llama-2-7B shape: 32 layers, 32 heads of dim 128, FP16. How much KV cache?")
+    hd = one(led, "head_dim")
+    assert hd.value == 128 and hd.check.status == "ok", hd.check

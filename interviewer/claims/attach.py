@@ -183,9 +183,11 @@ def _hint(chain: _Chain, ms: list[Mention]) -> str | None:
                 if tokens:
                     rest = [m for m in counts if m not in tokens and not 64 <= m.value <= 256 and m.value != 2]
                     return "kv_bytes_batch" if rest else "kv_bytes_per_sequence"
-            if not shape and any(m.value >= 512 for m in counts) and any(64 <= m.value <= 256 for m in counts):
+            if any(m.value >= 512 for m in counts) and any(64 <= m.value <= 256 for m in counts):
                 # bare counts with a length among them are no per-token size: "One tensor: 8 x 32 x 2048 x 128 x 2 B
-                # = 128 MiB" is one layer's keys for the batch, a step of the sum, not a KV figure to check
+                # = 128 MiB" is one layer's keys for the batch, a step of the sum, not a KV figure to check; nor,
+                # with the layers named but the heads bare, "8 x 2,048 x 32 layers x 2 x 8 x 128 x 2 bytes = 2 GiB"
+                # (batch or KV heads, the 8s do not say): the arithmetic alone is checked
                 return None
             return "kv_bytes_per_token"
         # (a bare count is a parameter count only times its bytes: "~1e8 rows × 64 dims × 2 bytes" is a table)

@@ -200,13 +200,16 @@ class Segment:
     source: str = "prose"
     models: list[tuple[str, int, int]] = field(default_factory=list)  # (preset, start, end) in text
     gpus: list[tuple[str, int, int]] = field(default_factory=list)
+    virtual_to: int = -1  # text from this index on is virtual too (a unit its column names), when >= 0
 
     def to_turn(self, pos: int) -> int:
+        if self.virtual_to >= 0:
+            pos = min(pos, self.virtual_to)
         return self.turn_start + (pos - self.map_from)
 
     @property
     def sentence(self) -> str:
-        return self.plain[self.map_from:]
+        return self.plain[self.map_from:self.virtual_to if self.virtual_to >= 0 else None]
 
 
 def _mask(text: str, spans, ch: str) -> str:
@@ -400,7 +403,7 @@ def _row_segments(cells: list[tuple[str, int]], header: list[str]) -> list[Segme
             continue
         head = header[col] if col < len(header) else ""
         head = "" if _GENERIC_VALUE_HEADERS.match(head or "") else head
-        parts = _slashed(plain_label, cell) if not head else None
+        parts = (_slashed(plain_label, cell) or _factored(plain_label, cell)) if not head else None
         if parts:
             # "layers / KV heads / head dim | 40 / 40 (no GQA) / 128": each label reads its own value
             for name, (piece, off) in parts:
@@ -411,11 +414,20 @@ def _row_segments(cells: list[tuple[str, int]], header: list[str]) -> list[Segme
                                    source="table", models=models, gpus=gpus))
             continue
         prefix = " ".join(p for p in (plain_label, head) if p) + ": "
-        plain = prefix + cell
+        # a bare figure under a unit its header or label names: "| per token (KiB) | 512 |", "| weights (GB) |" over "13.5"
+        unit = _UNIT_NAMED.search(head or label) if _BARE_FIGURE.match(cell) else None
+        suffix = " " + unit.group(1) if unit else ""
+        plain = prefix + cell + suffix
         masked, models, gpus = _masked(plain)
         out.append(Segment(text=masked, plain=plain, turn_start=start, map_from=len(prefix), source="table",
-                           models=models, gpus=gpus))
+                           models=models, gpus=gpus, virtual_to=len(prefix) + len(cell) if suffix else -1))
     return out
+
+
+# a unit in brackets at a header's or label's end, and a cell that is a figure alone
+_UNIT_NAMED = re.compile(r"[(\[]\s*(KiB|MiB|GiB|TiB|KB|MB|GB|TB|bytes|B|ms|s|sec|seconds|tokens|tok|GB/s|TB/s|MB/s|"
+                         r"tok/s|tokens/s|TFLOPS|%)\s*[)\]]\s*$", re.I)
+_BARE_FIGURE = re.compile(r"\s*[~≈]?\s*\d[\d,.]*(?:e\d+)?\s*$", re.I)
 
 
 _SLASH = re.compile(r"\s+/\s+")
@@ -431,6 +443,26 @@ def _slashed(label: str, cell: str) -> list[tuple[str, tuple[str, int]]] | None:
     for m in list(_SLASH.finditer(cell)) + [None]:
         end = m.start() if m else len(cell)
         pieces.append((cell[pos:end], pos))
+        pos = m.end() if m else pos
+    if len(pieces) != len(names) or not all(any(ch.isdigit() for ch in p) for p, _ in pieces):
+        return None
+    return list(zip(names, pieces))
+
+
+_TIMES = re.compile(r"\s+[x×*]\s+")
+
+
+def _factored(label: str, cell: str) -> list[tuple[str, tuple[str, int]]] | None:
+    """A label naming factors and a cell multiplying as many: "heads x head dim | 32 x 128 = 4,096" is 32 heads
+    and 128 of head dim (the product after "=" is the label's own, read as no single quantity)."""
+    names = _TIMES.split(label)
+    if len(names) < 2:
+        return None
+    expr = cell.split("=", 1)[0]
+    pieces, pos = [], 0
+    for m in list(_TIMES.finditer(expr)) + [None]:
+        end = m.start() if m else len(expr.rstrip())
+        pieces.append((expr[pos:end], pos))
         pos = m.end() if m else pos
     if len(pieces) != len(names) or not all(any(ch.isdigit() for ch in p) for p, _ in pieces):
         return None
