@@ -3040,3 +3040,11 @@ def test_a_label_naming_factors_reads_each_factor():
                  opening="Llama-2-7B shape: 32 layers, 32 heads of dim 128, FP16. How much KV cache?")
     hd = one(led, "head_dim")
     assert hd.value == 128 and hd.check.status == "ok", hd.check
+
+
+def test_gpus_worth_of_work_is_no_replica_and_tokens_at_a_step_are_a_reply():
+    led = ledger("Prefill alone is ~11 GPUs' worth, and decode wants ~350 in flight (40 rps x ~9 s, 250 tokens at ~35 ms "
+                 "a step).", opening="One host, eight A100 80GB GPUs, each with its own copy of a 13B model in FP16.")
+    assert all(c.subject.gpus_in_sentence != 11 for c in led.candidate_claims())
+    assert one(led, "output_tokens").value == 250
+    assert not [c for c in led.candidate_claims() if c.kind == "seq_len" and c.value == 250]

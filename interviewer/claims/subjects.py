@@ -18,6 +18,8 @@ from interviewer.claims.vocab import Vocab
 from interviewer.quickre import folds, may_match
 
 # (and the layout a figure is set beside: "the same ~68 as the FP16 four-GPU layout")
+# a GPU count said as an amount of work, not a group of cards: "~11 GPUs' worth", "3 cards' worth of prefill"
+_WORTH = re.compile(r"\s*(?:[a-z0-9-]+\s+){0,2}?(?:gpus?|cards?|h100s?|a100s?|l4s?)?\s*[\'’]?s?\s*worth\b", re.I)
 _BASELINE = re.compile(r"\b(?:(?:vs\.?|versus|against|compared\s+(?:to|with)|than|relative\s+to)\s+(?:the\s+)?|as\s+the\s+)$", re.I)
 _WEIGHED = re.compile(r"\s+(?:would|could|might)\b", re.I)
 _CHOSEN = re.compile(r"\b(?:pick|use|run|go\s+with|choose|settle\s+on|deploy|prefer)\s+(?:a\s+|an\s+)?$", re.I)
@@ -153,9 +155,10 @@ class Tracker:
         # the degree chosen over another weighed beside it: "I'd pick TP=4 rather than TP=2: TP=2 leaves only ~20 GB"
         out["chosen_tp"] = next((t for t, at in tps if _CHOSEN.search(seg.text, max(0, at - 24), at)), None)
         # (not the fleet's count: "... ~76 sequences per GPU and the fleet drops to about 30 GPUs")
+        # (nor a compute equivalent: "Prefill alone is ~11 GPUs' worth", "~3 GPUs' worth of decode")
         gpus = [int(f.value) for f in found
                 if f.kind in ("tensor_parallel", "gpu_count", "fits_on_gpus") and f.value and not f.negated
-                and f.value <= 64 and f.scope != "fleet"]
+                and f.value <= 64 and f.scope != "fleet" and not _WORTH.match(seg.text, f.end)]
         if any(f.kind == "replicas" and f.value and f.value > 1 and not f.negated for f in found):
             gpus = []  # "With 20 GPUs we're at 5 replicas": the GPUs are the pool's, not one replica's
         out["gpu_counts"] = gpus
