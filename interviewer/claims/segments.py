@@ -436,17 +436,7 @@ _SLASH = re.compile(r"\s+/\s+")
 def _slashed(label: str, cell: str) -> list[tuple[str, tuple[str, int]]] | None:
     """A label and a cell both split by " / " into as many parts, each part of the cell with a
     figure: the parts paired in order, with each cell part's offset in the cell."""
-    names = _SLASH.split(label)
-    if len(names) < 2:
-        return None
-    pieces, pos = [], 0
-    for m in list(_SLASH.finditer(cell)) + [None]:
-        end = m.start() if m else len(cell)
-        pieces.append((cell[pos:end], pos))
-        pos = m.end() if m else pos
-    if len(pieces) != len(names) or not all(any(ch.isdigit() for ch in p) for p, _ in pieces):
-        return None
-    return list(zip(names, pieces))
+    return _paired(label, cell, _SLASH)
 
 
 _TIMES = re.compile(r"\s+[x×*]\s+")
@@ -455,14 +445,19 @@ _TIMES = re.compile(r"\s+[x×*]\s+")
 def _factored(label: str, cell: str) -> list[tuple[str, tuple[str, int]]] | None:
     """A label naming factors and a cell multiplying as many: "heads x head dim | 32 x 128 = 4,096" is 32 heads
     and 128 of head dim (the product after "=" is the label's own, read as no single quantity)."""
-    names = _TIMES.split(label)
+    return _paired(label, cell.split("=", 1)[0].rstrip(), _TIMES)
+
+
+def _paired(label: str, cell: str, sep: re.Pattern) -> list[tuple[str, tuple[str, int]]] | None:
+    """The label's and the cell's parts split by `sep`, paired in order when they are as many and each
+    cell part holds a figure (each with its offset in the cell)."""
+    names = sep.split(label)
     if len(names) < 2:
         return None
-    expr = cell.split("=", 1)[0]
     pieces, pos = [], 0
-    for m in list(_TIMES.finditer(expr)) + [None]:
-        end = m.start() if m else len(expr.rstrip())
-        pieces.append((expr[pos:end], pos))
+    for m in list(sep.finditer(cell)) + [None]:
+        end = m.start() if m else len(cell)
+        pieces.append((cell[pos:end], pos))
         pos = m.end() if m else pos
     if len(pieces) != len(names) or not all(any(ch.isdigit() for ch in p) for p, _ in pieces):
         return None
