@@ -43,6 +43,8 @@ def restated_rates(text: str) -> list[tuple[int, int, float, str, str]]:
     """Every rate said again per another period: (start, end of the restated figure, its value, the rate
     as first said, the period it is restated in); `expected` gives what it should be."""
     out = []
+    if len(_PERIOD_WORD.findall(text)) < 2:
+        return out  # a restatement names two periods: most answers name none
     text = _digits_in_place(text)
     for m in _PAIR.finditer(text):
         pa, pb = (_ALIASES.get(m.group(g).lower(), m.group(g).lower()) for g in ("pa", "pb"))
@@ -55,6 +57,9 @@ def restated_rates(text: str) -> list[tuple[int, int, float, str, str]]:
             continue
         out.append((m.start("b"), m.end(), b, text[m.start("a"):m.end("pa")], pb))
     return out
+
+
+_PERIOD_WORD = re.compile(r"\b(?:hour|hr|day|week|wk|month|mo|year|yr|annum)s?\b", re.I)
 
 
 def _digits_in_place(text: str) -> str:
