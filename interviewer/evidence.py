@@ -360,10 +360,10 @@ class _Builder:
 
     def keep(self, text: str, s: int, e: int) -> None:
         """Copy text[s:e], with numbers said in words as digits and "percent" as "%"."""
-        from interviewer.claims.numbers import spelled_numbers
+        from interviewer.claims.numbers import spelled_digits
 
         chunk = text[s:e]
-        edits = [(a, b, f"{v:g}" if v < 1e6 else f"{v:.0f}") for a, b, v in spelled_numbers(chunk)]
+        edits = spelled_digits(chunk)
         for pat, edit in self.rewrites:
             edits += [edit(m) for m in pat.finditer(chunk)]
         pos = 0

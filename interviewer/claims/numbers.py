@@ -461,6 +461,12 @@ def _hundreds_elided(body: str) -> float | None:
     return float(int(_DIGIT_WORDS[head]) * 100 + tail) if 10 <= tail <= 99 else None
 
 
+def spelled_digits(text: str) -> list[tuple[int, int, str]]:
+    """(start, end, digits) for each number said in words in `text` ("thirteen hundred" -> "1300"): how the
+    cue scan and the restated-rate reading both write them."""
+    return [(s, e, f"{v:g}" if v < 1e6 else f"{v:.0f}") for s, e, v in spelled_numbers(text)]
+
+
 _PERCENT_AFTER = re.compile(r"\s*(?:%|per\s*cent\b)", re.I)
 
 

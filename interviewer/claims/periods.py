@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from interviewer.claims.numbers import spelled_numbers
+from interviewer.claims.numbers import spelled_digits
 
 DAYS = {"hour": 1 / 24, "day": 1.0, "week": 7.0, "month": 365 / 12, "year": 365.0}
 _ALIASES = {"hr": "hour", "wk": "week", "mo": "month", "yr": "year", "annum": "year", "daily": "day",
@@ -17,7 +17,8 @@ _ALIASES = {"hr": "hour", "wk": "week", "mo": "month", "yr": "year", "annum": "y
 _NUMBER = r"(?P<{0}>\d{{1,3}}(?:[, ]\d{{3}})+(?!\d)|\d+(?:\.\d+)?)"
 # a count, not a size or a share: "200 GPUs", "20", "~6 nodes", "200 incidents" (not "2%", "50 MB")
 _THINGS = r"(?:\s+(?!(?:a|an|per|every|each)\b)[a-z][\w-]*){0,3}?"
-_PERIOD = r"\s*(?:a|an|per|each|every|/)\s*(?P<{0}>hour|hr|day|week|wk|month|mo|year|yr|annum)s?\b"
+_PERIODS = "hour|hr|day|week|wk|month|mo|year|yr|annum"
+_PERIOD = r"\s*(?:a|an|per|each|every|/)\s*(?P<{0}>" + _PERIODS + r")s?\b"
 
 
 def _rate(n: str, p: str) -> str:
@@ -59,7 +60,7 @@ def restated_rates(text: str) -> list[tuple[int, int, float, str, str]]:
     return out
 
 
-_PERIOD_WORD = re.compile(r"\b(?:hour|hr|day|week|wk|month|mo|year|yr|annum)s?\b", re.I)
+_PERIOD_WORD = re.compile(r"\b(?:" + _PERIODS + r")s?\b", re.I)
 
 
 def _digits_in_place(text: str) -> str:
@@ -68,8 +69,7 @@ def _digits_in_place(text: str) -> str:
     if not any(c.isalpha() for c in text):
         return text
     out = text
-    for s, e, value in reversed(spelled_numbers(text)):
-        digits = f"{value:g}" if value < 1e6 else f"{value:.0f}"
+    for s, e, digits in reversed(spelled_digits(text)):
         if len(digits) <= e - s:
             out = out[:s] + digits.ljust(e - s) + out[e:]
     return out
