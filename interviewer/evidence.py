@@ -953,18 +953,21 @@ def _withdrawn(ev: Evidence, rubric: Rubric) -> None:
     """Drop an item's hits that a later answer takes back as a whole ("Actually, thinking about running
     it, I'd drop preemption altogether"): only what is said after the withdrawal still counts."""
     for item in rubric.items.values():
-        hits = ev.hits.get(item.id) if item.withdrawn_by else None
-        if not hits:
+        if not item.withdrawn_by or not (ev.hits.get(item.id) or ev.named_hits.get(item.id)):
             continue
         last = max(((idx, m.start()) for idx, text in ev.texts.items() for p in item.withdrawn_by
                     if may_match(_literals_of(p), text.lower(), folds(text)) for m in p.finditer(text)), default=None)
         if last is None:
             continue
-        kept = [h for h in hits if (h.turn, h.start) > last]
-        if kept:
-            ev.hits[item.id] = kept
-        else:
-            del ev.hits[item.id]
+        # the item only named goes too: "Retry until it succeeds, I guess with some limit" bounds nothing
+        for found in (ev.hits, ev.named_hits):
+            if item.id not in found:
+                continue
+            kept = [h for h in found[item.id] if (h.turn, h.start) > last]
+            if kept:
+                found[item.id] = kept
+            else:
+                del found[item.id]
 
 
 # ... or by its own end: "Then we preempt the lowest-priority sequence on the GPU with the most... actually, no,

@@ -453,7 +453,8 @@ def _policy_list(ev: Evidence, p: Pitfall, since: int = 0) -> bool:
         deferred_next = nxt is not None and _scan(p, ev.texts[nxt])[0]
         if len(starts) < 2 and not ((deferred or deferred_next) and menu_in_turn) \
                 and not (menu_in_turn and _opens_menu(text)) \
-                and not (deferred and asked is not None and _OR_QUESTION.search(ev.context[asked])):
+                and not (deferred and asked is not None and (_OR_QUESTION.search(ev.context[asked])
+                                                             or _asks_for_one(p, ev.context[asked]))):
             continue  # fewer than two policy names and no menu left open or opened: nothing to find in this answer
         for sm in _SENTENCE.finditer(text):
             sentence = sm.group(0)

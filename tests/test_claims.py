@@ -3048,3 +3048,45 @@ def test_gpus_worth_of_work_is_no_replica_and_tokens_at_a_step_are_a_reply():
     assert all(c.subject.gpus_in_sentence != 11 for c in led.candidate_claims())
     assert one(led, "output_tokens").value == 250
     assert not [c for c in led.candidate_claims() if c.kind == "seq_len" and c.value == 250]
+
+
+def test_a_product_carried_on_from_one_layers_share_is_no_sequences_kv():
+    led = ledger("Per token per layer: K and V, each 32 heads x 128 = 4,096 elements, so 8,192 elements, 16 KiB at two "
+                 "bytes. Times 2,048 tokens, 32 MiB. Times batch 8, 256 MiB. That's it? Hmm, no, that's one layer. Times "
+                 "32 layers: 8 GiB.",
+                 opening="You preallocate the cache: batch 8, 2,048 tokens, 32 layers, 32 heads of dim 128, FP16. How much?")
+    assert not [c for c in led.candidate_claims() if c.kind == "kv_bytes_per_sequence" and c.value == 32 * 2**20]
+
+
+def test_bytes_over_a_bare_bytes_figure_is_no_sequence_length():
+    led = ledger("Weights 8B x 2 = 16G. KV per token, 2 x 32 layers x 8 kv heads x 128 x 2 bytes = 128K byte. Free after "
+                 "weights and overhead is ~60G. A sequence is 2,250 tokens x 128K = ~290M. 60G / 290M is about two hundred "
+                 "sequences per card.", opening="One host, eight A100 80GB GPUs, each with its own copy of Llama-3-8B in "
+                 "FP16. Prompts around 2,000 tokens, replies around 250.")
+    assert not [c for c in led.candidate_claims() if c.kind == "seq_len" and c.value > 1e5]
+    assert status(led, "concurrent_sequences") == "ok"
+
+
+@pytest.mark.parametrize("said", ["max_tokens 2,048 x ~35 ms p99 per token is about 40 seconds",
+                                  "2,048 x ~35 ms per token is about 40 seconds"])
+def test_a_product_whose_last_factor_is_per_token_is_checked(said):
+    led = ledger(f"Whole generation: {said}, times 1.5 for margin, so a 60-second ceiling.",
+                 opening="Llama-3-70B on four H100s. What timeout for the whole generation?")
+    calc = one(led, "arithmetic")
+    assert calc.check.status == "wrong" and calc.value == 40_000, calc.check
+
+
+def test_a_calculation_redone_in_full_after_a_slip_is_not_read_as_the_result():
+    led = ledger("So the whole-generation ceiling is 4,096 x 50 ms, that's 20 seconds. Hmm, no: 4,096 x 0.05 is 204.8 s, "
+                 "about three and a half minutes.", opening="Llama-3-70B on four H100s. What timeout for the whole generation?")
+    assert [c.check.status for c in led.by_kind("arithmetic")] == ["unchecked", "ok"]
+
+
+def test_a_count_judged_on_the_free_memory_said_not_a_kinder_reading():
+    led = ledger("Weights in FP8 are about 70 GB, so 80 minus 70 leaves about 10 gigs. KV per token for Llama-3-70B: 2 x 80 "
+                 "layers x 8 KV heads x 128 head dim x 2 bytes, which is 327,680 bytes, ~320K. 10 GB divided by 320K is "
+                 "about 30 thousand, so roughly 30 concurrent sequences per GPU.",
+                 opening="Llama-3-70B on H100 80GB GPUs, FP8 weights, one model per GPU. Prompts around 1,500 tokens, "
+                 "replies around 300.")
+    seqs = one(led, "concurrent_sequences")
+    assert seqs.check.status == "wrong" and "10 GB" in seqs.check.explanation, seqs.check

@@ -1242,3 +1242,77 @@ def test_either_works_and_each_gives_a_different_guarantee_decline_the_options(q
 def test_a_pick_that_defers_again_leaves_the_list_open(qid, question, options, pick):
     report = _graded(qid, (question, options), ("Pick one.", pick))
     assert "policy_list" in {p.id for p in report.pitfalls}
+
+
+def test_the_kv_cache_externalised_to_a_store_that_is_redis_is_the_confusion():
+    report = _graded("gpu-inference-serving", (
+        "How many concurrent sequences fit on one replica? Walk me through weights and KV bytes per token.",
+        "The KV cache is the big one. We'd externalise it into a distributed KV store - a Redis Cluster tier in front of "
+        "the GPUs - so any replica can pick up any conversation."))
+    assert "kv_cache_confusion" in {p.id for p in report.pitfalls}
+
+
+def test_gpu_memory_waved_away_because_the_cache_is_in_redis_is_no_memory_constraint():
+    report = _graded("gpu-inference-serving",
+                     ("Where would you start?", "A gateway, then GPU workers on vLLM. For the KV cache, I'd keep it in "
+                      "Redis, a Redis cluster next to the GPU nodes, so any worker can pick up any conversation."),
+                     ("How many concurrent sequences fit on one replica?",
+                      "Right, so the GPUs mainly need to hold the model. Since the KV cache is in Redis, GPU memory doesn't "
+                      "really get used up by sequences. Redis scales horizontally, we just add shards."))
+    assert _scores(report)["capacity_number"] == 0
+
+
+def test_keeping_them_all_configurable_when_asked_which_one_declines_the_choice():
+    report = _graded("recommendation-serving",
+                     ("How would you batch requests on those GPUs?",
+                      "Triton's dynamic batching, with tuned preferred batch sizes and queue delay. There's also request "
+                      "coalescing at the gateway, micro-batching in the ranker service, or concurrent model instances."),
+                     ("Which of those do you actually run, with what settings?",
+                      "It depends on the traffic shape, so I'd keep them all configurable and let the load tests decide."))
+    assert "policy_list" in {p.id for p in report.pitfalls}
+
+
+def test_an_fsync_turned_down_for_a_vague_interval_is_no_fsync_policy():
+    ev = _evidence("kv-store-wal", ["We could fsync in the background every so often instead of on each write."],
+                   opening="An fsync on every put would cap you well below 50,000 a second. How would you get durability?")
+    assert "fsync_policy" not in ev.hits
+
+
+def test_fast_on_average_as_the_latency_answer_is_average_only():
+    report = _graded("kv-store-wal", (
+        "Is that acceptable? What's your latency target?",
+        "Probably fine for most clients; it's fast on average, since most of the time it's just a memory write."))
+    assert "average_only" in {p.id for p in report.pitfalls}
+
+
+def test_retrying_until_it_succeeds_with_some_limit_bounds_no_retries():
+    report = _graded("inference-timeout-restart",
+                     ("How do you tell a hung generation from a long one?",
+                      "Track tokens: if no new token in 5 seconds, it's hung."),
+                     ("Resume or recompute, for a 6,000-token prompt?",
+                      "Recompute. Recomputing 6,000 tokens is a prefill, under a second for a 70B. Retry until it "
+                      "succeeds, I guess with some limit."))
+    assert _scores(report)["scheduling_policy"] == 2
+
+
+def test_batching_across_requests_turned_down_is_no_batching():
+    report = _graded("recommendation-serving", (
+        "How do you batch requests without blowing the budget?",
+        "I wouldn't batch across requests. Each request already has a few hundred candidates, that's a batch in itself, "
+        "and batching across requests only adds waiting. So each call goes straight to a GPU."))
+    assert _scores(report)["scheduling_policy"] == 0
+
+
+def test_a_cap_and_queue_the_rest_is_a_limit_with_its_rule():
+    report = _graded("gpu-inference-fundamentals", (
+        "What does a bigger batch cost in latency?",
+        "Memory caps the batch at ~28 for 4K contexts. I'd cap the batch at 28 and queue the rest."))
+    assert _scores(report)["scheduling_policy"] == 2
+
+
+def test_a_cost_accepted_for_the_traffic_it_suits_is_a_trade_off():
+    report = _graded("gpu-inference-fundamentals", (
+        "What does a bigger batch cost in latency?",
+        "So 8x the tokens per step for 1.6x the step time. Per-user p99 time per token goes from ~50 to ~80 ms. I'd "
+        "accept that for an offline eval job."))
+    assert _scores(report)["tail_latency_tradeoff"] == 2

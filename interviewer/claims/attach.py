@@ -59,7 +59,7 @@ FREED_BEFORE = guarded(re.compile(r"\b(?:frees?|freeing|saves?|saving)(?:\s+up)?
 # as a calculation the candidate stands behind), on the same pieces
 _RESULT = re.compile(
     arithmetic.OPERAND_TAIL + r"(?:,\s*(?:which\s+is|that's|that\s+is|yes)|=|≈|~=|->|→|:|,|#|is|are|gives|give|comes\s+to|makes|that's|that\s+is|which\s+is|so"
-    r"|per\s+token\s+is)?" + arithmetic.PAUSE
+    r"|(?:p\d{2,3}\s+)?per\s+token\s+is)?" + arithmetic.PAUSE
     + r"\s*(?:so\s+(?=about|roughly|around|approximately|~))?"  # "40 x 5,120 x 2, so about 0.4 MB"
     r"(?:" + arithmetic.APPROX + r"|so|that's|or|is)?[\s`*]*", re.I)  # "`20 GB / 1 GB/s ≈` **2 s**"
 # "2,000 x 50 ms, which is 10 seconds" restates the product only in an operand's quantity: "250 hosts x 8,
@@ -272,12 +272,23 @@ def clause_flags(text: str, v: Vocab) -> tuple[re.Match | None, bool]:
     return v.hypothetical.search(text), bool(v.comparison.search(text))
 
 
+def one_layer_after(text: str, carried: bool) -> bool:
+    """Does a sentence end on one layer's share ("Per token per layer: ..., 16 KiB at two bytes."), so that
+    a product carried on in the next ("Times 2,048 tokens, 32 MiB.") is still one layer's? `carried`: the
+    sentence before ended so, and this one carries its product on."""
+    said = list(_PER_LAYER.finditer(text))
+    if said:
+        return not _LAYERS.search(text, said[-1].end())
+    return carried and bool(_LEADING_TIMES.match(text)) and not _LAYERS.search(text)
+
+
 def find_claims(seg: Segment, v: Vocab, carried_rate: str | None = None,
-                flags: tuple[re.Match | None, bool] | None = None) -> list[Found]:
+                flags: tuple[re.Match | None, bool] | None = None, one_layer: bool = False) -> list[Found]:
     """Every claim in one segment (prose sentence or table cell), in text order. `carried_rate` is a
     byte rate the previous sentence ended on ("... about 55 MB/s."): a size over a period that opens
     this one ("So roughly 180 GB a day.") is that rate carried over the period. `flags`: the
-    segment's clause_flags, when the caller has them already."""
+    segment's clause_flags, when the caller has them already. `one_layer`: the sentence before ended on one
+    layer's share (one_layer_after), so a product this one carries on from it is one layer's too."""
     text = seg.text
     hyp_m, comp = flags if flags is not None else clause_flags(text, v)
     if not _MAY_HAVE_NUMBER.search(text) and not v.number_word_re.search(text) and not v.fraction_re.search(text) \
@@ -312,7 +323,10 @@ def find_claims(seg: Segment, v: Vocab, carried_rate: str | None = None,
             # "525,000 over 1,800 gives about 870 sequences": the divisor is the sequence length (not
             # "2,000 over 270 is about 7.5, so 8 replicas": requests in flight over each replica's share)
             last = ms[ch.operands[-1]]
-            if last.dim in ("count", "tokens") and last.value >= 128:
+            if ms[ch.operands[0]].dim == "bytes" and last.dim == "count" and last.value >= 1e5:
+                # "50G / 360M is about 135 sequences": bytes over a sequence's bytes said bare, no token count
+                role[ch.operands[-1]] = "operand"
+            elif last.dim in ("count", "tokens") and last.value >= 128:
                 role[ch.operands[-1]] = "seq_len"
                 # ... and the dividend the tokens the cache holds ("Fewer seqs fit: 1.1M / 8K = 136")
                 first = ms[ch.operands[0]]
@@ -342,7 +356,7 @@ def find_claims(seg: Segment, v: Vocab, carried_rate: str | None = None,
         # that's 4 GiB"): its tokens (and sequences) times that figure, a sequence's or a batch's KV
         toks = [k for k, mm in enumerate(ms) if mm.dim == "tokens"]
         res = [k for k, mm in enumerate(ms) if mm.dim == "bytes" and toks and k > toks[0]]
-        if res and res[-1] not in hints:
+        if res and res[-1] not in hints and not one_layer:
             many = any(mm.dim in ("sequences", "count") and mm.value >= 2 for mm in ms[toks[0] + 1:res[-1]])
             hints[res[-1]] = ("kv_bytes_batch" if many else "kv_bytes_per_sequence", [])
     prev_time: Found | None = None
@@ -482,7 +496,7 @@ def _per_token_result(text: str, b: Mention, t: Mention) -> bool:
     return m is not None and len(text[m.end():t.start]) <= 28 and bool(arithmetic.RESULT.fullmatch(text[m.end():t.start]))
 
 
-_PER_TOKEN_WORDS = re.compile(r"\s*(?:per|a|each|/)\s*(?:output\s+)?tok(?:en)?s?\b,?", re.I)
+_PER_TOKEN_WORDS = re.compile(r"\s*(?:p\d{2,3}\s+)?(?:per|a|each|/)\s*(?:output\s+)?tok(?:en)?s?\b,?", re.I)
 
 
 def _calculations(text: str, ms: list[Mention], chains: list[_Chain], v: Vocab, hyp_m, comp: bool) -> list[Found]:
@@ -498,8 +512,9 @@ def _calculations(text: str, ms: list[Mention], chains: list[_Chain], v: Vocab, 
 
     starts = {ch.operands[0]: ch for ch in chains}
     for ch in chains:
-        if ch.result is None or not arithmetic.result_gap(text, ms[ch.operands[-1]], ms[ch.result]):
-            continue
+        if ch.result is None or not (arithmetic.result_gap(text, ms[ch.operands[-1]], ms[ch.result])
+                                     or _per_token_result(text, ms[ch.operands[-1]], ms[ch.result])):
+            continue  # ("max_tokens 2,048 x ~35 ms p99 per token is about 40 seconds": the last factor's "per token")
         if ch.result in starts and not _NEXT_STEP.match(text, ms[ch.result].end, ms[starts[ch.result].operands[1]].start):
             # "a + b x c ≈ a + d = e": the "result" is a rewritten expression, checked in its turn; with no total
             # after it, the product it rewrote is checked as said: "0.4 s + 2,048 x 45 ms = 0.4 + 9.2 s"

@@ -7,7 +7,7 @@ from typing import Optional, Sequence
 
 from text_to_num import text2num
 
-from interviewer.claims.attach import clause_flags, find_claims
+from interviewer.claims.attach import clause_flags, find_claims, one_layer_after
 from interviewer.claims.gqa import about_size, asks_about_gqa, shrink_factors
 from interviewer.claims.models import Claim, Ledger, construct, copied
 from interviewer.claims.numbers import writes_european
@@ -34,9 +34,11 @@ def _found(text: str) -> tuple:
     tracker = Tracker(v)
     out = []
     rate = None
+    layer = False
     for seg in segments(text):
         hyp_m, comp = flags = clause_flags(seg.text, v)
-        found = tuple(find_claims(seg, v, rate, flags))
+        found = tuple(find_claims(seg, v, rate, flags, layer))
+        layer = one_layer_after(seg.text, layer)
         last = found[-1].mention if found else None
         rate = seg.text[last.start:last.end] if last is not None and last.dim == "bytes_rate" \
             and not _MAY_FOLLOW.search(seg.text, last.end) else None

@@ -915,6 +915,24 @@ def check_sequences(c: Claim, ctx: Ctx, i: int) -> Check | None:
         most = max(x[0] for x in positive)
         return _check("unchecked", "load", most, "sequences", c,
                       f"A load you chose to work with; it fits (about {say.count(most)} would).", trace, assumptions)
+    own = _own_free(c, ctx, i) if ok and not per_host else None
+    if own is not None:
+        _v, f, n, kv, s_len, where = min(positive, key=lambda x: abs(math.log(max(x[0], 1e-9) / max(c.value, 1e-9))))
+        frees = [own] + ([own * n] if n > 1 else [])
+        if all(abs(f / x - 1) > 0.15 for x in frees):
+            # the count passes only on a kinder reading of the card than the free memory said in the same answer ("80
+            # minus 70 leaves about 10 gigs ... 10 GB divided by 320K is about 30 thousand, so roughly 30 sequences"):
+            # it is judged on the figure said
+            mine = [x / (kv * s_len) for x in frees]
+            ok, best = _best(c, mine, tol)
+            if not ok:
+                per = f"{kv * s_len / 1e9:.2g} GB" if kv * s_len >= 1e9 else say.nbytes(kv * s_len)
+                expected = min(mine, key=lambda x: abs(math.log(max(x, 1e-9) / max(c.value, 1e-9))))
+                return _check("wrong", "sequences", expected, "sequences", c,
+                              f"By the free memory you said, {say.nbytes(own)}, at {per} per {s_len:,.0f}-token sequence "
+                              f"that is about {say.count(expected)} sequences {where}, not {say.count(c.value)}.",
+                              trace + [f"the free memory said: {say.nbytes(own)}; {say.nbytes(own)} / ({kv:,} bytes x "
+                                       f"{s_len:,.0f} tokens) = {expected:,.1f}"], assumptions)
     if ok:
         _v, f, n, kv, s_len, where = min(positive, key=lambda x: abs(math.log(max(x[0], 1e-9) / max(c.value, 1e-9))))
         per = f"{kv * s_len / 1e9:.2g} GB" if kv * s_len >= 1e9 else say.nbytes(kv * s_len)
@@ -928,6 +946,17 @@ def check_sequences(c: Claim, ctx: Ctx, i: int) -> Check | None:
     return _check("wrong", "sequences", expected, "sequences", c,
                   f"About {say.nbytes(cap['primary_free'])} free at {per} per {seq:,.0f}-token sequence is roughly "
                   f"{say.count(expected)} sequences {where}, not {say.count(c.value)}.", trace, assumptions)
+
+
+def _own_free(c: Claim, ctx: Ctx, i: int) -> float | None:
+    """The free memory for the cache said (and found right) in the same answer as a count of sequences, if any."""
+    said = ctx.related(i, ("free_kv_bytes",))
+    if said is None or said.speaker != c.speaker or said.turn != c.turn or not said.value or not c.scope_stated \
+            or said.check is None or said.check.status != "ok":
+        return None
+    if said.subject is None or c.subject is None or (said.subject.tp, said.subject.gpu) != (c.subject.tp, c.subject.gpu):
+        return None  # another set-up's ("TP=2: ... ~12.5 GiB of cache ... TP=4: ... ~285 seqs per replica")
+    return said.value
 
 
 # a load set up to work with: "With 32 sequences at 1,024 tokens", "At 64 sequences of 2,000 tokens the KV read adds",
@@ -2439,6 +2468,9 @@ _FACTOR_CHANGED = re.compile(r"\b(?:forgot|missed|left\s+out|omitted|times|twice
                              r"|\bk\s+and\s+v\b|\bx\s*\d|×|\*\s*\d|\bdropped\s+(?!a\s+(?:zero|decimal|digit))", re.I)
 
 
+_OPERATOR_NEXT = re.compile(r"\s*(?:[x×*/÷]|times\b|over\b|divided\s+by\b|multiplied\s+by\b)\s*~?\d", re.I)
+
+
 def _check_redone(ctx: Ctx, i: int, text: str) -> None:
     """A calculation taken back at once for another result ("4,096 × 40 ms is 163 seconds - wait, no, that's
     16.4 seconds, I slipped a decimal"): the result settled on is a claim of its own, checked against the
@@ -2455,6 +2487,8 @@ def _check_redone(ctx: Ctx, i: int, text: str) -> None:
     said = [x for x in find_mentions(c.span, ctx.v) if x.value == c.value][-1:] or find_mentions(c.span, ctx.v)[-1:]
     if new is None or not new.value or not said:
         return
+    if _OPERATOR_NEXT.match(text, start + new.end):
+        return  # "- hmm, no: 4,096 x 0.05 is 204.8 s": the working redone in full, a calculation of its own
     if _FACTOR_CHANGED.search(text, c.end, start + new.start):
         return  # "- no, I forgot K and V, times 2 is 524,288": other factors, not the same ones redone
     value = new.value
