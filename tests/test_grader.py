@@ -1316,3 +1316,50 @@ def test_a_cost_accepted_for_the_traffic_it_suits_is_a_trade_off():
         "So 8x the tokens per step for 1.6x the step time. Per-user p99 time per token goes from ~50 to ~80 ms. I'd "
         "accept that for an offline eval job."))
     assert _scores(report)["tail_latency_tradeoff"] == 2
+
+
+@pytest.mark.parametrize("answer", [
+    "Footprints first, it's a reflex from shipping models to phones:\n- FP16: 26 GB of weights\n- INT8: 13 GB\n"
+    "- INT4: ~6.5 GB\nEach A100 keeps one FP16 copy with 54 GB spare.",
+    "Footprint first so I know what a restart costs: 70B is ~140 GB in FP16, ~70 in FP8, ~35 in INT4. I'll assume FP16.",
+    "I'll assume FP16. I'm saying that up front because people sometimes pitch INT4 as a stability fix: smaller model, "
+    "fewer OOMs. It isn't.",
+])
+def test_footprints_at_each_precision_or_someone_elses_pitch_adopt_no_quantization(answer):
+    report = _graded("gpu-inference-serving", ("Where would you start?", answer))
+    assert "quantizing_on_faith" not in {p.id for p in report.pitfalls}
+
+
+def test_a_window_of_sequences_per_gpu_is_a_limit():
+    report = _graded("route-batch-eight-gpus",
+                     ("Design how requests get routed and batched.",
+                      "A router holds one queue, and each GPU runs its own continuous-batching engine with a window of "
+                      "how many sequences it will accept."),
+                     ("How many fit?", "About 54, so I'll round the window down to 48 sequences per GPU for slack."),
+                     ("When every GPU is full?", "Each GPU's window is 48 sequences; if all eight windows are full, the "
+                      "request waits in the router's FIFO."))
+    assert "no_limits" not in {p.id for p in report.pitfalls}
+    assert _scores(report)["scheduling_policy"] == 2
+
+
+def test_a_starting_fleet_left_to_the_autoscaler_is_a_figure_and_avoided_batching_no_policy():
+    report = _graded("recommendation-serving",
+                     ("How many GPUs does the ranker need at dinner peak?",
+                      "L4s are pretty fast, so I'd start with 10 or 20 of them and let the autoscaler figure out the rest."),
+                     ("How do you batch requests without blowing the latency budget?",
+                      "I'd avoid batching, honestly. Batching is like Nagle's algorithm, it adds delay, so each request "
+                      "goes to the GPU as its own call as soon as it arrives."))
+    scores = _scores(report)
+    assert (scores["capacity_number"], scores["scheduling_policy"]) == (1, 0)
+
+
+def test_max_num_batched_tokens_said_as_a_bucket_of_n_tokens_is_a_token_budget():
+    ev = _evidence("gpu-inference-serving", ["The bucket is max_num_batched_tokens: a token bucket of 8k tokens (8,192) "
+                                             "refilled every step."])
+    assert "token_budget" in ev.hits
+
+
+def test_a_cost_to_design_away_is_no_trade_off():
+    ev = _evidence("gpu-scheduling-platform", ["Fragmentation will cost us utilization, so topology-aware bin-packing is "
+                                               "important."])
+    assert "tradeoff" not in ev.hits
