@@ -74,15 +74,16 @@ EXACT, WITHIN_ONE, PITFALL_RECALL, FALSE_PITFALL = 0.85, 0.97, 0.85, 0.02
 # weak answers), ZZZZZZG and ZZZZZZH (0.82, 0.79; recall 0.57 and 0.67, ZZZZZZG two false average_only, both weak and
 # stuffed answers), ZZZZZZI and ZZZZZZJ (0.86, 0.87; recall 0.84 and 0.85, ZZZZZZI four weak answers and one stuffed,
 # ZZZZZZJ one false vendor_speedup, one strong and one weak answer), ZZZZZZK and ZZZZZZL (0.88, 0.82; ZZZZZZK on one weak
-# answer only, ZZZZZZL on exact, three false no_limits, one strong and one weak answer) missed it too and were then tuned
-# on.
+# answer only, ZZZZZZL on exact, three false no_limits, one strong and one weak answer), ZZZZZZM and ZZZZZZN (0.80, 0.86;
+# ZZZZZZM on exact, four weak answers and one stuffed, ZZZZZZN on three false quantizing_on_faith, one weak and one
+# stuffed answer) missed it too and were then tuned on.
 BELOW_THE_BAR: dict[str, str] = {
-    "batch_zzzzzzm": ("measured once at a701bac (cycle 85): within one 0.99 (89/90), pitfall recall 0.88 (22/25), no "
-                      "false pitfall and strong >= 8: 6/6 meet the bar; exact 0.80 (72/90), four weak answers (4/8) and "
-                      "one stuffed answer (2/3) above 2 do not"),
-    "batch_zzzzzzn": ("measured once at a701bac (cycle 85): exact 0.86 (77/90), within one 1.00 (90/90), pitfall recall "
-                      "0.92 (23/25) and strong >= 8: 6/6 meet the bar; three false pitfalls (quantizing_on_faith on 9.1% of "
-                      "the transcripts that forbid it), one weak answer (7/8) and one stuffed answer (2/3) do not"),
+    "batch_zzzzzzo": ("measured once at da768a6 (cycle 86): exact 0.87 (78/90), within one 1.00 (90/90), pitfall recall "
+                      "0.88 (21/24), no false pitfall, strong >= 8: 6/6 and stuffed <= 2: 3/3 meet the bar; two weak "
+                      "answers (6/8) above 2 do not"),
+    "batch_zzzzzzp": ("measured once at da768a6 (cycle 86): exact 0.88 (79/90), within one 1.00 (90/90), pitfall recall "
+                      "0.96 (24/25), strong >= 8: 6/6 and stuffed <= 2: 3/3 meet the bar; one false quantizing_on_faith "
+                      "(3.8% of the transcripts that forbid it) and two weak answers (6/8) above 2 do not"),
 }
 
 BATCHES = sealed_batches()
