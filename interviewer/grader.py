@@ -314,6 +314,9 @@ def _divides(c: Claim) -> bool:
 _WORKED_RULES = frozenset({"in_repair", "gpus_from_rate", "fsync_count", "record_count"})
 
 
+_OWN_COUNT_RULES = frozenset({"host_gpus", "gpu_hosts", "in_repair"})
+
+
 def _claim_cap(cid: str, family: str, ev: Evidence, rubric: Rubric) -> tuple[int, list[Claim]]:
     """The highest score the ledger's checks allow `cid`, and the wrong claims that set it."""
     rule = rubric.claim_caps.get(cid)
@@ -334,6 +337,10 @@ def _claim_cap(cid: str, family: str, ev: Evidence, rubric: Rubric) -> tuple[int
             return c.kind, tuple(c.formula)
         if c.kind == "fleet_share":
             return c.kind, c.turn, c.start  # each share is of its own count: one said right excuses no other
+        if c.kind in ("gpu_count", "host_count") and c.check.rule in _OWN_COUNT_RULES:
+            # GPUs worked out from hosts, or in repair from a rate: "~15 GPUs are in repair" said right excuses
+            # no "15 hosts, so about 12 GPUs of capacity out"
+            return c.kind, c.check.rule, c.turn, c.start
         if c.kind == "concurrent_sequences" and c.check.rule == "host_sequences":
             return c.kind, c.subject.model, c.check.rule  # one GPU's figure said right excuses no host total
         return ("fits_on_gpus" if c.kind == "tensor_parallel" else c.kind), c.subject.model

@@ -3090,3 +3090,41 @@ def test_a_count_judged_on_the_free_memory_said_not_a_kinder_reading():
                  "replies around 300.")
     seqs = one(led, "concurrent_sequences")
     assert seqs.check.status == "wrong" and "10 GB" in seqs.check.explanation, seqs.check
+
+
+def test_a_bare_count_in_the_repair_pipeline_is_checked_against_rate_and_turnaround():
+    led = ledger("rough: ~0.1% of GPUs/day hit something actionable => 10k x 0.001 = ~10/day. vendor RMA turnaround ~7 days "
+                 "=> ~700 in the pipeline at once, so keep ~7% spares.", opening=OPEN_HEALTH)
+    c = [c for c in led.candidate_claims() if c.kind == "gpu_count" and c.value == 700][0]
+    assert c.check.status == "wrong" and c.check.expected == 70, c.check
+
+
+def test_whole_hosts_pulled_turned_into_too_few_gpus_of_capacity_is_wrong():
+    led = ledger("We pull the whole host when one GPU is bad, since you can't safely hand out the other seven. That's 15 "
+                 "hosts, so about 12 GPUs of capacity out, ~0.12% of the fleet.",
+                 opening="We operate around 10,000 GPUs across a few data centres. Design the repair pipeline.")
+    c = [c for c in led.candidate_claims() if c.kind == "gpu_count" and c.value == 12][0]
+    assert c.check.status == "wrong" and c.check.expected == 120, c.check
+
+
+def test_a_per_host_share_times_hosts_is_not_the_hosts_gpus():
+    led = ledger("Cost: a draining host averages ~4 idle GPUs; with ~10 hosts draining at any time that's ~40 GPUs idle.",
+                 opening="We run about 2,000 H100s, 250 hosts with eight GPUs each. Design the scheduler.")
+    c = [c for c in led.candidate_claims() if c.kind == "gpu_count" and c.value == 40][0]
+    assert c.check is None or c.check.status != "wrong", c.check
+
+
+@pytest.mark.parametrize("said,status", [("50 MB/s, which on the wire is 50 Gb/s", "wrong"),
+                                         ("50 MB/s, which is 400 Mb/s on the wire", "ok"),
+                                         ("50 MB/s (about 0.4 Gbps)", "ok")])
+def test_a_rate_said_again_in_bits_is_the_same_rate(said, status):
+    led = ledger(f"On throughput: 50,000 x 1 KB = {said}.", opening=OPEN_WAL)
+    calc = [c for c in led.by_kind("arithmetic") if c.formula == ["50 MB/s"]]
+    assert calc and calc[0].check.status == status, led.summary()
+
+
+def test_a_capital_prefix_on_a_small_b_is_bits():
+    from interviewer.claims.numbers import find_mentions
+    from interviewer.claims.vocab import load
+    assert [m.value for m in find_mentions("400 Gb/s InfiniBand, 3.35 TB/s of HBM, 3 Gbps off NVMe", load())] == \
+        [50e9, 3.35e12, 375e6]

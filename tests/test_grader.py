@@ -1363,3 +1363,10 @@ def test_a_cost_to_design_away_is_no_trade_off():
     ev = _evidence("gpu-scheduling-platform", ["Fragmentation will cost us utilization, so topology-aware bin-packing is "
                                                "important."])
     assert "tradeoff" not in ev.hits
+
+
+def test_a_drain_until_the_next_ckpt_and_a_max_share_drained_an_hour_are_the_drain_rule_and_budget():
+    ev = _evidence("gpu-health-repair", [
+        "soft => cordon, wait for next ckpt, then swap the host. so: wait unless hard.",
+        "drain budget: automation pulls max 1% of fleet (100 GPUs) per hour; past that it freezes and pages on-call."])
+    assert {"preempt_job_rule", "preemption_budget"} <= set(ev.hits)

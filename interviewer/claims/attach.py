@@ -496,6 +496,8 @@ def _per_token_result(text: str, b: Mention, t: Mention) -> bool:
     return m is not None and len(text[m.end():t.start]) <= 28 and bool(arithmetic.RESULT.fullmatch(text[m.end():t.start]))
 
 
+_RESTATED = re.compile(r"\s*,?\s*(?:which|that)(?:.s|\s+is|\s+(?:on\s+the\s+(?:wire|network|link)|in\s+bits)\s+is)\s+"
+                       r"(?:on\s+the\s+(?:wire|network|link)\s+|in\s+(?:bits|network\s+terms)\s+)?(?:about\s+|roughly\s+|~)?|\s*\(\s*(?:=\s*|i\.e\.\s*|about\s+|~)?", re.I)
 _PER_TOKEN_WORDS = re.compile(r"\s*(?:p\d{2,3}\s+)?(?:per|a|each|/)\s*(?:output\s+)?tok(?:en)?s?\b,?", re.I)
 
 
@@ -562,6 +564,11 @@ def _calculations(text: str, ms: list[Mention], chains: list[_Chain], v: Vocab, 
                 formula.append(ch.ops[k - 1])
             formula.append(text[ms[i].start:ms[i].end])
         calc(ms[ch.operands[0]].start, ms[ch.result], formula)
+    # a rate said again in other units: "50 MB/s, which on the wire is 50 Gb/s" (the same rate, so the same bytes)
+    for a, b in zip(ms, ms[1:]):
+        if a.dim == b.dim == "bytes_rate" and a.unit and b.unit and a.unit != b.unit and not a.weak \
+                and _RESTATED.fullmatch(text, a.end, b.start) and not any(f.mention is b for f in out):
+            calc(a.start, b, [text[a.start:a.end]])
     # "20 GB at 500 MB/s is about 40 s", "at 500 MB/s, 20 GB is about four seconds": a time from a rate
     for k in range(len(ms) - 2):
         a, b, t = ms[k], ms[k + 1], ms[k + 2]

@@ -238,6 +238,9 @@ def _atoms(text: str, v: Vocab, skip: list[tuple[int, int]], digits: bool = True
     return atoms
 
 
+BITS_RATE = re.compile(r"[KMGT]b(?:/s|ps)")
+
+
 def _unit_at(text: str, pos: int, v: Vocab) -> tuple[str, str, float, int] | None:
     """(dim, alias, factor, end) of a unit or counted noun starting at `pos` (after spaces/hyphen)."""
     gap = _GAP.match(text, pos)
@@ -248,7 +251,8 @@ def _unit_at(text: str, pos: int, v: Vocab) -> tuple[str, str, float, int] | Non
     um = v.unit_re.match(text, p)
     if um:
         u = v.unit_by_alias[" ".join(um.group(0).lower().split())]
-        best = (u.dim, um.group(0), u.factor, um.end())
+        # a capital prefix on a small b is bits: "50 Gb/s on the wire", "3 Gbps off NVMe" (an eighth of GB/s)
+        best = (u.dim, um.group(0), u.factor / 8 if BITS_RATE.fullmatch(um.group(0)) else u.factor, um.end())
     nm = v.noun_re.match(text, p)
     if nm and nm.group(0).lower() == "times" and _OPERAND_NEXT.match(text, nm.end()):
         nm = None  # "128 times 2 bytes" multiplies; "retries 3 times" counts

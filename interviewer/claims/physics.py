@@ -1328,7 +1328,7 @@ def check_calculation(c: Claim, ctx: Ctx, i: int) -> Check | None:
     """A calculation said aloud ("20,000 x 300 is 600,000"): re-done in base units, a change of unit
     allowed between the operands and the result."""
     from interviewer.claims import arithmetic
-    from interviewer.claims.numbers import find_mentions
+    from interviewer.claims.numbers import BITS_RATE, find_mentions
 
     values, ops, dims, parts = [], [], set(), []
     for k, part in enumerate(c.formula):
@@ -1376,6 +1376,21 @@ def check_calculation(c: Claim, ctx: Ctx, i: int) -> Check | None:
     if expected is None or c.value is None:
         return None
     said = " ".join(c.formula)
+    if not ops and result and parts[0] is not None and parts[0].dim == result[-1].dim:
+        # the same rate said again in other units ("50 MB/s, which on the wire is 50 Gb/s"): no change of unit can
+        # explain a gap, it is the change of unit
+        r = c.value / expected if expected else None
+        if r is not None and abs(math.log(r)) <= math.log(1 + ctx.v.physics["tolerance"]) + math.log(1.0995):
+            return _check("ok", "arithmetic", expected, c.unit, c, f"{said} is the same rate as {result[-1].raw:g} {result[-1].unit}.",
+                          [f"{said} = {expected:,.6g} bytes/s"])
+        bits = " (a byte is 8 bits: a rate in Gb/s is an eighth of one in GB/s)" \
+            if any(BITS_RATE.fullmatch(u) for u in (parts[0].unit, result[-1].unit)) else ""
+        check = _check("wrong", "arithmetic", expected, c.unit, c,
+                       f"{said} is not {result[-1].raw:g} {result[-1].unit}: that is about {max(r, 1 / r):.3g} times "
+                       f"{'more' if r > 1 else 'less'}{bits}.", [f"{said} = {expected:,.6g} bytes/s; "
+                                                                 f"{result[-1].raw:g} {result[-1].unit} = {c.value:,.6g} bytes/s"])
+        check.ratio = round(r, 4)
+        return check
     # in bytes where the result is bytes and the operands are in bytes too ("55 MB/s x an hour = 198 GB")
     said_as = result or [m for m in find_mentions(c.span, ctx.v) if m.value == c.value][-1:]
     in_bytes = bool(said_as) and said_as[-1].dim == "bytes" and any(m is not None and m.dim in ("bytes", "bytes_rate")
@@ -2008,22 +2023,41 @@ def _exact_count(c: Claim, rule: str, expected: float, step: str, right: str, wr
     return check
 
 
-def _gpus_per_host(ctx: Ctx, i: int) -> int | None:
-    """The GPUs per host the round set (its fleet's GPUs over its hosts), when that is a host's shape."""
+def _gpus_per_host(ctx: Ctx, i: int, in_words: bool = False) -> int | None:
+    """The GPUs per host the round set (its fleet's GPUs over its hosts), when that is a host's shape; with
+    `in_words`, else the shape said in words."""
     gpus, nodes = [x for x in _given(ctx, i, "gpu_count") if x >= 10], [x for x in _given(ctx, i, "host_count") if x >= 10]
-    if not gpus or not nodes:
+    if (not gpus or not nodes) and not in_words:
         return None
+    if not gpus or not nodes:
+        # ... or the host's shape said in words up to here: "eight-GPU hosts", "hand out the other seven"
+        said = " ".join(ctx.texts[:ctx.claims[i].turn + 1]) if ctx.texts else ""
+        m = _HOST_SHAPE.search(said)
+        return None if m is None else _SHAPE_WORDS[(m.group(1) or m.group(2)).lower()]
     per = round(max(gpus) / max(nodes))
     return per if per in (2, 4, 8, 16) else None
+
+
+_SHAPE_WORDS = {"eight": 8, "8": 8, "four": 4, "4": 4, "sixteen": 16, "16": 16, "seven": 8, "three": 4, "fifteen": 16}
+_HOST_SHAPE = re.compile(r"\b(eight|8|four|4|sixteen|16)[- ]gpu\s+(?:hosts?|nodes?|boxes|box|servers?|machines?)\b"
+                         r"|\bthe\s+other\s+(seven|three|fifteen)\b", re.I)
+
+
+_OTHER_PER_HOST = re.compile(r"\bhost\s+(?:averages|has|holds|leaves|keeps|strands)\s+(?:about\s+|~)?\d|"
+                             r"\b\d+\s+(?:idle\s+|free\s+|stranded\s+)?gpus?\s+(?:per|a|each)\s+(?:draining\s+)?host\b", re.I)
+_CAPACITY_OUT = re.compile(r"\s*(?:gpus?\s+)?of\s+(?:\w+\s+)?capacity\b", re.I)
 
 
 def check_host_gpus(c: Claim, ctx: Ctx, i: int) -> Check | None:
     """GPUs worked out from hosts just said ("twenty-five hosts, so a hundred GPUs idle"): hosts times
     the GPUs per host the round set (its fleet's GPUs over its hosts)."""
     h = _drawn_from(c, ctx, i, "host_count", _HOSTS_TO_GPUS)
-    if h is None or c.value < h.value:
+    if h is None or (c.value < h.value and not _CAPACITY_OUT.match(c.sentence, _pos(c) + len(c.span))):
         return None  # "25 hosts ... ~6 idle GPUs", "250 hosts, g = 8 GPUs/host": not the hosts' GPUs
-    per = _gpus_per_host(ctx, i)
+        # (but "That's 15 hosts, so about 12 GPUs of capacity out" is their GPUs, miscounted)
+    if _OTHER_PER_HOST.search(c.sentence, 0, _pos(c)):
+        return None  # "a draining host averages ~4 idle GPUs; with ~10 hosts draining that's ~40 GPUs idle": their share
+    per = _gpus_per_host(ctx, i, in_words=True)
     if per is None:
         return None
     expected = h.value * per
