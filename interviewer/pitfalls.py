@@ -456,8 +456,10 @@ def _policy_list(ev: Evidence, p: Pitfall, since: int = 0) -> bool:
                 and not (deferred and asked is not None and (_OR_QUESTION.search(ev.context[asked])
                                                              or _asks_for_one(p, ev.context[asked]))):
             continue  # fewer than two policy names and no menu left open or opened: nothing to find in this answer
+        prev_sm = None
         for sm in _SENTENCE.finditer(text):
             sentence = sm.group(0)
+            before, prev_sm = prev_sm, sm
             # most sentences name fewer than two policies: only those that do are read closely
             many = sum(1 for x in starts if sm.start() <= x < sm.end()) >= 2
             found = _names_in(sentence, p) if many else []
@@ -495,6 +497,14 @@ def _policy_list(ev: Evidence, p: Pitfall, since: int = 0) -> bool:
                           and sentence.count(",") + sentence.count(";") + len(_OR.findall(sentence)) >= 2):
                 start = sm.start() + (len(sentence) - len(sentence.lstrip()))
                 ev.pitfalls[p.id] = Hit(p.id, turn, start, sm.end(), quote_around(text, start, sm.end()))
+                ev.pitfall_kinds[p.id] = "menu"
+                return True
+            # the options listed, then left open as a set in the next sentence: "Dynamic batching, micro-batching or
+            # request coalescing, or CPU fallback. Triton supports all of them ..., so we'd tune per model."
+            if before is not None and deferred and _deferral_in(p, sentence) and any(m.search(sentence) for m in p.menu) \
+                    and _OR.search(before.group(0)) and before.group(0).count(",") + len(_OR.findall(before.group(0))) >= 3:
+                start = before.start() + (len(before.group(0)) - len(before.group(0).lstrip()))
+                ev.pitfalls[p.id] = Hit(p.id, turn, start, before.end(), quote_around(text, start, before.end()))
                 ev.pitfall_kinds[p.id] = "menu"
                 return True
         # asked for one ("Pick one fairness rule. Not a menu, one."), the answer names them all and
@@ -580,6 +590,8 @@ _MENU_OPENER = re.compile(
     r"|^[\s#]*(?:\d+[.)]\s*)?(?:[\w-]+\s+)?(?:options|choices|alternatives|fallbacks)\s*$"
     # "We'd use the standard toolkit there: preemption, swapping, recompute, ..."
     r"|\b(?:the\s+)?" + _TOOLKIT_WORDS +
+    # a list tagged as options after it: "cached recs, popular items, a lighter model, or default features - lots of options"
+    r"|[—–-]\s*(?:lots\s+of|plenty\s+of|many|several|a\s+(?:bunch|lot)\s+of)\s+(?:options|choices|alternatives)\b"
     # a table of options: "| path | cost | catch |" over one row per option
     r"|^\s*\|\s*(?:path|option|approach|mode|strategy|choice|alternative|fallback|policy)s?\s*\|", re.I | re.M)
 _TOOLKIT = re.compile(_TOOLKIT_WORDS, re.I)

@@ -3128,3 +3128,10 @@ def test_a_capital_prefix_on_a_small_b_is_bits():
     from interviewer.claims.vocab import load
     assert [m.value for m in find_mentions("400 Gb/s InfiniBand, 3.35 TB/s of HBM, 3 Gbps off NVMe", load())] == \
         [50e9, 3.35e12, 375e6]
+
+
+def test_per_token_per_sequence_is_a_tokens_kv():
+    led = ledger("Right, K and V are both cached, so x2: 8,589,934,592 bytes, which is 8 GiB. Per token per sequence that's "
+                 "512 KiB.", opening="You preallocate to max length: batch 8, 2,048 tokens, 32 layers, 32 heads of dim 128, FP16.")
+    assert one(led, "kv_bytes_per_token").value == 512 * 1024
+    assert not led.by_kind("kv_bytes_per_sequence")

@@ -1370,3 +1370,27 @@ def test_a_drain_until_the_next_ckpt_and_a_max_share_drained_an_hour_are_the_dra
         "soft => cordon, wait for next ckpt, then swap the host. so: wait unless hard.",
         "drain budget: automation pulls max 1% of fleet (100 GPUs) per hour; past that it freezes and pages on-call."])
     assert {"preempt_job_rule", "preemption_budget"} <= set(ev.hits)
+
+
+def test_options_listed_then_left_as_a_set_in_the_next_sentence_are_a_menu():
+    report = _graded("recommendation-serving", (
+        "How do you batch requests on the GPU without blowing the latency budget?",
+        "Dynamic batching, micro-batching or request coalescing, or CPU fallback for small batches. Triton supports all "
+        "of them with preferred batch sizes and queue delays, so we'd tune per model."))
+    assert "policy_list" in {p.id for p in report.pitfalls}
+
+
+def test_a_list_tagged_lots_of_options_and_a_batcher_named_among_buzzwords():
+    report = _graded("recommendation-serving",
+                     ("How do you batch requests on the GPU?",
+                      "Triton dynamic batching, plus request coalescing, CUDA graphs, pinned memory, async everything."),
+                     ("The feature store slows down at 7 pm. What does the user see?",
+                      "circuit breaker + fallback: cached recs, popular items, a lighter model, or default features — lots "
+                      "of options, graceful degradation."))
+    assert {"policy_list", "no_limits"} <= {p.id for p in report.pitfalls}
+
+
+def test_every_engine_at_its_cap_then_a_wait_is_the_full_rule():
+    ev = _evidence("route-batch-eight-gpus", ["per-GPU cap max_num_seqs = 24 (~3 seqs slack under the 27). all 8 at cap "
+                                              "=> req waits in the router's FIFO queue, no preemption on the GPU."])
+    assert "admission_rule" in ev.hits
