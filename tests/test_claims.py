@@ -3135,3 +3135,34 @@ def test_per_token_per_sequence_is_a_tokens_kv():
                  "512 KiB.", opening="You preallocate to max length: batch 8, 2,048 tokens, 32 layers, 32 heads of dim 128, FP16.")
     assert one(led, "kv_bytes_per_token").value == 512 * 1024
     assert not led.by_kind("kv_bytes_per_sequence")
+
+
+def test_a_papers_setup_quoted_does_not_replace_the_model_asked_about():
+    led = ledger("The vLLM paper [1] gives this: a 2,048-token request on a 13B model takes about 1.6 GB of KV cache. This "
+                 "model is in the same class, so ~1.6 GB per sequence, times 8 is ~13 GB.",
+                 opening="You preallocate the cache to max length. How much memory is that for batch 8, 2,048 tokens, 32 "
+                 "layers and 32 heads of dimension 128 in FP16?")
+    seq = [c for c in led.candidate_claims() if c.kind == "kv_bytes_per_sequence" and c.span == "~1.6 GB"][-1]
+    assert seq.check.status == "wrong" and "as described" in seq.check.explanation, seq.check
+
+
+def test_a_gpu_named_as_a_figures_source_leaves_the_card_asked_about():
+    led = ledger("Llama-2-7B is 6.7B parameters, so ~13.5 GB read per token. With 2 TB/s of bandwidth that's 6.7 ms per token.",
+                 "Right - I pulled it from the vLLM paper's A100 setup [1]. Redo: 13.5 GB / 3.35 TB/s = ~4 ms per token.",
+                 "Applied to a number: 80 GB - 13.5 GB weights - ~4 GB activations and workspace = ~62 GB for KV.",
+                 opening="Take a 7B model in FP16 generating one token at a time on an H100.")
+    free = one(led, "free_kv_bytes")
+    assert free.subject.gpu == "h100-80gb" and free.check.status == "ok", free.check
+
+
+def test_a_position_starting_at_zero_is_no_cap():
+    led = ledger("Left-pad the prompts, and keep a per-sequence position offset so rotary positions start at 0 at each "
+                 "prompt's first real token.", opening="Now decode four prompts of different lengths in one batch.")
+    assert not led.by_kind("max_num_seqs")
+
+
+def test_a_share_of_the_hosts_is_checked_against_the_hosts():
+    led = ledger("For spikes I'd keep 10 percent of the hosts free for serving at all times, which is 20 hosts, 160 GPUs.",
+                 opening="We run a shared fleet of about 2,000 H100s, 250 hosts of eight, used by roughly 40 teams.")
+    hosts = [c for c in led.candidate_claims() if c.kind == "host_count" and c.value == 20][0]
+    assert hosts.check.status == "wrong" and hosts.check.expected == 25, hosts.check

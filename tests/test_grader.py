@@ -1394,3 +1394,19 @@ def test_every_engine_at_its_cap_then_a_wait_is_the_full_rule():
     ev = _evidence("route-batch-eight-gpus", ["per-GPU cap max_num_seqs = 24 (~3 seqs slack under the 27). all 8 at cap "
                                               "=> req waits in the router's FIFO queue, no preemption on the GPU."])
     assert "admission_rule" in ev.hits
+
+
+def test_throughput_up_while_per_token_time_goes_up_is_a_trade_off():
+    ev = _evidence("gpu-inference-fundamentals", ["Throughput goes from ~250 to ~2,200 tokens/s - about 9x - while per-token "
+                                                  "time goes up ~3.5x."])
+    assert "tradeoff" in ev.hits
+
+
+@pytest.mark.parametrize("answer", [
+    "Admission: 8 slots, so a ninth request waits in a FIFO queue until a slot frees.",
+    "The cache is preallocated for 8 rows × 2,048 tokens, so a new prompt only joins when a row is freed.",
+    "Treat the 8 preallocated rows as slots: a ninth prompt isn't queued, the caller is told no slot is free.",
+])
+def test_the_preallocated_rows_as_the_cap(answer):
+    ev = _evidence("transformer-kv-cache-drill", [answer])
+    assert "max_seqs" in ev.hits

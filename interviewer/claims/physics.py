@@ -1953,7 +1953,7 @@ _OTHER_MODEL = guarded(re.compile(r"\b(?:a|an|another|any|other)\s+(?:[\w-]+\s+)
 
 
 # between a share and the count drawn from it: "10 to 15 percent of the fleet, so like 200 to 300 hosts"
-_SHARE_TO_COUNT = re.compile(r"[^.;\d]{0,40}?(?:\bso\b|that.s|which\s+is|=|→|->|≈|\bmeans\b|\bgives\b),?\s*"
+_SHARE_TO_COUNT = re.compile(r"[^.;\d]{0,60}?(?:\bso\b|that.s|which\s+is|=|→|->|≈|\bmeans\b|\bgives\b),?\s*"
                              r"(?:(?:like|about|roughly|around|maybe|only|just|some|um|uh)\s+|~)*", re.I)
 
 
@@ -1977,12 +1977,15 @@ def _given(ctx: Ctx, i: int, kind: str) -> list[float]:
             and ctx.claims[j].speaker == "interviewer"]
 
 
+_SHAPE_WORD = re.compile(r"\d+-(?:gpus?|hosts?|nodes?|cards?)", re.I)
+
+
 def check_share_count(c: Claim, ctx: Ctx, i: int) -> Check | None:
     """GPUs or hosts worked out from a share of the fleet just said: the share times the fleet's
     size in the same unit (hosts from hosts, GPUs from GPUs) that the question set."""
     share = _drawn_from(c, ctx, i, "fleet_share", _SHARE_TO_COUNT)
-    if share is None:
-        return None
+    if share is None or _SHAPE_WORD.fullmatch(c.span):
+        return None  # (nor a job's shape: "~10 hosts, 4% of the fleet, that the scheduler steers toward empty so 8-GPU jobs")
     # any fleet said before it, by either speaker (the question's, or "at my last company ... 600 A100s")
     fleet = [ctx.claims[j].value for j in ctx.by_kind.get(c.kind, []) if j < i and ctx.claims[j].value
              and ctx.claims[j].value > c.value and not ctx.claims[j].negated]  # a war story's fleet too
