@@ -1014,6 +1014,10 @@ _WORKS_ON = re.compile(r"\b(?:that.s|which\s+is|gives?)\s+(?:about\s+|roughly\s+
 # a figure guessed, not worked out: "I'd guess something like ten GPUs would handle it"
 # (a GPU's name is no figure: "I think on an H100 you can fit maybe a hundred")
 _GUESSED = guarded(re.compile(r"(?:\b(?:i.d\s+guess|i\s+guess|my\s+guess\s+is|rule\s+of\s+thumb|ballpark|gut\s+(?:feel|says))\b"
+                              # a figure put as a maybe: "keep some buffer, maybe 10% of GPUs, so ~200 free"
+                              r"|\bsome\s+[\w-]+\s*,\s*maybe\s*$"
+                              # ... or opening the answer: "Maybe 10% of the fleet, and it can run low-priority work"
+                              r"|(?:(?<=[.!?]\s)|(?<=\n)|(?<![\s\S]))maybe\s+$"
                               r"|\b(?:i\s+think|i.d\s+say|i\s+would\s+say)\b(?:[^.!?\n\d]|(?<=[a-z])\d+){0,40}?\b(?:maybe|perhaps|probably)\b)"
                               r"(?:[^.!?\n\d]|(?<=[a-z])\d+){0,30}$",
                               re.I))

@@ -1410,3 +1410,15 @@ def test_throughput_up_while_per_token_time_goes_up_is_a_trade_off():
 def test_the_preallocated_rows_as_the_cap(answer):
     ev = _evidence("transformer-kv-cache-drill", [answer])
     assert "max_seqs" in ev.hits
+
+
+@pytest.mark.parametrize("answers", [
+    ["2000 GPUs, 40 teams => ~50 GPUs per team if even.", "keep some buffer, maybe 10% of GPUs, so ~200 free."],
+    ["2,000 GPUs across 40 teams is 50 GPUs per team. The Philly trace study from Microsoft [6] found GPU utilisation "
+     "around 50%.", "Maybe 10% of the fleet, and it can run low-priority work so it isn't wasted."],
+])
+def test_a_share_of_the_given_fleet_with_a_guessed_or_borrowed_utilisation_is_level_one(answers):
+    brief = ("We run a shared fleet of about 2,000 GPUs used by roughly 40 teams. Design the platform that decides which "
+             "job gets which GPUs and when.")
+    report = _graded("gpu-scheduling-platform", (brief, answers[0]), ("How much headroom do you keep?", answers[1]))
+    assert _scores(report)["capacity_number"] == 1
