@@ -76,14 +76,15 @@ EXACT, WITHIN_ONE, PITFALL_RECALL, FALSE_PITFALL = 0.85, 0.97, 0.85, 0.02
 # ZZZZZZJ one false vendor_speedup, one strong and one weak answer), ZZZZZZK and ZZZZZZL (0.88, 0.82; ZZZZZZK on one weak
 # answer only, ZZZZZZL on exact, three false no_limits, one strong and one weak answer), ZZZZZZM and ZZZZZZN (0.80, 0.86;
 # ZZZZZZM on exact, four weak answers and one stuffed, ZZZZZZN on three false quantizing_on_faith, one weak and one
-# stuffed answer) missed it too and were then tuned on.
+# stuffed answer), ZZZZZZO and ZZZZZZP (0.87, 0.88; two weak answers each, ZZZZZZP also one false quantizing_on_faith)
+# missed it too and were then tuned on.
 BELOW_THE_BAR: dict[str, str] = {
-    "batch_zzzzzzo": ("measured once at da768a6 (cycle 86): exact 0.87 (78/90), within one 1.00 (90/90), pitfall recall "
-                      "0.88 (21/24), no false pitfall, strong >= 8: 6/6 and stuffed <= 2: 3/3 meet the bar; two weak "
-                      "answers (6/8) above 2 do not"),
-    "batch_zzzzzzp": ("measured once at da768a6 (cycle 86): exact 0.88 (79/90), within one 1.00 (90/90), pitfall recall "
-                      "0.96 (24/25), strong >= 8: 6/6 and stuffed <= 2: 3/3 meet the bar; one false quantizing_on_faith "
-                      "(3.8% of the transcripts that forbid it) and two weak answers (6/8) above 2 do not"),
+    "batch_zzzzzzq": ("measured once at 7d3c8c8 (cycle 87): within one 0.98 (88/90), strong >= 8: 6/6 and stuffed <= 2: "
+                      "3/3 meet the bar; exact 0.81 (73/90), pitfall recall 0.83 (24/29), one false no_limits (3.8% of the "
+                      "transcripts that forbid it) and two weak answers (6/8) above 2 do not"),
+    "batch_zzzzzzr": ("measured once at 7d3c8c8 (cycle 87): within one 0.98 (88/90) and stuffed <= 2: 3/3 meet the bar; "
+                      "exact 0.77 (69/90), pitfall recall 0.84 (21/25), one false policy_list (4.3% of the transcripts that "
+                      "forbid it), one strong answer (5/6) under 8 and one weak answer (7/8) above 2 do not"),
 }
 
 BATCHES = sealed_batches()
