@@ -3166,3 +3166,23 @@ def test_a_share_of_the_hosts_is_checked_against_the_hosts():
                  opening="We run a shared fleet of about 2,000 H100s, 250 hosts of eight, used by roughly 40 teams.")
     hosts = [c for c in led.candidate_claims() if c.kind == "host_count" and c.value == 20][0]
     assert hosts.check.status == "wrong" and hosts.check.expected == 25, hosts.check
+
+
+@pytest.mark.parametrize("said", ["about thirty 4K sequences", "~30 of those 4K sequences"])
+def test_a_count_of_sequences_of_a_length_in_thousands_counts_the_sequences(said):
+    led = ledger(f"On the 80 gig card: weights are ~13.5 GB, leave ~4 GB for activations, ~62 GB for KV - {said}.",
+                 opening="Take a 7B model in FP16 on an H100. Llama-2-7B shape.")
+    seqs = one(led, "concurrent_sequences")
+    assert seqs.value == 30 and seqs.check.status == "ok", seqs.check
+
+
+def test_a_cap_said_with_a_filler_is_still_a_cap():
+    led = ledger("And I'd cap the batch at, I guess, 64 sequences.", opening="Take a 7B model in FP16 on an H100.")
+    assert one(led, "max_num_seqs").value == 64
+
+
+def test_a_sequences_kv_takes_its_length_from_the_product_said_before_a_bracket():
+    led = ledger("A 6,000-token prompt plus 4,096 generated tokens. Process death takes the GPU-resident KV with it. That KV "
+                 "is 6,000 x 327,680 B (2 x 80 layers x 8 KV heads x 128 x 2 B per token), ≈ 1.97 GB per sequence.",
+                 opening="Llama-3-70B on H100s, TP=4. A worker restarts: resume or recompute a 6,000-token prompt?")
+    assert one(led, "kv_bytes_per_sequence").check.status == "ok"

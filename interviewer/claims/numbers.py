@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from text_to_num import text2num
 
@@ -436,7 +436,21 @@ def find_mentions(text: str, vocab: Vocab | None = None) -> list[Mention]:
         i += 1
     out.extend(merged)
     out.sort(key=lambda m: m.start)
+    for k in range(len(out) - 1):
+        a, b = out[k], out[k + 1]
+        # (sequences counted, not an example's prompts: "one card has three 8K prompts and another ten tiny ones")
+        km = _K_LENGTH.match(text, b.start) if a.dim == "count" and b.dim == "sequences" \
+            and b.unit.lower() in ("sequences", "seqs") else None
+        if km and _COUNT_THEN_LENGTH.fullmatch(text, a.end, b.start):
+            # "about thirty 4K sequences", "~30 of those 4K sequences": thirty sequences, each 4K tokens long
+            out[k] = replace(a, dim="sequences", unit=b.unit)
+            out[k + 1] = replace(b, end=km.end(), dim="tokens", unit="",
+                                 value=b.raw * (1024.0 if b.raw in v.binary_k else 1000.0), k_suffix=True)
     return out
+
+
+_K_LENGTH = re.compile(r"(\d+(?:\.\d+)?)\s*[kK](?=[\s-]+\w)")
+_COUNT_THEN_LENGTH = re.compile(r"\s+(?:of\s+(?:those|these|the|such)\s+)?", re.I)
 
 
 

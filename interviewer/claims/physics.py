@@ -594,7 +594,20 @@ def _formula_tokens(c: Claim, ctx: Ctx) -> float | None:
         for m in find_mentions(f, ctx.v):
             if m.dim in ("count", "tokens") and m.value >= 64:
                 return m.value
+    # ... or before it in its sentence, the product's working set off in brackets: "That KV is 6,000 x 327,680 B
+    # (2 x 80 layers x 8 KV heads x 128 x 2 B per token), ≈ 1.97 GB per sequence"
+    said = list(_TOKENS_TIMES_SIZE.finditer(c.sentence, 0, max(_pos(c), 0))) if not c.formula else []
+    if said:
+        size = find_mentions(said[-1].group(2), ctx.v)
+        n = float(said[-1].group(1).replace(",", ""))
+        # a token count times a token's KV, not the last factors of the per-token product ("... x 128 x 2 bytes")
+        if size and size[0].dim == "bytes" and 1e4 <= size[0].value <= 5e7 and n >= 64:
+            return n
     return None
+
+
+_TOKENS_TIMES_SIZE = re.compile(r"(?<![\d.,])(?<![x×*]\s)(?<![x×*])(\d[\d,]*)\s*(?:tokens?\s*)?(?:x|×|\*|times)\s*"
+                                r"(~?\d[\d,.]*\s*(?:b|bytes|kb|kib|mb|mib))\b(?!\s*(?:x|×|\*|times)\s*\d)", re.I)
 
 
 def check_kv_per_sequence(c: Claim, ctx: Ctx, i: int) -> Check | None:
