@@ -123,7 +123,14 @@ def _or_another(text: str, pos: int, names: re.Pattern | None) -> bool:
         return False
     end = _sentence_end(text, pos)
     o = _OR_ALT.search(text, pos, end)  # (an "or" that offers another: not "every hundred milliseconds or so")
-    return bool(o and names.search(text, o.end(), end))
+    if o and names.search(text, o.end(), end):
+        return True
+    # ... or the next sentence opening on "Or" another: "I'd probably start with round robin and see. Or least connections."
+    nxt = _OR_OPENS.match(text, end)
+    return bool(nxt and names.search(text, nxt.end(), _sentence_end(text, nxt.end())))
+
+
+_OR_OPENS = re.compile(r"[.!?]?\s+(?:um,?\s+|uh,?\s+|maybe\s+)?or\b", re.I)
 
 
 def _deferral_in(p: Pitfall, sentence: str) -> bool:

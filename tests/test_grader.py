@@ -1422,3 +1422,36 @@ def test_a_share_of_the_given_fleet_with_a_guessed_or_borrowed_utilisation_is_le
              "job gets which GPUs and when.")
     report = _graded("gpu-scheduling-platform", (brief, answers[0]), ("How much headroom do you keep?", answers[1]))
     assert _scores(report)["capacity_number"] == 1
+
+
+def test_a_count_per_gpu_with_no_noun_answers_how_many_sequences():
+    report = _graded("route-batch-eight-gpus", (
+        "With the 13B model in FP16 on one A100 80GB, how many 2,000-token sequences can that GPU hold at once?",
+        "Okay so weights are 13 billion times 2 bytes, 26 gig. The card's 80, minus 26, minus 4 gig of overhead, so ~50 "
+        "gig for KV. Per token, for a Llama-2-13B shape, 2 × 40 × 40 × 128 × 2 = 819,200 bytes. Times 2,000 tokens is 1.6 "
+        "gig a sequence. So 50 over 1.6 is about thirty. So roughly 30 per GPU, 240 across the host."))
+    assert _scores(report)["capacity_number"] >= 2
+
+
+def test_cap_it_at_batch_n_is_a_limit():
+    ev = _evidence("transformer-kv-cache-drill", ["For the cache, I'd cap it at batch 8 and 2,048 tokens since that's what "
+                                                  "we preallocated; past 2,048 I'd reject it at admission."])
+    assert "max_seqs" in ev.hits
+
+
+@pytest.mark.parametrize("qid,question,answer", [
+    ("route-batch-eight-gpus", "Request 401 arrives. Which GPU gets it?",
+     "There's a few ways, I guess. Round robin is simplest. Or least-connections. Or power-of-two-choices. Honestly any "
+     "of those would work."),
+    ("recommendation-serving", "How do you batch on the GPUs?",
+     "Triton dynamic batching with preferred batch sizes and a max queue delay, or sequence batching, or request-level "
+     "micro-batching, or even a CPU fallback for small batches - those are all knobs we'd tune."),
+    ("kv-store-wal", "When put returns, what exactly have you promised? Memory, page cache, or disk?",
+     "Um, it's in memory, and it's, like, written to the log. I think the OS flushes it, um, pretty quickly. Or we could "
+     "fsync. Either way, really — Redis has, like, always, everysec, or no, and you can pick."),
+])
+def test_options_left_to_tune_or_to_the_client_and_a_hedged_pick_leave_the_list_open(qid, question, answer):
+    pairs = [(question, answer)]
+    if qid == "route-batch-eight-gpus":
+        pairs.append(("Pick one.", "Um, I'd probably start with round robin and see. Or least connections."))
+    assert "policy_list" in {p.id for p in _graded(qid, *pairs).pitfalls}

@@ -119,6 +119,27 @@ def _answered_count(seg, asked: re.Match) -> tuple:
                   approx=m.group("approx") is not None or "~" in seg.text[:m.start("n")], scope=scope, cue="answered"),)
 
 
+# the count answered with its scope and no noun: "So roughly 30 per GPU, 240 across the host."
+_PER_SCOPE = re.compile(r"\s*(?:per|a|each|on\s+(?:each|one|a))\s+(?:gpu|card|replica)\b", re.I)
+
+
+def _answered_per(seg, found, asked: re.Match, v) -> list:
+    """Counts said per GPU or replica with no noun, in the answer to "how many sequences ...?": that count."""
+    from interviewer.claims.attach import Found
+    from interviewer.claims.numbers import find_mentions
+
+    taken = [(f.start, f.end) for f in found]
+    out = []
+    for m in find_mentions(seg.text, v):
+        if m.dim != "count" or not 2 <= m.value <= 100_000 or m.start < seg.map_from \
+                or any(s <= m.start < e for s, e in taken) or not _PER_SCOPE.match(seg.text, m.end):
+            continue
+        scope = "per_replica" if "replica" in _PER_SCOPE.match(seg.text, m.end).group(0).lower() else "per_gpu"
+        out.append(Found(kind="concurrent_sequences", value=m.value, mention=m, start=m.start, end=m.end,
+                         approx=m.approx, scope=scope, scope_after=True, cue="answered"))
+    return out
+
+
 _THE_BEFORE = re.compile(r"\bthe\s+(?:same\s+)?~?$", re.I)
 
 
@@ -211,6 +232,10 @@ def build_ledger(turns: Sequence[tuple[str, str]], family: Optional[str] = None,
         for si, (seg, found, said, hyp, comp) in enumerate(_found(read)):
             if asked is not None and si == 0 and not found:
                 found = _answered_count(seg, asked)
+            if asked is not None and not hyp and not comp:
+                extra = _answered_per(seg, found, asked, v)
+                if extra:
+                    found = tuple(sorted([*found, *extra], key=lambda f: f.start))
             if sized and (si == 0 or si < 3 and _CONCLUDES.match(seg.text)) and not hyp:
                 # (the answer's first sentence, or its sum: "8 x 2,048 x 2 x ... x 2 bytes. That's 8 GiB.")
                 extra = _answered_size(seg, list(found), v)
