@@ -3186,3 +3186,16 @@ def test_a_sequences_kv_takes_its_length_from_the_product_said_before_a_bracket(
                  "is 6,000 x 327,680 B (2 x 80 layers x 8 KV heads x 128 x 2 B per token), ≈ 1.97 GB per sequence.",
                  opening="Llama-3-70B on H100s, TP=4. A worker restarts: resume or recompute a 6,000-token prompt?")
     assert one(led, "kv_bytes_per_sequence").check.status == "ok"
+
+
+def test_a_few_cards_memory_as_the_minuend_is_those_cards():
+    led = ledger("So what is a replica? Four H100s with tensor parallelism, 320 GB of HBM. Why not two? 160 GB minus 140 "
+                 "leaves ~20 GB, and activations and CUDA graphs eat most of that.")
+    assert status(led, "gpu_memory_bytes") == "ok"
+    assert status(led, "free_kv_bytes") == "ok"
+
+
+def test_a_per_replica_share_said_again_is_not_the_fleet_in_flight():
+    led = ledger("Fleet-wide about 2,000 requests are in flight (200 a second, ~10 s each), which is only ~95 per replica.",
+                 "Re-prefilling 1,800 tokens is cheap, and preemption should be rare at ~95 in flight against a 256 cap.")
+    assert all(c.check is None or c.check.status != "wrong" for c in led.by_kind("fleet_in_flight"))

@@ -1455,3 +1455,18 @@ def test_options_left_to_tune_or_to_the_client_and_a_hedged_pick_leave_the_list_
     if qid == "route-batch-eight-gpus":
         pairs.append(("Pick one.", "Um, I'd probably start with round robin and see. Or least connections."))
     assert "policy_list" in {p.id for p in _graded(qid, *pairs).pitfalls}
+
+
+def test_a_canary_behind_a_flag_and_two_outcomes_for_product_are_no_policy_list():
+    report = _graded("gpu-inference-serving", (
+        "How do you ship FP8, and what if finance only approves half the GPUs?",
+        "A frozen suite of 3,000 prompts scored pairwise against FP16. Ship to 5% of traffic behind a flag. Roll back if the "
+        "win-rate drops below 47%. What do I tell product? Either 800 ms p99 for about two-thirds of peak, or we ship FP8 "
+        "and get most of the gap back once it passes the suite."))
+    assert "policy_list" not in {p.id for p in report.pitfalls}
+
+
+def test_lumpier_tokens_accepted_are_the_trade_off():
+    ev = _evidence("gpu-inference-serving", ["I run replicas at about 70% of prefill capacity. I also accept lumpier "
+                                             "inter-token times for streaming users."])
+    assert "tradeoff" in ev.hits

@@ -671,6 +671,10 @@ def check_free(c: Claim, ctx: Ctx, i: int) -> Check | None:
     ok, best = _best(c, readings, tol)
     n, mem, w = cap["n"], cap["mem"], cap["weights"]
     expected = cap["primary_free"]
+    cards = _cards_said(c, ctx, i, mem)
+    if not ok and cards and cards != n and c.value and 0.9 * cards * mem - w - 0.1 * mem <= c.value <= cards * mem - w:
+        # the cards said as the minuend of its own sum: "Why not two? 160 GB minus 140 leaves ~20 GB"
+        ok, best, n = True, c.value, cards
     if not ok and c.value and any(max(lo, 0) <= c.value <= hi for lo, hi in
                                   [(0.9 * n * mem - w, n * mem - w), ((0.9 * n * mem - w) / n, (n * mem - w) / n)]):
         ok, best = True, c.value  # "160 GB ... leave about 20 GB for KV after the weights": a reserve under a tenth
@@ -690,6 +694,21 @@ def check_free(c: Claim, ctx: Ctx, i: int) -> Check | None:
                   f"{gl[0].upper() + gl[1:]} less about {say.nbytes(w)} of weights leaves roughly "
                   f"{say.nbytes(0.9 * n * mem - w)} to {say.nbytes(n * mem - w)}, not {say.nbytes(c.value)}.", trace,
                   low=0.9 * n * mem - w, high=n * mem - w)
+
+
+_MINUEND_AFTER = re.compile(r"\s*(?:minus|less|-|−)\s*~?\d", re.I)
+
+
+def _cards_said(c: Claim, ctx: Ctx, i: int, mem: float) -> int | None:
+    """How many cards a GPU-memory total said before the figure in its sentence, as the minuend of a sum, holds."""
+    for j in ctx.in_sentence(i):
+        g = ctx.claims[j]
+        if j < i and g.kind == "gpu_memory_bytes" and g.value and _MINUEND_AFTER.match(g.sentence, _pos(g) + len(g.span)):
+            nominal = round(mem / GIB) * 1e9
+            for k in (1, 2, 4, 8, 16):
+                if abs(g.value / (k * nominal) - 1) <= 0.08 or abs(g.value / (k * mem) - 1) <= 0.08:
+                    return k
+    return None
 
 
 def _left_after_a_total(c: Claim, ctx: Ctx, readings: list[float], weights: float) -> list[float]:
@@ -743,6 +762,8 @@ def check_gpu_memory(c: Claim, ctx: Ctx, i: int) -> Check | None:
     # any GPU the round has named is a fair reading ("if we had H200s ... with 80 gig cards"), and any named in
     # the figure's own sentence ("On an A100 80GB that's nothing, but on a 24 GB L4 ...")
     mems = {mem} | ctx.memories(i) | _sentence_gpu_memories(c.sentence)
+    if _MINUEND_AFTER.match(c.sentence, _pos(c) + len(c.span)):
+        counts = counts | {2, 4, 8}  # a few cards' memory set against the weights: "Why not two? 160 GB minus 140 ..."
     ok, best = _best(c, [k * m for k in counts for m in mems], ctx.v.physics["tolerance"])
     trace = [f"{_gpu_label(c.subject)}: {mem / GIB:g} GiB each"]
     if ok:
@@ -1287,6 +1308,9 @@ def check_params(c: Claim, ctx: Ctx, i: int) -> Check | None:
 def check_in_flight(c: Claim, ctx: Ctx, i: int) -> Check | None:
     if c.scope_stated and c.scope != "fleet":
         return None  # "per replica ... 92 in flight": a share of the fleet's, not Little's law itself
+    said = " ".join(ctx.texts[:c.turn + 1]) if ctx.texts and c.value and c.value == int(c.value) else ""
+    if said and re.search(rf"(?<![\d,.]){int(c.value)}\s+(?:per|a|each|on\s+each)\s+(?:replica|gpu|card)\b", said, re.I):
+        return None  # the share said again: "... only ~95 per replica" then "preemption should be rare at ~95 in flight"
     rate = ctx.related(i, ("request_rate_rps",))
     dur = ctx.related(i, ("request_duration_s",))
     if not rate or not dur:
