@@ -209,6 +209,19 @@ def _mask_restated(text: str) -> str:
     return _RESTATED.sub(lambda m: " " * len(m.group(0)), text)
 
 
+# a short question the answer puts to itself, then its answer: "What's the per-GPU cap? 24 active sequences." reads as
+# "What's the per-GPU cap: 24 ..." (not "What if ...?": the answer to a supposition is no supposition itself; nor a
+# yes or a no, which answers the question's own claim)
+_SELF_ASKED = re.compile(r"(?:^|(?<=[.!?\n])\s*)(?:what(?:.s|\s+is|\s+are|\s+does)?(?!\s+if\b)|how\s+(?:many|much|long|big|fast)|which|who|where|when)"
+                         r"\b[^.!?\n]{0,60}(\?)\s+(?!(?:no|yes|nope|yeah|not)\b)(?=[\w~$])", re.I)
+
+
+def _self_asked(text: str) -> str:
+    if "?" not in text:
+        return text
+    return _SELF_ASKED.sub(lambda m: m.group(0)[:m.start(1) - m.start()] + ":" + m.group(0)[m.end(1) - m.start():], text)
+
+
 def lowered(text: str) -> str:
     """Lower-cased text with the same offsets (a few characters, like 'İ', grow when lowered)."""
     low = text.lower()
@@ -502,7 +515,7 @@ def scan_turn(text: str, rubric: Rubric, family: str) -> tuple[tuple[Span, ...],
     """
     masked, spans = _mask_grader_directed(text)
     ignored = tuple(("grader_directed", s, e, quote_around(text, s, e)) for s, e in spans)
-    masked = _mask_restated(masked)
+    masked = _self_asked(_mask_restated(masked))
     if "**" in masked or "__" in masked:
         # bold labels read as their words: "- **max active sequences:** 64 per replica"
         masked = masked.replace("**", "  ").replace("__", "  ")

@@ -1470,3 +1470,19 @@ def test_lumpier_tokens_accepted_are_the_trade_off():
     ev = _evidence("gpu-inference-serving", ["I run replicas at about 70% of prefill capacity. I also accept lumpier "
                                              "inter-token times for streaming users."])
     assert "tradeoff" in ev.hits
+
+
+def test_a_cap_and_its_full_rule_asked_and_answered_by_the_candidate():
+    report = _graded("route-batch-eight-gpus", (
+        "Request number 401 arrives. Which of the eight GPUs gets it, and on what signal?",
+        "What does the router look at? Outstanding tokens per GPU. Lowest wins. What's the per-GPU cap? 24 active "
+        "sequences. What if every GPU is at 24? The request waits in the router's queue, FIFO."))
+    assert _scores(report)["scheduling_policy"] == 2
+
+
+def test_a_self_asked_question_reads_with_its_answer_but_a_supposition_does_not():
+    from interviewer.evidence import _self_asked
+    assert _self_asked("What's the per-GPU cap? 24 active sequences.") == "What's the per-GPU cap: 24 active sequences."
+    assert _self_asked("What if every GPU is at 24? The request waits.") == "What if every GPU is at 24? The request waits."
+    assert _self_asked("Round-robin? No. It piles long replies on one GPU.") == \
+        "Round-robin? No. It piles long replies on one GPU."
