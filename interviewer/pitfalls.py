@@ -130,6 +130,9 @@ def _or_another(text: str, pos: int, names: re.Pattern | None) -> bool:
     return bool(nxt and names.search(text, nxt.end(), _sentence_end(text, nxt.end())))
 
 
+# the first name qualified by the next, not listed beside it: "Weighted fair share over GPUs with guaranteed quotas"
+_OPENS_ON_IT = re.compile(r"\W*(?:[\w-]+\s+)?", re.I)  # ("Weighted fair share ...": at most a word before the name)
+_QUALIFIES = re.compile(r"[^,;/|\n]*?\b(?:with|over|using|on\s+top\s+of|backed\s+by|plus)\b[^,;/|\n]*", re.I)
 _OR_OPENS = re.compile(r"[.!?]?\s+(?:um,?\s+|uh,?\s+|maybe\s+)?or\b", re.I)
 
 
@@ -487,7 +490,13 @@ def _policy_list(ev: Evidence, p: Pitfall, since: int = 0) -> bool:
                 # priority class first, and defer fair-share lending"
                 planned = not deferred and not _OR.search(sentence, names[0][0], names[-1][1]) \
                     and _COMMITTED.search(sentence, 0, names[0][0]) is not None
-                if joined and not planned:
+                # asked for one, the answer opens on it: "Pick one fairness rule." - "Weighted fair share over GPUs with
+                # guaranteed quotas, and three priority classes: P0 serving, ..." (one rule and its parts)
+                picked = not deferred and before is None and _OPENS_ON_IT.fullmatch(sentence, 0, names[0][0]) is not None \
+                    and asked is not None \
+                    and _asks_for_one(p, ev.context[asked]) and not any(m.search(sentence) for m in p.menu) \
+                    and _QUALIFIES.fullmatch(sentence, names[0][1], names[1][0]) is not None
+                if joined and not planned and not picked:
                     ev.pitfalls[p.id] = Hit(p.id, turn, start, sm.start() + names[-1][1],
                                             quote_around(text, start, sm.start() + names[-1][1]))
                     ev.pitfall_kinds[p.id] = "names"

@@ -3199,3 +3199,20 @@ def test_a_per_replica_share_said_again_is_not_the_fleet_in_flight():
     led = ledger("Fleet-wide about 2,000 requests are in flight (200 a second, ~10 s each), which is only ~95 per replica.",
                  "Re-prefilling 1,800 tokens is cheap, and preemption should be rare at ~95 in flight against a 256 cap.")
     assert all(c.check is None or c.check.status != "wrong" for c in led.by_kind("fleet_in_flight"))
+
+
+def test_a_code_comment_naming_a_factor_is_not_the_products_value():
+    led = ledger("```python\noverhead     = 4 * 5                 # ~5 GB/GPU activations, CUDA graphs, NCCL buffers -> 20 GB\n```")
+    assert not [c for c in led.by_kind("arithmetic") if c.check and c.check.status == "wrong"]
+
+
+def test_a_factors_label_inside_a_product_leaves_no_partial_product():
+    led = ledger("kv_per_token = 2 * 80 * 8 * 128 * 2  # K+V x 80 layers x 8 KV heads (GQA) x dim 128 x 2 B = 327,680 B")
+    assert not [c for c in led.by_kind("arithmetic") if c.check and c.check.status == "wrong"]
+
+
+def test_a_multiple_of_another_models_figure_keeps_the_model_asked_about():
+    led = ledger("kv_bytes_per_token is 2 × 40 × 40 × 128 × 2 = 819,200 — 800 KiB, about 2.5× what Llama-3-70B needs per "
+                 "token. So ~26 full sequences per card.", "Reading 26G of weights at ~2 TB/s is ~13 ms.",
+                 opening=OPEN_13B)
+    assert status(led, "weights_bytes") == "ok"

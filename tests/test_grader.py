@@ -1486,3 +1486,18 @@ def test_a_self_asked_question_reads_with_its_answer_but_a_supposition_does_not(
     assert _self_asked("What if every GPU is at 24? The request waits.") == "What if every GPU is at 24? The request waits."
     assert _self_asked("Round-robin? No. It piles long replies on one GPU.") == \
         "Round-robin? No. It piles long replies on one GPU."
+
+
+def test_asked_for_one_the_answer_opening_on_one_rule_and_its_parts_chooses():
+    report = _graded("gpu-scheduling-platform", (
+        "Pick one fairness rule. Not a menu, one. What is its failure mode?",
+        "Weighted fair share over GPUs with guaranteed quotas, and three priority classes: P0 serving, P1 in-quota "
+        "training, P2 opportunistic, meaning anything over quota or without one. A team's weight is its quota."))
+    assert "policy_list" not in {p.id for p in report.pitfalls}
+
+
+def test_asked_for_one_a_list_of_names_still_chooses_nothing():
+    report = _graded("gpu-scheduling-platform", (
+        "Pick one fairness rule. Not a menu, one.",
+        "Weighted fair share, DRF, hierarchical quotas, priority classes with preemption, all of it together."))
+    assert "policy_list" in {p.id for p in report.pitfalls}

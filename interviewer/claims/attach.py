@@ -496,6 +496,7 @@ def _per_token_result(text: str, b: Mention, t: Mention) -> bool:
     return m is not None and len(text[m.end():t.start]) <= 28 and bool(arithmetic.RESULT.fullmatch(text[m.end():t.start]))
 
 
+_PER_UNIT_AFTER = re.compile(r"\s*(?:/\s*[a-z]|per\s|a\s+(?:gpu|card|token|sequence|request)\b|each\b)", re.I)
 _RESTATED = re.compile(r"\s*,?\s*(?:which|that)(?:.s|\s+is|\s+(?:on\s+the\s+(?:wire|network|link)|in\s+bits)\s+is)\s+"
                        r"(?:on\s+the\s+(?:wire|network|link)\s+|in\s+(?:bits|network\s+terms)\s+)?(?:about\s+|roughly\s+|~)?|\s*\(\s*(?:=\s*|i\.e\.\s*|about\s+|~)?", re.I)
 _PER_TOKEN_WORDS = re.compile(r"\s*(?:p\d{2,3}\s+)?(?:per|a|each|/)\s*(?:output\s+)?tok(?:en)?s?\b,?", re.I)
@@ -517,6 +518,8 @@ def _calculations(text: str, ms: list[Mention], chains: list[_Chain], v: Vocab, 
         if ch.result is None or not (arithmetic.result_gap(text, ms[ch.operands[-1]], ms[ch.result])
                                      or _per_token_result(text, ms[ch.operands[-1]], ms[ch.result])):
             continue  # ("max_tokens 2,048 x ~35 ms p99 per token is about 40 seconds": the last factor's "per token")
+        if "#" in text[ms[ch.operands[-1]].end:ms[ch.result].start] and _PER_UNIT_AFTER.match(text, ms[ch.result].end):
+            continue  # a code comment naming a factor, not the value: "overhead = 4 * 5  # ~5 GB/GPU ... -> 20 GB"
         if ch.result in starts and not _NEXT_STEP.match(text, ms[ch.result].end, ms[starts[ch.result].operands[1]].start):
             # "a + b x c ≈ a + d = e": the "result" is a rewritten expression, checked in its turn; with no total
             # after it, the product it rewrote is checked as said: "0.4 s + 2,048 x 45 ms = 0.4 + 9.2 s"
@@ -642,7 +645,8 @@ _UNKNOWN_UNIT = re.compile(r"\s?(?!(?:x|times|over|minus|plus|less|is|are|gives?
                            r"dims?|dimensions?|rows|entries|items|ids|users|vectors|features|embeddings)\b)[A-Za-z]{1,8}\b")
 # ... or the divisor of a figure said before it: "141 gigs of weights over two times 4.8 TB/s is about 15 ms"
 # (a bullet may open with the operator: "- x 2,048 tokens x 8 sequences = 8 GiB" goes on from the line before)
-_TIMES_BEFORE = re.compile(r"(?:(?:^|\s)[x×*·/÷]|\btimes|\bover|\bdivided\s+by)\s*$", re.I)
+# (or a factor's label between: "... x 8 KV heads (GQA) x dim 128 x 2 B = 327,680 B")
+_TIMES_BEFORE = re.compile(r"(?:(?:^|\s)[x×*·/÷]|\btimes|\bover|\bdivided\s+by)\s*(?:(?:head\s+)?dim|d_?head|d_?model)?\s*$", re.I)
 _AT_BEFORE = re.compile(r"(?:\bat|@)\s*$", re.I)
 _EACH_BEFORE = re.compile(r"\beach\b[^.;:\d]{0,24}$", re.I)
 # "eight A100s at a generous 50% of 312 TFLOP/s": the share is of each of the cards said before it

@@ -696,17 +696,18 @@ def check_free(c: Claim, ctx: Ctx, i: int) -> Check | None:
                   low=0.9 * n * mem - w, high=n * mem - w)
 
 
-_MINUEND_AFTER = re.compile(r"\s*(?:minus|less|-|−)\s*~?\d", re.I)
+_MINUEND_AFTER = re.compile(r"\s*[;,]?\s*(?:minus|less|-|−)\s*~?\d", re.I)
 
 
 def _cards_said(c: Claim, ctx: Ctx, i: int, mem: float) -> int | None:
     """How many cards a GPU-memory total said before the figure in its sentence, as the minuend of a sum, holds."""
-    for j in ctx.in_sentence(i):
-        g = ctx.claims[j]
-        if j < i and g.kind == "gpu_memory_bytes" and g.value and _MINUEND_AFTER.match(g.sentence, _pos(g) + len(g.span)):
-            nominal = round(mem / GIB) * 1e9
+    from interviewer.claims.numbers import find_mentions
+
+    nominal = round(mem / GIB) * 1e9
+    for m in find_mentions(c.sentence[:max(_pos(c), 0)], ctx.v):
+        if m.dim == "bytes" and m.value and _MINUEND_AFTER.match(c.sentence, m.end):
             for k in (1, 2, 4, 8, 16):
-                if abs(g.value / (k * nominal) - 1) <= 0.08 or abs(g.value / (k * mem) - 1) <= 0.08:
+                if abs(m.value / (k * nominal) - 1) <= 0.08 or abs(m.value / (k * mem) - 1) <= 0.08:
                     return k
     return None
 
@@ -949,8 +950,18 @@ def check_sequences(c: Claim, ctx: Ctx, i: int) -> Check | None:
         most = max(x[0] for x in positive)
         return _check("unchecked", "load", most, "sequences", c,
                       f"A load you chose to work with; it fits (about {say.count(most)} would).", trace, assumptions)
-    own = _own_free(c, ctx, i) if ok and not per_host else None
-    if own is not None:
+    own = _own_free(c, ctx, i, same_sentence=not ok) if not per_host else None
+    if own is not None and not ok and cap["kv"]:
+        # the free memory said in the answer for another set-up the sentence names ("Two-way gives 160 GB; minus 140 of
+        # weights and ~10 of overhead that's ~10 GB of KV, ~17 sequences"): the count follows from it
+        mine = [own / (cap["kv"] * s_len) for s_len, _w in lens]
+        good, got = _best(c, mine, tol)
+        if good:
+            return _check("ok", "sequences", got, "sequences", c,
+                          f"Right by the free memory you said: {say.nbytes(own)} at {say.nbytes(cap['kv'])} a token is "
+                          f"about {say.count(got)} sequences.", trace + [f"the free memory said: {say.nbytes(own)}"],
+                          assumptions)
+    if own is not None and ok:
         _v, f, n, kv, s_len, where = min(positive, key=lambda x: abs(math.log(max(x[0], 1e-9) / max(c.value, 1e-9))))
         frees = [own] + ([own * n] if n > 1 else [])
         if all(abs(f / x - 1) > 0.15 for x in frees):
@@ -982,10 +993,12 @@ def check_sequences(c: Claim, ctx: Ctx, i: int) -> Check | None:
                   f"{say.count(expected)} sequences {where}, not {say.count(c.value)}.", trace, assumptions)
 
 
-def _own_free(c: Claim, ctx: Ctx, i: int) -> float | None:
-    """The free memory for the cache said (and found right) in the same answer as a count of sequences, if any."""
+def _own_free(c: Claim, ctx: Ctx, i: int, same_sentence: bool = False) -> float | None:
+    """The free memory for the cache said (and found right) in the same answer as a count of sequences, if any (with
+    `same_sentence`, also one said in the count's own sentence when the count names no scope)."""
     said = ctx.related(i, ("free_kv_bytes",))
-    if said is None or said.speaker != c.speaker or said.turn != c.turn or not said.value or not c.scope_stated \
+    if said is None or said.speaker != c.speaker or said.turn != c.turn or not said.value \
+            or not (c.scope_stated or same_sentence and said.sentence == c.sentence) \
             or said.check is None or said.check.status != "ok":
         return None
     if said.subject is None or c.subject is None or (said.subject.tp, said.subject.gpu) != (c.subject.tp, c.subject.gpu):
