@@ -1501,3 +1501,14 @@ def test_asked_for_one_a_list_of_names_still_chooses_nothing():
         "Pick one fairness rule. Not a menu, one.",
         "Weighted fair share, DRF, hierarchical quotas, priority classes with preemption, all of it together."))
     assert "policy_list" in {p.id for p in report.pitfalls}
+
+
+def test_the_engines_defaults_left_alone_are_no_limits_and_averages_called_fine_are_average_only():
+    report = _graded("recommendation-serving",
+                     ("How do you batch on the L4s?", "Triton dynamic batching. Triton picks sensible defaults. I'd leave "
+                      "them; it handles that."))
+    assert "no_limits" in {p.id for p in report.pitfalls}
+    report = _graded("gpu-health-repair", (
+        "How long does a job wait for replacement capacity?",
+        "On average a job waiting for replacement capacity waits about 10 minutes. Those averages are fine for training."))
+    assert "average_only" in {p.id for p in report.pitfalls}
