@@ -217,6 +217,7 @@ _SELF_ASKED = re.compile(r"(?:^|(?<=[.!?\n])\s*)(?:what(?:.s|\s+is|\s+are|\s+doe
 
 
 def _self_asked(text: str) -> str:
+    """`text` with each short self-asked question's "?" read as ":" (same length, so offsets hold)."""
     if "?" not in text:
         return text
     return _SELF_ASKED.sub(lambda m: m.group(0)[:m.start(1) - m.start()] + ":" + m.group(0)[m.end(1) - m.start():], text)

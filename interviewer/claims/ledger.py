@@ -131,10 +131,11 @@ def _answered_per(seg, found, asked: re.Match, v) -> list:
     taken = [(f.start, f.end) for f in found]
     out = []
     for m in find_mentions(seg.text, v):
-        if m.dim != "count" or not 2 <= m.value <= 100_000 or m.start < seg.map_from \
-                or any(s <= m.start < e for s, e in taken) or not _PER_SCOPE.match(seg.text, m.end):
+        per = _PER_SCOPE.match(seg.text, m.end)
+        if m.dim != "count" or not 2 <= m.value <= 100_000 or m.start < seg.map_from or per is None \
+                or any(s <= m.start < e for s, e in taken):
             continue
-        scope = "per_replica" if "replica" in _PER_SCOPE.match(seg.text, m.end).group(0).lower() else "per_gpu"
+        scope = "per_replica" if "replica" in per.group(0).lower() else "per_gpu"
         out.append(Found(kind="concurrent_sequences", value=m.value, mention=m, start=m.start, end=m.end,
                          approx=m.approx, scope=scope, scope_after=True, cue="answered"))
     return out

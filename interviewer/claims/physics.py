@@ -763,7 +763,7 @@ def check_gpu_memory(c: Claim, ctx: Ctx, i: int) -> Check | None:
     # any GPU the round has named is a fair reading ("if we had H200s ... with 80 gig cards"), and any named in
     # the figure's own sentence ("On an A100 80GB that's nothing, but on a 24 GB L4 ...")
     mems = {mem} | ctx.memories(i) | _sentence_gpu_memories(c.sentence)
-    if _MINUEND_AFTER.match(c.sentence, _pos(c) + len(c.span)):
+    if _pos(c) >= 0 and _MINUEND_AFTER.match(c.sentence, _pos(c) + len(c.span)):
         counts = counts | {2, 4, 8}  # a few cards' memory set against the weights: "Why not two? 160 GB minus 140 ..."
     ok, best = _best(c, [k * m for k in counts for m in mems], ctx.v.physics["tolerance"])
     trace = [f"{_gpu_label(c.subject)}: {mem / GIB:g} GiB each"]
@@ -971,7 +971,7 @@ def check_sequences(c: Claim, ctx: Ctx, i: int) -> Check | None:
             mine = [x / (kv * s_len) for x in frees]
             ok, best = _best(c, mine, tol)
             if not ok:
-                per = f"{kv * s_len / 1e9:.2g} GB" if kv * s_len >= 1e9 else say.nbytes(kv * s_len)
+                per = _seq_bytes(kv * s_len)
                 expected = min(mine, key=lambda x: abs(math.log(max(x, 1e-9) / max(c.value, 1e-9))))
                 return _check("wrong", "sequences", expected, "sequences", c,
                               f"By the free memory you said, {say.nbytes(own)}, at {per} per {s_len:,.0f}-token sequence "
@@ -980,17 +980,22 @@ def check_sequences(c: Claim, ctx: Ctx, i: int) -> Check | None:
                                        f"{s_len:,.0f} tokens) = {expected:,.1f}"], assumptions)
     if ok:
         _v, f, n, kv, s_len, where = min(positive, key=lambda x: abs(math.log(max(x[0], 1e-9) / max(c.value, 1e-9))))
-        per = f"{kv * s_len / 1e9:.2g} GB" if kv * s_len >= 1e9 else say.nbytes(kv * s_len)
+        per = _seq_bytes(kv * s_len)
         if (f, n, kv, s_len) != (cap["primary_free"], cap["n"], cap["kv"], seq):
             trace.append(f"the reading that matches: free = {say.nbytes(f)} on {n} GPU{'s' if n > 1 else ''}, "
                          f"{kv:,} bytes per token, {s_len:,.0f} tokens: {best:,.1f} {where}")
         return _check("ok", "sequences", best, "sequences", c,
                       f"Right: about {say.nbytes(f)} free at {per} per {s_len:,.0f}-token sequence is "
                       f"roughly {say.count(best)} sequences {where}.", trace, assumptions)
-    per = f"{cap['kv'] * seq / 1e9:.2g} GB" if cap["kv"] * seq >= 1e9 else say.nbytes(cap["kv"] * seq)
+    per = _seq_bytes(cap["kv"] * seq)
     return _check("wrong", "sequences", expected, "sequences", c,
                   f"About {say.nbytes(cap['primary_free'])} free at {per} per {seq:,.0f}-token sequence is roughly "
                   f"{say.count(expected)} sequences {where}, not {say.count(c.value)}.", trace, assumptions)
+
+
+def _seq_bytes(n: float) -> str:
+    """A sequence's KV as the checks say it: "1.1 GB", "590 MB"."""
+    return f"{n / 1e9:.2g} GB" if n >= 1e9 else say.nbytes(n)
 
 
 def _own_free(c: Claim, ctx: Ctx, i: int, same_sentence: bool = False) -> float | None:
@@ -2105,9 +2110,10 @@ def check_host_gpus(c: Claim, ctx: Ctx, i: int) -> Check | None:
     """GPUs worked out from hosts just said ("twenty-five hosts, so a hundred GPUs idle"): hosts times
     the GPUs per host the round set (its fleet's GPUs over its hosts)."""
     h = _drawn_from(c, ctx, i, "host_count", _HOSTS_TO_GPUS)
+    # ("25 hosts ... ~6 idle GPUs", "250 hosts, g = 8 GPUs/host" are not the hosts' GPUs; "That's 15 hosts, so about 12
+    # GPUs of capacity out" is, miscounted)
     if h is None or (c.value < h.value and not _CAPACITY_OUT.match(c.sentence, _pos(c) + len(c.span))):
-        return None  # "25 hosts ... ~6 idle GPUs", "250 hosts, g = 8 GPUs/host": not the hosts' GPUs
-        # (but "That's 15 hosts, so about 12 GPUs of capacity out" is their GPUs, miscounted)
+        return None
     if _OTHER_PER_HOST.search(c.sentence, 0, _pos(c)):
         return None  # "a draining host averages ~4 idle GPUs; with ~10 hosts draining that's ~40 GPUs idle": their share
     per = _gpus_per_host(ctx, i, in_words=True)
