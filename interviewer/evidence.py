@@ -220,7 +220,7 @@ def _self_asked(text: str) -> str:
     """`text` with each short self-asked question's "?" read as ":" (same length, so offsets hold)."""
     if "?" not in text:
         return text
-    return _SELF_ASKED.sub(lambda m: m.group(0)[:m.start(1) - m.start()] + ":" + m.group(0)[m.end(1) - m.start():], text)
+    return _SELF_ASKED.sub(lambda m: m.group(0).replace("?", ":"), text)  # (the match holds that one "?" alone)
 
 
 def lowered(text: str) -> str:

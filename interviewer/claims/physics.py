@@ -2085,15 +2085,14 @@ def _gpus_per_host(ctx: Ctx, i: int, in_words: bool = False) -> int | None:
     """The GPUs per host the round set (its fleet's GPUs over its hosts), when that is a host's shape; with
     `in_words`, else the shape said in words."""
     gpus, nodes = [x for x in _given(ctx, i, "gpu_count") if x >= 10], [x for x in _given(ctx, i, "host_count") if x >= 10]
-    if (not gpus or not nodes) and not in_words:
+    if gpus and nodes:
+        per = round(max(gpus) / max(nodes))
+        return per if per in (2, 4, 8, 16) else None
+    if not in_words or not ctx.texts:
         return None
-    if not gpus or not nodes:
-        # ... or the host's shape said in words up to here: "eight-GPU hosts", "hand out the other seven"
-        said = " ".join(ctx.texts[:ctx.claims[i].turn + 1]) if ctx.texts else ""
-        m = _HOST_SHAPE.search(said)
-        return None if m is None else _SHAPE_WORDS[(m.group(1) or m.group(2)).lower()]
-    per = round(max(gpus) / max(nodes))
-    return per if per in (2, 4, 8, 16) else None
+    # ... or the host's shape said in words up to here: "eight-GPU hosts", "hand out the other seven"
+    m = _HOST_SHAPE.search(" ".join(ctx.texts[:ctx.claims[i].turn + 1]))
+    return None if m is None else _SHAPE_WORDS[(m.group(1) or m.group(2)).lower()]
 
 
 _SHAPE_WORDS = {"eight": 8, "8": 8, "four": 4, "4": 4, "sixteen": 16, "16": 16, "seven": 8, "three": 4, "fifteen": 16}
