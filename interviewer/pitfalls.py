@@ -75,14 +75,18 @@ def _family_scoped(items: list[str], rubric: Rubric, family: str) -> set[str]:
 
 
 def _cleared(ev: Evidence, p: Pitfall, hit: Hit | None) -> bool:
-    """A choice clears the list it answers: in the list's answer or a later one, not a choice made
-    before the list was given. In a later answer, a list of policy names is answered by a choice that
+    """A choice clears the list it answers: in the list's answer or a later one (a menu: its answer or
+    the next), not a choice made before the list was given. In a later answer, a list of policy names is answered by a choice that
     names one ("I'd go with weighted fair share"): "I'd start with packing", said there of placement,
     leaves it open."""
     if hit is None:
         near = [(t, False, 0) for t in ev.texts.values()]
     else:
         later = sorted(t for t in ev.texts if t >= hit.turn)
+        if ev.pitfall_kinds.get(p.id) == "menu":
+            # a menu is answered in its own answer or the next ("which one?"); "I pick B" two questions later
+            # chooses something else
+            later = later[:2]
         named = ev.pitfall_kinds.get(p.id) == "names"
         # in the list's own answer, only a choice said after the list ("I'd go with a modern stack. For
         # routing there's a bunch of strategies ..." has chosen nothing)

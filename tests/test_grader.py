@@ -1272,6 +1272,30 @@ def test_keeping_them_all_configurable_when_asked_which_one_declines_the_choice(
     assert "policy_list" in {p.id for p in report.pitfalls}
 
 
+def test_a_choice_made_two_questions_later_about_something_else_leaves_the_menu_open():
+    report = _graded("route-batch-eight-gpus",
+                     ("When the GPU it picks is full, or they all are? What's the rule?",
+                      "There are a few options. Queue at the router, preempt something on the GPU, reject with a 503, "
+                      "or spill to whichever GPU has room. They all have trade-offs. I'd keep them all configurable and "
+                      "decide per deployment which one to turn on."),
+                     ("How would you notice batches hurting p99 time to first token?",
+                      "I'd alert on p99 TTFT per GPU above 800 ms and lower that GPU's cap by four."),
+                     ("The prompt is cached on GPU 3 but GPU 6 has room. Prefix or memory?",
+                      "Option A: GPU 3 for the prefix hit. Option B: GPU 6 for the memory. I pick B."))
+    assert "policy_list" in {p.id for p in report.pitfalls}
+
+
+def test_redis_fsync_modes_left_tunable_when_asked_which_level_ships_are_a_policy_list():
+    report = _graded("kv-store-wal",
+                     ("When put returns, what exactly have you promised?",
+                      "Configurable durability levels. Like Redis appendfsync: always, everysec, or no."),
+                     ("The client was told the value isn't lost once put returns. So which level do you ship?",
+                      "Trade-offs either way. Always is safest, everysec is the usual compromise, no is fastest. "
+                      "Tunable per workload, with sane defaults."))
+    assert "policy_list" in {p.id for p in report.pitfalls}
+    assert _scores(report)["scheduling_policy"] <= 1
+
+
 def test_an_fsync_turned_down_for_a_vague_interval_is_no_fsync_policy():
     ev = _evidence("kv-store-wal", ["We could fsync in the background every so often instead of on each write."],
                    opening="An fsync on every put would cap you well below 50,000 a second. How would you get durability?")
