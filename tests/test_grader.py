@@ -1296,6 +1296,27 @@ def test_redis_fsync_modes_left_tunable_when_asked_which_level_ships_are_a_polic
     assert _scores(report)["scheduling_policy"] <= 1
 
 
+def test_the_engines_batcher_handling_it_and_no_hand_tuning_is_batching_without_limits():
+    report = _graded("recommendation-serving",
+                     ("The ranker runs on GPUs. How do you batch requests without blowing the latency budget?",
+                      "Triton's dynamic batcher handles it. I wouldn't hand-tune the batch; it groups requests as "
+                      "they arrive."))
+    assert "no_limits" in {p.id for p in report.pitfalls}
+
+
+@pytest.mark.parametrize("answer, raised", [
+    ("Dynamic batching, or micro-batching, or request coalescing. Any of them works; it's a tuning exercise.", True),
+    # a hedged pick between two is no menu left open
+    ("GPU 3 I guess? The prompt's already there. Or, well, if it's full, then GPU 6. Either one works, really.",
+     False),
+])
+def test_any_of_them_works_leaves_a_menu_open(answer, raised):
+    report = _graded("route-batch-eight-gpus",
+                     ("GPU 3's cache is full and GPU 6 has room, but the prompt is cached on GPU 3. How do you batch "
+                      "and where does it go?", answer))
+    assert ("policy_list" in {p.id for p in report.pitfalls}) is raised
+
+
 def test_an_fsync_turned_down_for_a_vague_interval_is_no_fsync_policy():
     ev = _evidence("kv-store-wal", ["We could fsync in the background every so often instead of on each write."],
                    opening="An fsync on every put would cap you well below 50,000 a second. How would you get durability?")
