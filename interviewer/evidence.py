@@ -319,8 +319,10 @@ def hypothetical_at(text: str, start: int) -> bool:
     return False
 
 
-# a closing summary: a "Summary" heading or "To summarise" opening a line
-_SUMMARY = re.compile(r"(?:^|\n)\s*(?:#+\s*|\*\*)?(?:summary|to\s+summari[sz]e|in\s+summary|recap)\b", re.I)
+# a closing summary: a "Summary" heading, "To summarise" or "TL;DR" opening a line, or "So in summary:" after a
+# sentence
+_SUMMARY = re.compile(r"(?:^|\n)\s*(?:#+\s*|\*\*)?(?:summary|to\s+summari[sz]e|in\s+summary|recap|tl;\s?dr)\b"
+                      r"|(?:^|[.!?]\s+)(?:so\s+)?(?:in\s+summary|to\s+sum\s+up)\s*[:,]", re.I)
 
 
 def in_summary(text: str, pos: int) -> bool:

@@ -3216,3 +3216,21 @@ def test_a_multiple_of_another_models_figure_keeps_the_model_asked_about():
                  "token. So ~26 full sequences per card.", "Reading 26G of weights at ~2 TB/s is ~13 ms.",
                  opening=OPEN_13B)
     assert status(led, "weights_bytes") == "ok"
+
+
+def test_weights_over_one_sequences_kv_is_where_reads_double_not_what_fits():
+    # the weights read once a step against one 1K sequence's KV: where the KV read matches the weight read
+    led = ledger("KV is 2 x 32 layers x 32 heads x 128 x 2 bytes = 5.2e5 bytes a token. Weights are 1.4e10 bytes. It starts to bite when KV reads match weight reads: 1.4e10 / 5.4e8 is ~26 "
+                 "sequences at 1K context.", opening="Llama-2-7B in FP16 on an H100 80GB. Batch 8 instead of 1: the cost?")
+    assert none_wrong(led, "concurrent_sequences")
+    # ... not a free memory near the weights divided by a sequence's KV ("leaves about 147 GB ... divided by 0.59 GB")
+    led = ledger("Weights are 141 GB on four H100s; 320 GB less 141 and 32 GB of slack leaves about 147 GB for KV. 147 "
+                 "GB divided by 0.59 GB is roughly 250 full-length sequences.", opening=OPEN_70B)
+    assert not [c for c in led.by_kind("concurrent_sequences") if c.check and "weight read" in c.check.explanation]
+
+
+def test_a_terse_g_before_card_is_the_cards_memory():
+    led = ledger("Times batch 8 = 8 GiB. On a 24G card that's a third of memory gone before the weights.",
+                 opening="How much memory is that for batch 8, 2,048 tokens, 32 layers, 32 heads of 128 in FP16?")
+    assert not led.by_kind("gpu_count")
+    assert one(led, "gpu_memory_bytes").value == 24e9

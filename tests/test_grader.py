@@ -889,6 +889,16 @@ def test_a_figure_restated_wrong_in_the_summary_holds_capacity_at_two():
     assert _scores(slipped)["capacity_number"] == 2
 
 
+@pytest.mark.parametrize("summary", ["TL;DR: half a meg per token, ~60 sequences at 4K.",
+                                     "So in summary: half a meg per token, so about 60 sequences at 4K."])
+def test_a_figure_restated_wrong_in_a_tldr_is_a_slip(summary):
+    report = _graded("gpu-inference-fundamentals",
+        ("Llama-2-7B in FP16 on an H100 80GB. How big is the KV cache per token, and what does it allow?",
+         "2 x 32 layers x 32 heads x 128 dim x 2 bytes = 524,288 bytes, 512 KiB per token. At 4K context that's 2 GiB "
+         "a sequence. 80 - 14 - ~4 overhead = ~62 GB free, / ~2.15 GB ≈ 29 sequences at 4K.\n\n" + summary))
+    assert _scores(report)["capacity_number"] == 2
+
+
 def test_a_kv_head_count_put_right_and_redone_no_longer_holds_capacity_down():
     report = _graded("gpu-inference-fundamentals",
         ("How big is the KV cache per token for Llama-2-7B in FP16 on an H100 80GB?",
@@ -1315,6 +1325,14 @@ def test_any_of_them_works_leaves_a_menu_open(answer, raised):
                      ("GPU 3's cache is full and GPU 6 has room, but the prompt is cached on GPU 3. How do you batch "
                       "and where does it go?", answer))
     assert ("policy_list" in {p.id for p in report.pitfalls}) is raised
+
+
+def test_a_prompt_over_the_buffer_rejected_up_front_is_a_full_cache_rule():
+    report = _graded("transformer-kv-cache-drill",
+        ("Now decode four prompts of different lengths in one batch. What changes?",
+         "Limits: batch capped at 8 by the buffer, each row capped at 2,048 total; if prompt + max_new_tokens > 2,048 I "
+         "reject that prompt up front rather than overflow the preallocated buffer."))
+    assert _scores(report)["scheduling_policy"] == 2
 
 
 def test_an_fsync_turned_down_for_a_vague_interval_is_no_fsync_policy():

@@ -365,6 +365,8 @@ def _parse_after(text: str, atom: _Atom, v: Vocab) -> Mention:
             factor = 1e9
         if dim == "params" and udim != "params":
             pass  # "13 billion times ...": keep params, ignore what follows
+        elif dim == "bytes" and unit == "G" and udim == "gpus":
+            pass  # "a 24G card" is the card's memory, not 24 billion cards
         else:
             value *= factor
             dim = udim

@@ -865,6 +865,10 @@ def check_sequences(c: Claim, ctx: Ctx, i: int) -> Check | None:
     if any(ctx.claims[j].value == c.value and ctx.claims[j].speaker == c.speaker
            for kind in ("max_num_seqs", "max_batch_size") for j in ctx.by_kind.get(kind, ()) if j < i):
         return None  # "at 128 sequences" after "max num seqs 128": the limit said again, not what fits
+    if _weights_over_kv(c, ctx, i):
+        return _check("unchecked", "sequences", None, "sequences", c,
+                      "The weights over one sequence's KV: where the KV read matches the weight read, not how many "
+                      "sequences fit in memory.", [])
     scaled = _host_from_per_gpu(c, ctx, i)
     if scaled is not None:
         return scaled
@@ -996,6 +1000,33 @@ def check_sequences(c: Claim, ctx: Ctx, i: int) -> Check | None:
 def _seq_bytes(n: float) -> str:
     """A sequence's KV as the checks say it: "1.1 GB", "590 MB"."""
     return f"{n / 1e9:.2g} GB" if n >= 1e9 else say.nbytes(n)
+
+
+def _weights_over_kv(c: Claim, ctx: Ctx, i: int) -> bool:
+    """Is the count worked out in its sentence as the weights over one sequence's KV ("It starts to bite when KV reads
+    match weight reads: 1.4e10 / 5.4e8 is ~26 sequences")? That is where decode's reads double, not what fits."""
+    from interviewer.claims.arithmetic import DIV
+    from interviewer.claims.numbers import find_mentions
+
+    def said(kinds: tuple[str, ...]) -> list[float]:
+        return [ctx.claims[j].value for k in kinds for j in ctx.by_kind.get(k, ())
+                if j < i and ctx.claims[j].speaker == c.speaker and ctx.claims[j].value]
+
+    weights = said(("weights_bytes",))
+    if not weights:
+        return False
+    # (a free memory near the weights - "141 GB of weights ... leaves about 147 GB for KV" - is what was divided)
+    frees = said(("free_kv_bytes", "usable_memory_bytes"))
+    for j in ctx.in_sentence(i):
+        a = ctx.claims[j]
+        if a.kind != "arithmetic" or len(a.formula) < 3 or a.formula[1] not in DIV or not a.value \
+                or abs(a.value / c.value - 1) > 0.05:
+            continue
+        first = find_mentions(a.formula[0], ctx.v)
+        if first and any(abs(first[0].value / w - 1) <= 0.1 for w in weights) \
+                and not any(abs(first[0].value / f - 1) <= 0.1 for f in frees):
+            return True
+    return False
 
 
 def _own_free(c: Claim, ctx: Ctx, i: int, same_sentence: bool = False) -> float | None:
