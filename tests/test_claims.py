@@ -3234,3 +3234,21 @@ def test_a_terse_g_before_card_is_the_cards_memory():
                  opening="How much memory is that for batch 8, 2,048 tokens, 32 layers, 32 heads of 128 in FP16?")
     assert not led.by_kind("gpu_count")
     assert one(led, "gpu_memory_bytes").value == 24e9
+
+
+def test_a_product_closed_by_call_it_is_a_calculation_checked():
+    led = ledger("KV per token: 2 x 40 layers x 40 heads x 128 x 2 bytes, call it 8e4 bytes.", opening=OPEN_13B)
+    assert status(led, "kv_bytes_per_token") == "wrong"
+    assert "wrong" in statuses(led, "arithmetic")
+    # ... not one term of a sum whose other term has words between: "~1 s to first token plus 50 x ~50 ms, call it 3.5 s"
+    led = ledger("Each request lives ~1 s to first token plus 50 x ~50 ms, call it 3.5 s.")
+    assert none_wrong(led, "arithmetic")
+
+
+@pytest.mark.parametrize("scope", ["per A100", "on each A100"])
+def test_a_count_per_named_gpu_is_per_gpu(scope):
+    led = ledger(f"So ~300 sequences {scope}.", opening="Eight A100 80GB GPUs on one host, each holding its own copy "
+                 "of a 13B model in FP16. About 40 requests a second, 2,000-token prompts, 250-token replies.")
+    c = one(led, "concurrent_sequences")
+    assert (c.scope, c.scope_stated) == ("per_gpu", True)
+    assert c.check.status == "wrong"

@@ -26,7 +26,8 @@ APPROX = r"about|roughly|around|approximately|exactly|~|≈|only|just|close\s+to
 # only an explicit result counts: ":" and "," join lists ("p50 200 ms / p99 800 ms, 50 seqs")
 RESULT = re.compile(
     OPERAND_TAIL + r"(?:=|≈|~=|->|→|\bis\b|\bare\b|\bgives?\b|\bcomes\s+to\b|\bmakes\b|\bthat'?s\b|\bwhich\s+is\b|\bequals\b"
-    r"|,\s*(?:which\s+is|that'?s|that\s+is|so|yes)\b"  # "2,000 x 50 ms, which is 10 seconds", "40 x 5,120 x 2, so 0.4 MB"
+    # "2,000 x 50 ms, which is 10 seconds", "40 x 5,120 x 2, so 0.4 MB", "2 x 40 x 40 x 128 x 2 bytes, call it 8e4 bytes"
+    r"|,\s*(?:which\s+is|that'?s|that\s+is|so|yes|call\s+it)\b"
     r"|,(?=\s*(?:about|roughly|around|approximately|~))"  # "2,048 times 30 ms, about 61 seconds"
     r"|#)"  # a code comment giving the value: "kv_per_tok = 2 * 32 * 32 * 128 * 2  # 524,288 B"
     + PAUSE + r"\s*(?:" + APPROX + r")?[\s`*]*$", re.I)

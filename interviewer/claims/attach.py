@@ -58,7 +58,7 @@ FREED_BEFORE = guarded(re.compile(r"\b(?:frees?|freeing|saves?|saving)(?:\s+up)?
 # a chain's result: looser than arithmetic.RESULT (":" and a bare "," close a chain for its operands' roles, not
 # as a calculation the candidate stands behind), on the same pieces
 _RESULT = re.compile(
-    arithmetic.OPERAND_TAIL + r"(?:,\s*(?:which\s+is|that's|that\s+is|yes)|=|≈|~=|->|→|:|,|#|is|are|gives|give|comes\s+to|makes|that's|that\s+is|which\s+is|so"
+    arithmetic.OPERAND_TAIL + r"(?:,\s*(?:which\s+is|that's|that\s+is|yes|call\s+it)|=|≈|~=|->|→|:|,|#|is|are|gives|give|comes\s+to|makes|that's|that\s+is|which\s+is|so"
     r"|(?:p\d{2,3}\s+)?per\s+token\s+is)?" + arithmetic.PAUSE
     + r"\s*(?:so\s+(?=about|roughly|around|approximately|~))?"  # "40 x 5,120 x 2, so about 0.4 MB"
     r"(?:" + arithmetic.APPROX + r"|so|that's|or|is)?[\s`*]*", re.I)  # "`20 GB / 1 GB/s ≈` **2 s**"
@@ -551,6 +551,8 @@ def _calculations(text: str, ms: list[Mention], chains: list[_Chain], v: Vocab, 
             continue  # "~32 s x 50k x 4 KB is ~6.5 GB": a factor the chain left out; the product cannot be judged
         if _TIMES_BEFORE.search(text, ms[first - 1].end if first else 0, ms[first].start):
             continue  # "2 million stores and dishes × 64 dims × 4 bytes ≈ 512 MB": likewise, its words in between
+        if first and _TERM_BEFORE.search(text, ms[first - 1].end, ms[first].start):
+            continue  # "~1 s to first token plus 50 x ~50 ms, call it 3.5 s": one term of a sum, its words in between
         if first and (_AT_BEFORE.search(text, ms[first - 1].end, ms[first].start) or (
                 ms[first - 1].dim == "percent" and _OF.fullmatch(text, ms[first - 1].end, ms[first].start))):
             # ... or a share of it: "one TP4 replica at ~50% of 4 × 989 TFLOPS is ~2e15"
@@ -646,6 +648,7 @@ _UNKNOWN_UNIT = re.compile(r"\s?(?!(?:x|times|over|minus|plus|less|is|are|gives?
 # ... or the divisor of a figure said before it: "141 gigs of weights over two times 4.8 TB/s is about 15 ms"
 # (a bullet may open with the operator: "- x 2,048 tokens x 8 sequences = 8 GiB" goes on from the line before)
 # (or a factor's label between: "... x 8 KV heads (GQA) x dim 128 x 2 B = 327,680 B")
+_TERM_BEFORE = re.compile(r"(?:\bplus|\+)\s*~?\s*$", re.I)
 _TIMES_BEFORE = re.compile(r"(?:(?:^|\s)[x×*·/÷]|\btimes|\bover|\bdivided\s+by)\s*(?:(?:head\s+)?dim|d_?head|d_?model)?\s*$", re.I)
 _AT_BEFORE = re.compile(r"(?:\bat|@)\s*$", re.I)
 _EACH_BEFORE = re.compile(r"\beach\b[^.;:\d]{0,24}$", re.I)
