@@ -485,12 +485,35 @@ def _feedback(score: int, spec, present: set[str], rubric: Rubric, cid: str) -> 
     return f"{head} To reach {score + 1}: " + "; ".join(missing) + ".", missing
 
 
+_LATENCY_SAID = re.compile(r"\b(?:p\d{2}|tail|latency|latenc|ttft|time\s+to\s+(?:first|schedule)|waits?|waiting|queue\w*|slower|"
+                           r"stalls?|\d+\s*(?:ms|milliseconds?|seconds?|s)\b|headroom|idle|utili[sz]ation)", re.I)
+_LATENCY_ASKED = re.compile(r"\b(?:p\d{2}|tail|latency|ttft|time\s+to\s+first|slo|percentile|wait|slow|stall)", re.I)
+
+
+def _latency_tradeoff(ev: Evidence, spec) -> bool:
+    """Is a trade-off said in an answer about latency (one with a latency item, or answering a question about it)?"""
+    latency = set(spec.items) - {"tradeoff", "wrong_metric"}
+    for h in ev.hits.get("tradeoff", []):
+        if _LATENCY_SAID.search(h.quote):
+            return True  # "what I pay is latency, since a put now waits up to 2 ms"
+        if any(x.turn == h.turn for item in latency for x in ev.hits.get(item, [])):
+            return True
+        asked = max((i for i in ev.context if i < h.turn), default=None)
+        if asked is not None and _LATENCY_ASKED.search(ev.context[asked]):
+            return True
+    return False
+
+
 def score_criterion(cid: str, family: str, ev: Evidence, rubric: Rubric,
                     check: CapacityCheck | None = None) -> CriterionResult:
     """One criterion's result: the level its evidence reaches, the caps, quotes and feedback."""
     spec = rubric.spec(family, cid)
     present = ev.present
-    reached, alt = spec.best(present, ev.named, ev.unchosen | (ev.guessed - present))
+    level1_only = ev.unchosen | (ev.guessed - present)
+    if cid == "tail_latency_tradeoff" and "tradeoff" in present and not _latency_tradeoff(ev, spec):
+        # a cost accepted in an answer about something else (placement, a fleet's money) names a trade, not the tail's
+        present, level1_only = present - {"tradeoff"}, level1_only | {"tradeoff"}
+    reached, alt = spec.best(present, ev.named, level1_only)
     score = reached
     feedback, missing = _feedback(reached, spec, present, rubric, cid)
     capped_by: list[str] = []

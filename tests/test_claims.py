@@ -3252,3 +3252,13 @@ def test_a_count_per_named_gpu_is_per_gpu(scope):
     c = one(led, "concurrent_sequences")
     assert (c.scope, c.scope_stated) == ("per_gpu", True)
     assert c.check.status == "wrong"
+
+
+def test_a_size_over_a_product_of_cards_is_spread_across_them():
+    # "1.4e11 bytes over 4 x 80 = 3.2e11": the four cards' memory, not 140 GB divided by 320
+    led = ledger("70B FP16 is 1.4e11 bytes over 4 x 80 = 3.2e11, so ~1.8e11 before overhead; it fits.",
+                 opening="One host, eight A100 80GB GPUs.")
+    assert none_wrong(led, "arithmetic")
+    # ... while a time from bytes over a bandwidth stays a division
+    led = ledger("280 GB over 4 x 3.35 TB/s = 210 ms a step.")
+    assert "wrong" in statuses(led, "arithmetic")

@@ -1335,6 +1335,20 @@ def test_a_prompt_over_the_buffer_rejected_up_front_is_a_full_cache_rule():
     assert _scores(report)["scheduling_policy"] == 2
 
 
+@pytest.mark.parametrize("placement, level", [
+    # a cost accepted for placement is no tail trade-off
+    ("Reserve four GPUs on a second host; the cost is a host, not half of this one.", 1),
+    # ... a cost accepted for the tail is
+    ("I'd hold the batch smaller and accept about 15% less throughput to keep p99 TTFT down.", 2),
+])
+def test_a_trade_off_counts_for_the_tail_only_when_said_of_latency(placement, level):
+    report = _graded("route-batch-eight-gpus",
+                     ("Your batches keep growing. When does that start hurting p99 time to first token?",
+                      "Bigger batches make each decode step longer, so p99 TTFT goes up. I'd rather not pin a number."),
+                     ("Someone wants a 70B on four of these GPUs. Reserve or pack and drain?", placement))
+    assert _scores(report)["tail_latency_tradeoff"] == level
+
+
 def test_an_fsync_turned_down_for_a_vague_interval_is_no_fsync_policy():
     ev = _evidence("kv-store-wal", ["We could fsync in the background every so often instead of on each write."],
                    opening="An fsync on every put would cap you well below 50,000 a second. How would you get durability?")

@@ -8,6 +8,7 @@ hypothetical flags of its clause.
 """
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 
@@ -502,6 +503,17 @@ _RESTATED = re.compile(r"\s*,?\s*(?:which|that)(?:.s|\s+is|\s+(?:on\s+the\s+(?:w
 _PER_TOKEN_WORDS = re.compile(r"\s*(?:p\d{2,3}\s+)?(?:per|a|each|/)\s*(?:output\s+)?tok(?:en)?s?\b,?", re.I)
 
 
+def _spread_over(ch: _Chain, ms: list[Mention]) -> bool:
+    """Is the chain's first "over" a size spread across the product after it, whose total is the result ("1.4e11 bytes
+    over 4 x 80 = 3.2e11": the cards' memory, not 140 GB divided by 320)?"""
+    if len(ch.operands) < 3 or ch.ops[0] != "over" or not all(op in _MUL for op in ch.ops[1:]):
+        return False
+    said, dims = ms[ch.result].value, {ms[i].dim for i in ch.operands}
+    across = math.prod(ms[i].value for i in ch.operands[1:])
+    divided = arithmetic.evaluate([ms[i].value for i in ch.operands], ch.ops)
+    return arithmetic.consistent(said, across, 0.1, dims) and not (divided and arithmetic.consistent(said, divided, 0.25, dims))
+
+
 def _calculations(text: str, ms: list[Mention], chains: list[_Chain], v: Vocab, hyp_m, comp: bool) -> list[Found]:
     """Each calculation said with an explicit result: one `arithmetic` claim spanning it, whose
     formula is the operands and operators as said (physics re-does it)."""
@@ -563,12 +575,15 @@ def _calculations(text: str, ms: list[Mention], chains: list[_Chain], v: Vocab, 
             continue  # "6,000 + 300, which is ~0.6 s of prefill": what the sum costs, not the sum
         if any(_UNKNOWN_UNIT.match(text, ms[i].end) for i in [*ch.operands, ch.result] if ms[i].dim == "count"):
             continue  # "8 x 312 TFLOPS ≈ 2.5 PF": a unit the ledger does not read; the sum cannot be judged
+        operands, ops = ch.operands, ch.ops
+        if _spread_over(ch, ms):
+            operands, ops = operands[1:], ops[1:]
         formula: list[str] = []
-        for k, i in enumerate(ch.operands):
+        for k, i in enumerate(operands):
             if k:
-                formula.append(ch.ops[k - 1])
+                formula.append(ops[k - 1])
             formula.append(text[ms[i].start:ms[i].end])
-        calc(ms[ch.operands[0]].start, ms[ch.result], formula)
+        calc(ms[operands[0]].start, ms[ch.result], formula)
     # a rate said again in other units: "50 MB/s, which on the wire is 50 Gb/s" (the same rate, so the same bytes)
     for a, b in zip(ms, ms[1:]):
         if a.dim == b.dim == "bytes_rate" and a.unit and b.unit and a.unit != b.unit and not a.weak \
