@@ -1349,6 +1349,26 @@ def test_a_trade_off_counts_for_the_tail_only_when_said_of_latency(placement, le
     assert _scores(report)["tail_latency_tradeoff"] == level
 
 
+@pytest.mark.parametrize("qid, question, answer", [
+    ("gpu-inference-fundamentals", "What does a bigger batch cost in latency?",
+     "Per-token time rises from ~6 ms at batch 1 to ~13 ms at batch 24. I'd watch p99 inter-token latency.\n\n"
+     "TL;DR: ~2x slower tokens for ~10x throughput."),
+    ("kv-store-wal", "What does group commit cost in latency?",
+     "Instead of ~2 ms for its own fsync it's up to ~4 ms: p50 around 3 ms, p99 maybe 4 to 5 ms when the fsync has "
+     "a slow tail. That's the trade, a couple of milliseconds on every write for a hundred times the throughput."),
+])
+def test_a_price_and_its_gain_said_as_the_trade_is_a_trade_off(qid, question, answer):
+    assert _scores(_graded(qid, (question, answer)))["tail_latency_tradeoff"] == 2
+
+
+def test_a_ceiling_said_as_what_is_not_allowed_is_a_tail_target():
+    report = _graded("transformer-kv-cache-drill", (
+        "Batch 8 instead of batch 1. What does that cost you in latency?",
+        "Every step reads the weights and all the cache, ~14 ms a step. I wouldn't let p99 time per output token go "
+        "past 50 ms, so batch 8 at 2K is well inside that."))
+    assert _scores(report)["tail_latency_tradeoff"] == 2
+
+
 def test_an_fsync_turned_down_for_a_vague_interval_is_no_fsync_policy():
     ev = _evidence("kv-store-wal", ["We could fsync in the background every so often instead of on each write."],
                    opening="An fsync on every put would cap you well below 50,000 a second. How would you get durability?")
