@@ -1369,6 +1369,16 @@ def test_a_ceiling_said_as_what_is_not_allowed_is_a_tail_target():
     assert _scores(report)["tail_latency_tradeoff"] == 2
 
 
+@pytest.mark.parametrize("answer, raised", [
+    ("Really low: average ~1e-5 s, ten microseconds. The fsync is off the critical path, so it doesn't touch the average.",
+     True),
+    ("The fsync is off the critical path, so it barely moves the average, but p99 put latency doubles to 4 ms.", False),
+])
+def test_a_cost_judged_by_whether_it_touches_the_average_is_average_only(answer, raised):
+    report = _graded("kv-store-wal", ("What latency does a put see?", answer))
+    assert ("average_only" in {p.id for p in report.pitfalls}) is raised
+
+
 def test_an_fsync_turned_down_for_a_vague_interval_is_no_fsync_policy():
     ev = _evidence("kv-store-wal", ["We could fsync in the background every so often instead of on each write."],
                    opening="An fsync on every put would cap you well below 50,000 a second. How would you get durability?")
