@@ -1361,6 +1361,15 @@ def test_a_price_and_its_gain_said_as_the_trade_is_a_trade_off(qid, question, an
     assert _scores(_graded(qid, (question, answer)))["tail_latency_tradeoff"] == 2
 
 
+def test_a_gain_bought_with_latency_is_the_trade_off_accepted():
+    report = _graded("recommendation-serving", (
+        "Where's the tail trade-off, and what tells you you're wrong?",
+        "The 4 ms max wait buys GPU efficiency with latency: up to 4 ms added to every request's ranking stage. Target "
+        "stays p99 <= 150 ms end to end, ranking p99 <= 50 ms. I'm wrong if ranking p99 goes above 50 ms while GPU "
+        "utilisation sits under 60%: then the wait, not compute, is the tail."))
+    assert _scores(report)["tail_latency_tradeoff"] == 3
+
+
 def test_a_ceiling_said_as_what_is_not_allowed_is_a_tail_target():
     report = _graded("transformer-kv-cache-drill", (
         "Batch 8 instead of batch 1. What does that cost you in latency?",
