@@ -1388,6 +1388,15 @@ def test_a_cost_judged_by_whether_it_touches_the_average_is_average_only(answer,
     assert ("average_only" in {p.id for p in report.pitfalls}) is raised
 
 
+def test_a_rankers_batch_in_candidates_with_its_wait_is_a_batch_limit():
+    report = _graded("recommendation-serving", (
+        "How do you batch requests on the GPU without blowing the latency budget?",
+        "Option B: up to 1,024 candidates, about three requests' worth, with a 3 ms max wait. Fallback: if the ranker "
+        "queue is over 20 ms we serve the city's cached popular list instead. Under overload we shed in order: the "
+        "second carousel first, it has the lowest engagement, then cut candidates from 300 to 150."))
+    assert _scores(report)["scheduling_policy"] == 3
+
+
 def test_an_fsync_turned_down_for_a_vague_interval_is_no_fsync_policy():
     ev = _evidence("kv-store-wal", ["We could fsync in the background every so often instead of on each write."],
                    opening="An fsync on every put would cap you well below 50,000 a second. How would you get durability?")
