@@ -79,15 +79,17 @@ EXACT, WITHIN_ONE, PITFALL_RECALL, FALSE_PITFALL = 0.85, 0.97, 0.85, 0.02
 # stuffed answer), ZZZZZZO and ZZZZZZP (0.87, 0.88; two weak answers each, ZZZZZZP also one false quantizing_on_faith)
 # missed it too, ZZZZZZQ and ZZZZZZR (0.81, 0.77; recall 0.83 and 0.84, one false pitfall each, ZZZZZZQ two weak answers,
 # ZZZZZZR one strong and one weak answer) too, ZZZZZZS and ZZZZZZT (0.82, 0.83; three false pitfalls on ZZZZZZS, recall
-# 0.83 on ZZZZZZT, weak and stuffed answers on both) too, and were then tuned on.
+# 0.83 on ZZZZZZT, weak and stuffed answers on both) too, ZZZZZZU and ZZZZZZV (0.81, 0.89; ZZZZZZU on exact, recall 0.85,
+# one false quantizing_on_faith, three weak answers and one stuffed, ZZZZZZV on one false policy_list and two weak
+# answers) too, and were then tuned on.
 BELOW_THE_BAR: dict[str, str] = {
-    "batch_zzzzzzu": ("measured once at 6db1b87 (cycle 89): within one 1.00 (90/90) and strong >= 8: 6/6 meet the bar; "
-                      "exact 0.81 (73/90), pitfall recall 0.846 (22/26), one false quantizing_on_faith (3.7% of "
-                      "the transcripts that forbid it), three weak answers (5/8) and one stuffed answer (2/3) above 2 do "
-                      "not"),
-    "batch_zzzzzzv": ("measured once at 6db1b87 (cycle 89): exact 0.89 (80/90), within one 1.00 (90/90), pitfall recall "
-                      "0.92 (24/26), strong >= 8: 6/6 and stuffed <= 2: 3/3 meet the bar; one false policy_list (4.3% of "
-                      "the transcripts that forbid it) and two weak answers (6/8) above 2 do not"),
+    "batch_zzzzzzw": ("measured once at e5603cb (cycle 90): exact 0.87 (78/90), pitfall recall 1.00 (24/24) and stuffed "
+                      "<= 2: 3/3 meet the bar; within one 0.99 (89/90) does too; one false no_limits (4.0% of the "
+                      "transcripts that forbid it), one strong answer (5/6) below 8 and three weak answers (5/8) above 2 "
+                      "do not"),
+    "batch_zzzzzzx": ("measured once at e5603cb (cycle 90): exact 0.87 (78/90), within one 1.00 (90/90), pitfall recall "
+                      "1.00 (24/24), no false pitfall, strong >= 8: 6/6 and stuffed <= 2: 3/3 meet the bar; one weak "
+                      "answer (7/8) above 2 does not"),
 }
 
 BATCHES = sealed_batches()
