@@ -3262,3 +3262,19 @@ def test_a_size_over_a_product_of_cards_is_spread_across_them():
     # ... while a time from bytes over a bandwidth stays a division
     led = ledger("280 GB over 4 x 3.35 TB/s = 210 ms a step.")
     assert "wrong" in statuses(led, "arithmetic")
+
+
+def test_a_share_of_the_fleet_is_not_checked_against_one_teams_count():
+    led = ledger("Forty teams gives fifty GPUs per team on average, but average lies here: probably five teams hold 60% "
+                 "of fleet.", opening="We run a shared fleet of about 2,000 H100s, 250 hosts with eight GPUs each, used "
+                 "by roughly 40 teams.")
+    assert none_wrong(led, "fleet_share")
+
+
+def test_a_length_said_for_the_next_count_is_not_this_ones():
+    # "about 260 sequences per replica at the normal mix, mid-fifties at 8K": the 8K is the mid-fifties'
+    led = ledger("Weights 140 GB over four H100s, KV 327,680 B a token, ~148 GB free; at 1,800 tokens that's ~250 "
+                 "sequences per replica.",
+                 "So in summary: about 260 sequences per replica at the normal mix, mid-fifties at 8K.",
+                 opening="Llama-3-70B in FP16 on H100 80GB GPUs, four per replica with tensor parallelism.")
+    assert none_wrong(led, "concurrent_sequences")

@@ -503,7 +503,11 @@ def _seq_len(c: Claim, ctx: Ctx, i: int) -> tuple[float | None, str]:
 _IF_AFTER = re.compile(r"\b(?:if|were|had)\b", re.I)
 
 
-_NEXT_CASE = re.compile(r"(?:[,;]\s*(?:and|but|while|whereas)?|\b(?:while|whereas)\b)\s+(?:at|with|for|on)\b", re.I)
+_NEXT_CASE = re.compile(r"(?:[,;]\s*(?:and|but|while|whereas)?|\b(?:while|whereas)\b)\s+(?:at|with|for|on)\b"
+                        # ... or a count of its own said first: "about 260 sequences per replica at the normal mix,
+                        # mid-fifties at 8K" (the 8K is the mid-fifties')
+                        r"|[,;]\s*(?:and\s+|but\s+)?(?:~|about\s+|roughly\s+|around\s+)?"
+                        r"(?:(?:mid|low|high|upper|lower)[- ]\w+|\d[\d,.]*|\w+(?:ty|ties|teens?|hundreds?|dozen))\s+(?:at|with|for|on)\b", re.I)
 _ADDEND_BEFORE = re.compile(r"(?<![\d,.])(\d[\d,]*)\s*(?:tokens?\s+)?(?:\+|plus)\s*$", re.I)
 
 
@@ -1553,6 +1557,9 @@ def _bare_count_before(c: Claim, ctx: Ctx, i: int, gpus) -> list:
     return [SimpleNamespace(value=m.value, turn=c.turn, start=c.start - (pos - m.start), end=c.start - (pos - m.end))]
 
 
+_PER_OWNER = re.compile(r"\s*(?:per|a|each|for\s+each)\s+(?:team|tenant|org|user|job|customer|group|project)\b", re.I)
+
+
 def check_fleet_share(c: Claim, ctx: Ctx, i: int) -> Check | None:
     """A share of the fleet ("15 hosts = 120 GPUs ≈ 12% of the fleet"): the GPUs said just before it
     over the fleet's size said earlier in the round (either speaker)."""
@@ -1566,6 +1573,7 @@ def check_fleet_share(c: Claim, ctx: Ctx, i: int) -> Check | None:
                     and (linked or g.scope not in ("per_host", "per_gpu"))
                     and not re.search(r"-\s*gpus?$", g.span, re.I)   # "8-GPU jobs" is a job's shape
                     and not _SHAPE_OF.match(after)                       # ... and so is "eight GPU gang jobs"
+                    and not _PER_OWNER.match(after)                      # "fifty GPUs per team on average": one team's
                     and not _GPU_HOURS.search(g.span + after))
 
     def linked(j: int) -> bool:
