@@ -3278,3 +3278,21 @@ def test_a_length_said_for_the_next_count_is_not_this_ones():
                  "So in summary: about 260 sequences per replica at the normal mix, mid-fifties at 8K.",
                  opening="Llama-3-70B in FP16 on H100 80GB GPUs, four per replica with tensor parallelism.")
     assert none_wrong(led, "concurrent_sequences")
+
+
+def test_a_case_set_by_what_it_lacks_still_checks_its_sum():
+    led = ledger("Cost: without backfill 80 GPUs ÷ 2,000 = 8% of the fleet; with backfill the real loss is ~3%.",
+                 opening="We run a shared fleet of about 2,000 H100s.")
+    assert "wrong" in statuses(led, "arithmetic")
+
+
+def test_a_factors_label_after_the_operator_keeps_the_product():
+    led = ledger("Embedding memory: U = 200M × dim 128 × 2 B ≈ 5.1 GB for users, so it fits in the L4's 24 GB.",
+                 opening="About 20,000 requests per second, a ranker on NVIDIA L4s.")
+    assert "wrong" in statuses(led, "arithmetic")
+
+
+def test_a_read_time_said_with_an_arrow_is_checked():
+    led = ledger("20 GB at ~2 GB/s sequential read -> 1 s. So replay ~5 s, fine.",
+                 opening="Walk me through a restart with a 20 GB log.")
+    assert "wrong" in statuses(led, "arithmetic")

@@ -26,7 +26,9 @@ _OF = re.compile(r"\s+of\s+(?:the\s+)?", re.I)
 # (a count per period times a period: "40 a day out, times 5 days is 200", "2.6/day * 7 days = ~180")
 _OP = re.compile(r"\s*(?:(?:(?:gpus?|hosts?|nodes?|failures?|faults?|incidents?)\s+)?(?:a|per|/|each)\s*(?:day|week|month|hour)"
                  r"(?:\s+(?:out|in|coming\s+in|into\s+repair))?\s*,?\s*(?=times\b|x\b|×|\*|multiplied\b))?"
-                 r"(?:,\s*(?=times\b|multiplied\b))?(?:\([^()\d]{1,30}\)\s*)?(?:(?:head[_ ]?dim(?:ension)?s?|dims|dimensions|(?:(?:active|unique|daily|monthly|distinct|total)\s+)?(?:users|rows|entries|items|ids|embeddings|vectors|features)|(?:active|running|live|concurrent)(?:\s+(?:seqs?|sequences|requests))?)\s*)?(x|×|\*|·|⋅|times|multiplied\s+by|/|over|divided\s+by|÷|minus|less|plus|\+|\s-\s|\s?[−–]\s)\s*",
+                 r"(?:,\s*(?=times\b|multiplied\b))?(?:\([^()\d]{1,30}\)\s*)?(?:(?:head[_ ]?dim(?:ension)?s?|dims|dimensions|(?:(?:active|unique|daily|monthly|distinct|total)\s+)?(?:users|rows|entries|items|ids|embeddings|vectors|features)|(?:active|running|live|concurrent)(?:\s+(?:seqs?|sequences|requests))?)\s*)?(x|×|\*|·|⋅|times|multiplied\s+by|/|over|divided\s+by|÷|minus|less|plus|\+|\s-\s|\s?[−–]\s)\s*"
+                 # ... or the factor's label after the operator: "200M × dim 128 × 2 B"
+                 r"(?:(?:head[_ ]?)?dim(?:ension)?s?\s*(?:=|of)?\s*)?",
                  re.I)
 _WAS_RESULT = re.compile(r"(?:\bis|=|≈|\bthat.s|\bgives?|\bequals|\bcomes\s+to)\s*(?:about\s+|roughly\s+|~|exactly\s+)?$", re.I)
 _PER_LAYER = guarded(re.compile(r"\b(?:per|each|a|every)[- ]layer\b", re.I))
@@ -650,7 +652,7 @@ _AT = re.compile(r"\s*,?\s*(?:at|@)\s*(?:about\s+|around\s+|roughly\s+)?", re.I)
 # "20 GB at ~2 GB/s sequential read is about 100 seconds", "... at ~500 MB/s of disk read is about 4 seconds": what
 # the time is, then the result
 _RATE_READ = re.compile(r"\s+(?:sequential(?:ly)?\s+)?(?:read|reads|reading|replay|scan)\w*\s*,?\s*(?:an?|the|our|that)?\s*", re.I)
-_READ_IS = re.compile(r"\s+(?:of\s+)?(?:disk\s+|nvme\s+|ssd\s+|log\s+)?(?:sequential(?:ly)?\s+)?(?:read(?:ing)?|replay(?:ing)?|scan)\s+(?:is|takes|=|≈)\s*"
+_READ_IS = re.compile(r"\s+(?:of\s+)?(?:disk\s+|nvme\s+|ssd\s+|log\s+)?(?:sequential(?:ly)?\s+)?(?:read(?:ing)?|replay(?:ing)?|scan)\s*(?:is|takes|=|≈|->|→)\s*"
                       r"(?:about\s+|roughly\s+|around\s+|~)?", re.I)
 # after a time: per token, or nothing more before the result ("at 45 ms that's ...")
 # ("4,000 tokens at about 30 ms each, which is 12 seconds")
