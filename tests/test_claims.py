@@ -3296,3 +3296,18 @@ def test_a_read_time_said_with_an_arrow_is_checked():
     led = ledger("20 GB at ~2 GB/s sequential read -> 1 s. So replay ~5 s, fine.",
                  opening="Walk me through a restart with a 20 GB log.")
     assert "wrong" in statuses(led, "arithmetic")
+
+
+def test_what_is_left_after_the_cache_worked_out_before_is_checked_as_that():
+    led = ledger("Total = 16,384 × 512 KiB = 8 GiB ≈ 8.6 GB.\nOn a 24 GB A10G holding 13.5 GB of 7B FP16 weights, that "
+                 "leaves ~2 GB - so batch 8 × 2k is about the ceiling on that card.",
+                 opening="How much memory is that for batch 8, 2,048 tokens, Llama-2-7B's shape, in FP16?")
+    c = one(led, "free_kv_bytes")
+    assert c.check.status == "ok" and "cache worked out before" in c.check.explanation
+
+
+def test_a_cache_divided_by_the_heads_ratio_is_that_shrink():
+    led = ledger("Cache shape → [B, 8, T_max, 128]; memory ÷ 4 → 2 GiB for the same 8 × 2,048.",
+                 opening="The model switches to grouped-query attention with 8 KV heads for 32 query heads. What changes?")
+    assert one(led, "kv_shrink_factor").value == 4
+    assert status(led, "kv_shrink_factor") == "ok"

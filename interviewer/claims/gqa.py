@@ -18,8 +18,8 @@ _SAID = [
     # "from 8 GiB to 2 GiB", "goes from 8 GB to 4 GB"
     ("pair", re.compile(r"\bfrom\s+(?:about\s+|~)?" + _SIZE.format("a") + r"\s+(?:down\s+)?to\s+(?:about\s+|roughly\s+|~)?"
                         + _SIZE.format("b"), re.I)),
-    # "the 8 GiB becomes 1 GiB", "8 GB -> 2 GB"
-    ("pair", re.compile(r"(?<![\w.,])" + _SIZE.format("a") + r"\s+" + _TO + r"\s+(?:about\s+|roughly\s+|~)?"
+    # "the 8 GiB becomes 1 GiB", "8 GB -> 2 GB" (not a divisor: "memory ÷ 4 → 2 GiB")
+    ("pair", re.compile(r"(?<![\w.,])(?<![÷/×*]\s)(?<![÷/×*])" + _SIZE.format("a") + r"\s+" + _TO + r"\s+(?:about\s+|roughly\s+|~)?"
                         + _SIZE.format("b"), re.I)),
     # "2 GiB instead of 8 GiB", "4 GB instead of 8"
     ("pair", re.compile(r"(?<![\w.,])" + _SIZE.format("b") + r"\s+instead\s+of\s+(?:the\s+)?(?:about\s+|~)?"
@@ -31,7 +31,10 @@ _SAID = [
                           + r")(?:\s*/\s*\d+\s*=\s*(?P<q>\d+(?:\.\d+)?))?\s*(?:x|×|-?fold|\s+times)?(?!\w|[.,]\d)"
                           r"|\b" + _SHRINKS + r"\s+(?P<p>\d+(?:\.\d+)?)\s*(?:x|×)(?!\w|[.,]\d)"   # "shrinks 4x"
                           r"|\ba\s+factor\s+of\s+(?P<f>" + _N + r")(?!\w|[.,]\d)"
-                          r"|\ba\s+(?P<k>\d+(?:\.\d+)?)\s*(?:x|×)\s+(?:reduction|cut|saving)\b", re.I)),
+                          r"|\ba\s+(?P<k>\d+(?:\.\d+)?)\s*(?:x|×)\s+(?:reduction|cut|saving)\b"
+                          # the size divided: "memory ÷ 4 → 2 GiB for the same 8 × 2,048"
+                          r"|\b(?:memory|cache|size|footprint|bytes)\s*(?:÷|/|divided\s+by)\s*(?P<d>" + _N + r")(?!\w|[.,]\d)",
+                          re.I)),
     # "the cache halves", "half the size", "cut in half", "a quarter of the size"
     ("words", re.compile(r"\b(?P<half>halv(?:es|ed|ing)|half\s+the\s+size|cut\s+in\s+half)\b"
                          r"|\b(?P<quarter>a\s+quarter\s+(?:of\s+)?the\s+size|quarters?\s+it)\b", re.I)),
@@ -60,7 +63,7 @@ def shrink_factors(text: str) -> list[tuple[int, int, float]]:
                 a, b = _bytes(g["a"], g["au"] or g["bu"]), _bytes(g["b"], g["bu"] or g["au"])
                 value = a / b if b else 0.0  # (a growth, "from 2 GiB to 8 GiB", is no shrink: dropped below)
             elif how == "factor":
-                value = _number(g["q"] or g["n"] or g["m"] or g["p"] or g["f"] or g["k"])
+                value = _number(g["q"] or g["n"] or g["m"] or g["p"] or g["f"] or g["k"] or g["d"])
             else:
                 value = 2.0 if g["half"] else 4.0
             if value <= 1.0 or any(s < m.end() and m.start() < e for s, e, _v in found):

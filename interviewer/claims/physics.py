@@ -672,6 +672,8 @@ def check_free(c: Claim, ctx: Ctx, i: int) -> Check | None:
     if cap["n"] > 1:
         readings += [r / cap["n"] for r in cap["free"]]  # a per-GPU figure for a sharded replica
     readings += _left_after_a_total(c, ctx, list(cap["free"]), cap["weights"])
+    after_cache = _left_after_the_cache(c, ctx, i, cap)
+    readings += after_cache
     ok, best = _best(c, readings, tol)
     n, mem, w = cap["n"], cap["mem"], cap["weights"]
     expected = cap["primary_free"]
@@ -691,8 +693,9 @@ def check_free(c: Claim, ctx: Ctx, i: int) -> Check | None:
                       f"so nothing is left for the cache.", trace)
     gl = f"{say.small(n)} {round(mem / GIB):g} GB card{'s' if n > 1 else ''}"
     if ok:
+        also = " and the cache worked out before it" if best in after_cache else ""
         return _check("ok", "free", best, "bytes", c,
-                      f"Right: {gl} less about {say.nbytes(w)} of weights leaves roughly {say.nbytes(best)}.", trace,
+                      f"Right: {gl} less about {say.nbytes(w)} of weights{also} leaves roughly {say.nbytes(best)}.", trace,
                       low=0.9 * n * mem - w, high=n * mem - w)
     return _check("wrong", "free", expected, "bytes", c,
                   f"{gl[0].upper() + gl[1:]} less about {say.nbytes(w)} of weights leaves roughly "
@@ -741,6 +744,27 @@ def _left_after_a_total(c: Claim, ctx: Ctx, readings: list[float], weights: floa
 
 
 _PLUS = re.compile(r"\s*(?:of\s+)?(?:weights?|model)?\s*(?:\+|plus|and)\s*~?\s*", re.I)
+
+
+# "that leaves ~2 GB": what the sentence before set aside is subtracted too
+_THAT_LEAVES = re.compile(r"\b(?:that|this|which|it)\s+(?:still\s+)?leaves\s+(?:about\s+|roughly\s+|only\s+|~)?$", re.I)
+
+
+def _left_after_the_cache(c: Claim, ctx: Ctx, i: int, cap: dict) -> list[float]:
+    """What is left once the cache worked out just before is set aside too: "Total = ... = 8 GiB. On a 24 GB A10G
+    holding 13.5 GB of weights, that leaves ~2 GB" is the card (as said, in GB, or in GiB) less the weights and the
+    8 GiB."""
+    pos = _pos(c)
+    if pos <= 0 or not _THAT_LEAVES.search(c.sentence[:pos]):
+        return []
+    totals = [ctx.claims[j].value for j in range(i) if ctx.claims[j].turn == c.turn and ctx.claims[j].speaker == c.speaker
+              and ctx.claims[j].kind in ("kv_bytes_per_sequence", "kv_bytes_batch") and ctx.claims[j].value
+              and ctx.claims[j].sentence != c.sentence]
+    if not totals:
+        return []
+    n, mem, w = cap["n"], cap["mem"], cap["weights"]
+    cards = [n * mem, n * round(mem / GIB) * 1e9]
+    return [x for card in cards for x in (card - w - totals[-1], 0.95 * card - w - totals[-1]) if x > 0]
 
 
 def check_usable(c: Claim, ctx: Ctx, i: int) -> Check | None:
