@@ -1397,6 +1397,21 @@ def test_a_rankers_batch_in_candidates_with_its_wait_is_a_batch_limit():
     assert _scores(report)["scheduling_policy"] == 3
 
 
+@pytest.mark.parametrize("answer", [
+    "Limits: batch at most 8 - that's what I sized - and prompt + max_new_tokens <= 2 048. A prompt that does not fit "
+    "with its max_new_tokens I reject at admission with an error; I don't silently cut the prompt.",
+    "Limits: max batch 8 and T_max = 2,048, both fixed by the preallocation. A row that hits EOS is frozen; in a server "
+    "I'd hand that frozen slot to a waiting prompt instead of idling it.",
+    "The batch is capped by the preallocation: 8 slots of 2,048. If all 8 slots are busy, new prompts wait in a queue; "
+    "nothing is evicted.",
+])
+def test_a_drills_limit_and_its_full_rule_in_its_own_words_reach_two(answer):
+    report = _graded("transformer-kv-cache-drill",
+                     ("Now decode four prompts of different lengths in one batch. What changes, and what are the limits?",
+                      answer))
+    assert _scores(report)["scheduling_policy"] == 2
+
+
 def test_an_fsync_turned_down_for_a_vague_interval_is_no_fsync_policy():
     ev = _evidence("kv-store-wal", ["We could fsync in the background every so often instead of on each write."],
                    opening="An fsync on every put would cap you well below 50,000 a second. How would you get durability?")
