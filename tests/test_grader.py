@@ -1412,6 +1412,13 @@ def test_a_drills_limit_and_its_full_rule_in_its_own_words_reach_two(answer):
     assert _scores(report)["scheduling_policy"] == 2
 
 
+def test_memory_waved_away_because_the_cache_lives_in_redis_names_no_constraint():
+    ev = _evidence("gpu-inference-serving", [
+        "The KV bytes aren't really the constraint in my design because the cache lives in Redis, so the GPU memory is "
+        "mostly weights."], opening="How many concurrent sequences fit on one GPU?")
+    assert "memory_constraint" not in ev.hits
+
+
 def test_an_fsync_turned_down_for_a_vague_interval_is_no_fsync_policy():
     ev = _evidence("kv-store-wal", ["We could fsync in the background every so often instead of on each write."],
                    opening="An fsync on every put would cap you well below 50,000 a second. How would you get durability?")
