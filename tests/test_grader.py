@@ -1419,6 +1419,17 @@ def test_memory_waved_away_because_the_cache_lives_in_redis_names_no_constraint(
     assert "memory_constraint" not in ev.hits
 
 
+def test_a_health_state_machine_with_a_drain_budget_reaches_two():
+    report = _graded("gpu-health-repair",
+                     ("How does the scheduler know which GPUs it can place on?",
+                      "healthy -> suspect (no new jobs; running ones continue) -> draining -> in_repair -> burn_in -> "
+                      "healthy. The scheduler places only on healthy."),
+                     ("A bad driver push makes a thousand GPUs look unhealthy at once. What stops a mass drain?",
+                      "Drain budget: the controller may move at most 1% of the fleet, 100 GPUs, into draining per hour, "
+                      "and at most 20 per rack row per hour."))
+    assert _scores(report)["scheduling_policy"] == 2
+
+
 def test_an_fsync_turned_down_for_a_vague_interval_is_no_fsync_policy():
     ev = _evidence("kv-store-wal", ["We could fsync in the background every so often instead of on each write."],
                    opening="An fsync on every put would cap you well below 50,000 a second. How would you get durability?")
