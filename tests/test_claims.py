@@ -3311,3 +3311,9 @@ def test_a_cache_divided_by_the_heads_ratio_is_that_shrink():
                  opening="The model switches to grouped-query attention with 8 KV heads for 32 query heads. What changes?")
     assert one(led, "kv_shrink_factor").value == 4
     assert status(led, "kv_shrink_factor") == "ok"
+
+
+def test_a_time_for_the_whole_thing_asked_for_the_timeout_is_the_timeout():
+    led = ledger("60 seconds for the whole thing. That's what we used for API calls at my last job.",
+                 opening="What's your actual timeout for first token and for the whole generation?")
+    assert one(led, "timeout_s").value == 60
