@@ -3317,3 +3317,11 @@ def test_a_time_for_the_whole_thing_asked_for_the_timeout_is_the_timeout():
     led = ledger("60 seconds for the whole thing. That's what we used for API calls at my last job.",
                  opening="What's your actual timeout for first token and for the whole generation?")
     assert one(led, "timeout_s").value == 60
+
+
+def test_a_p99_said_again_with_the_keeps_the_kind_it_was_said_with():
+    led = ledger("We measure p99 inter-token latency at full batch around 40 ms.",
+                 "If a running sequence produces no new token for 5 seconds - that's 125 times the 40 ms p99 - it's hung.",
+                 opening="Our chat service runs a 70B model on H100s. How would you handle timeouts and restarts?")
+    assert not led.by_kind("latency_p99_ms")
+    assert [c.value for c in led.by_kind("tpot_p99_ms")] == [40, 40]

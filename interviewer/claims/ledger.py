@@ -148,11 +148,13 @@ def _referred_kind(f, text: str, claims: list[Claim], v) -> str:
     """A figure said again with "the" is the one said before ("... say 62 gigs" then "so the 62 gigs holds
     sequences by their actual length"): it keeps that figure's kind, whatever its new sentence suggests."""
     unit = v.unit_of(f.kind)
-    # (sizes only: a small count said again, "the 8 slots", is as often a new quantity as the old one)
-    if f.value is None or unit != "bytes" or not _THE_BEFORE.search(text, max(0, f.start - 12), f.start):
+    # (sizes and times only: a small count said again, "the 8 slots", is as often a new quantity as the old one;
+    # "that's 125 times the 40 ms p99" is the inter-token p99 measured before, not a request's)
+    if f.value is None or unit not in ("bytes", "ms") or not _THE_BEFORE.search(text, max(0, f.start - 12), f.start):
         return f.kind
     for c in reversed(claims):
         if c.speaker == "candidate" and c.kind != f.kind and c.unit == unit and c.value is not None \
+                and (unit == "bytes" or "_p9" in c.kind) \
                 and abs(c.value - f.value) <= 1e-9 * max(abs(f.value), 1.0) and not c.negated and not c.hypothetical:
             return c.kind
     return f.kind
