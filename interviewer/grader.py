@@ -254,7 +254,7 @@ def _planned(c: Claim) -> bool:
 
 
 # checks that do not depend on which model stands in for one named only by size ("a 70B model")
-_MODEL_FREE = frozenset({"arithmetic", "fleet_share", "write_rate", "fsync_rate", "request_rate_rps"})
+_MODEL_FREE = frozenset({"arithmetic", "fleet_share", "write_rate", "fsync_rate", "request_rate_rps", "timeout_s"})
 _SHAPE_KINDS = frozenset({"layers", "kv_heads", "hidden_size", "attention_heads"})
 # sizes that are one input where capacity is a timeout or a throughput, however far off
 _MEMORY_KINDS = frozenset({"kv_bytes_per_token", "kv_bytes_per_sequence", "kv_bytes_batch", "weights_bytes", "free_kv_bytes"})

@@ -3325,3 +3325,16 @@ def test_a_p99_said_again_with_the_keeps_the_kind_it_was_said_with():
                  opening="Our chat service runs a 70B model on H100s. How would you handle timeouts and restarts?")
     assert not led.by_kind("latency_p99_ms")
     assert [c.value for c in led.by_kind("tpot_p99_ms")] == [40, 40]
+
+
+def test_a_whole_generation_timeout_under_the_work_said_is_wrong():
+    led = ledger("We cap replies at 1,000 tokens, and the model decodes at roughly 40 ms a token, so that's 40 s. I'd put "
+                 "some margin on that and use 60 s. For first token I'd use 10 s. So in summary: first token 10 s, whole "
+                 "generation about 30 s.",
+                 opening="What's your actual timeout for first token and for the whole generation?")
+    assert [(c.value, c.check.status) for c in led.by_kind("timeout_s")] == [(60, "ok"), (30, "wrong")]
+    # ... not a watchdog's idle timeout or a first-token one
+    led = ledger("The decode part is 2,000 times 25 ms, so 50 seconds. So the whole-generation deadline would be about 75 "
+                 "seconds, and the time-to-first-token timeout maybe 5 seconds.",
+                 opening="What's your actual timeout for first token and for the whole generation?")
+    assert all(c.check is None or c.check.status == "ok" for c in led.by_kind("timeout_s"))

@@ -2039,6 +2039,33 @@ def check_kv_shrink(c: Claim, ctx: Ctx, i: int) -> Check | None:
                   f"only the KV heads' keys and values are stored.", [step])
 
 
+_WHOLE_GENERATION = re.compile(r"\b(?:whole|total|overall|entire|end[- ]to[- ]end)\b|\bmargin\b", re.I)
+_NOT_WHOLE = re.compile(r"\b(?:watchdog|no\s+(?:new\s+)?tokens?|first\s+token|ttft|idle|stall\w*|progress|heartbeat|between\s+tokens)\b",
+                        re.I)
+
+
+def check_timeout(c: Claim, ctx: Ctx, i: int) -> Check | None:
+    """A whole-generation timeout against the work it must allow, said in the same answer: the reply's tokens times
+    the time per token ("1,000 tokens at roughly 40 ms a token, so that's 40 s ... whole generation about 30 s" cuts
+    off every full-length reply). Only a shortfall is judged: how much margin to add is the candidate's call."""
+    said = [ctx.claims[j] for j in range(len(ctx.claims)) if ctx.claims[j].turn == c.turn
+            and ctx.claims[j].speaker == c.speaker and ctx.claims[j].value and not ctx.claims[j].negated
+            and not ctx.claims[j].hypothetical]
+    tokens = [x.value for x in said if x.kind == "output_tokens" and x.start < c.start]
+    per = [x.value for x in said if x.kind in ("tpot_ms", "tpot_p99_ms") and x.start < c.start]
+    pos = _pos(c)
+    near = re.split(r"[,;:]", c.sentence[max(0, pos - 60):max(pos, 0)])[-1]  # the figure's own clause
+    if not tokens or not per or c.value is None or pos < 0 or not _WHOLE_GENERATION.search(near) \
+            or _NOT_WHOLE.search(near):
+        return None  # (a watchdog's "no token for 5 s", or a first-token timeout, is no whole generation's)
+    work = tokens[-1] * per[-1] / 1000.0
+    step = f"{tokens[-1]:,.0f} tokens x {per[-1]:g} ms = {work:,.0f} s of decoding"
+    if c.value >= 0.9 * work:
+        return _check("ok", "timeout", work, "s", c, f"Covers the work: {step}.", [step])
+    return _check("wrong", "timeout", work, "s", c,
+                  f"A {c.value:g} s timeout cuts off the work you worked out in the same answer: {step}.", [step])
+
+
 def check_restated_rate(c: Claim, ctx: Ctx, i: int) -> Check | None:
     """A count per period said again per another ("200 GPUs a month, which is about 20 a day"): the
     first rate over the periods' ratio (a month is 365/12 days)."""
@@ -2481,6 +2508,7 @@ CHECKS = {
     "kv_bytes_batch": check_batch_kv,
     "kv_shrink_factor": check_kv_shrink,
     "period_rate": check_restated_rate,
+    "timeout_s": check_timeout,
     "fsync_latency_ms": check_fsync_latency,
     "write_rate": check_fsync_rate,
     "fsync_rate": check_fsyncs,
