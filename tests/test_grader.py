@@ -1430,6 +1430,13 @@ def test_a_health_state_machine_with_a_drain_budget_reaches_two():
     assert _scores(report)["scheduling_policy"] == 2
 
 
+def test_priority_put_off_for_later_is_no_priority_rule():
+    ev = _evidence("recommendation-serving", [
+        "Batch up to 32 requests or 4 ms. If the ranking queue wait goes above 20 ms we serve the cached per-city "
+        "popular list. I'd leave priority for later."], opening="How do you batch, and what happens under overload?")
+    assert "priority" not in ev.hits
+
+
 def test_an_fsync_turned_down_for_a_vague_interval_is_no_fsync_policy():
     ev = _evidence("kv-store-wal", ["We could fsync in the background every so often instead of on each write."],
                    opening="An fsync on every put would cap you well below 50,000 a second. How would you get durability?")
