@@ -81,15 +81,16 @@ EXACT, WITHIN_ONE, PITFALL_RECALL, FALSE_PITFALL = 0.85, 0.97, 0.85, 0.02
 # ZZZZZZR one strong and one weak answer) too, ZZZZZZS and ZZZZZZT (0.82, 0.83; three false pitfalls on ZZZZZZS, recall
 # 0.83 on ZZZZZZT, weak and stuffed answers on both) too, ZZZZZZU and ZZZZZZV (0.81, 0.89; ZZZZZZU on exact, recall 0.85,
 # one false quantizing_on_faith, three weak answers and one stuffed, ZZZZZZV on one false policy_list and two weak
-# answers) too, and were then tuned on.
+# answers) too, ZZZZZZW and ZZZZZZX (0.87, 0.87; ZZZZZZW on one false no_limits, one strong and three weak answers,
+# ZZZZZZX on one weak answer only) too, and were then tuned on.
 BELOW_THE_BAR: dict[str, str] = {
-    "batch_zzzzzzw": ("measured once at e5603cb (cycle 90): exact 0.87 (78/90), pitfall recall 1.00 (24/24) and stuffed "
-                      "<= 2: 3/3 meet the bar; within one 0.99 (89/90) does too; one false no_limits (4.0% of the "
-                      "transcripts that forbid it), one strong answer (5/6) below 8 and three weak answers (5/8) above 2 "
-                      "do not"),
-    "batch_zzzzzzx": ("measured once at e5603cb (cycle 90): exact 0.87 (78/90), within one 1.00 (90/90), pitfall recall "
-                      "1.00 (24/24), no false pitfall, strong >= 8: 6/6 and stuffed <= 2: 3/3 meet the bar; one weak "
-                      "answer (7/8) above 2 does not"),
+    "batch_zzzzzzy": ("measured once at 58f44b3 (cycle 91): exact 0.93 (84/90), within one 1.00 (90/90), pitfall recall "
+                      "0.87 (20/23), strong >= 8: 6/6 and stuffed <= 2: 3/3 meet the bar; one false no_limits (3.8% of "
+                      "the transcripts that forbid it), one false quantizing_on_faith (3.7%) and two weak answers (6/8) "
+                      "above 2 do not"),
+    "batch_zzzzzzz": ("measured once at 58f44b3 (cycle 91): within one 0.98 (88/90), pitfall recall 0.91 (20/22), no "
+                      "false pitfall and strong >= 8: 6/6 meet the bar; exact 0.84 (76/90), one weak answer (7/8) and "
+                      "one stuffed answer (2/3) above 2 do not"),
 }
 
 BATCHES = sealed_batches()
