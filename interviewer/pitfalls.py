@@ -76,9 +76,9 @@ def _family_scoped(items: list[str], rubric: Rubric, family: str) -> set[str]:
 
 def _cleared(ev: Evidence, p: Pitfall, hit: Hit | None) -> bool:
     """A choice clears the list it answers: in the list's answer or a later one (a menu: its answer or
-    the next), not a choice made before the list was given. In a later answer, a list of policy names is answered by a choice that
-    names one ("I'd go with weighted fair share"): "I'd start with packing", said there of placement,
-    leaves it open."""
+    the next), not a choice made before the list was given. In a later answer, a list of policy names
+    is answered by a choice that names one ("I'd go with weighted fair share"): "I'd start with
+    packing", said there of placement, leaves it open."""
     if hit is None:
         near = [(t, False, 0) for t in ev.texts.values()]
     else:

@@ -2048,11 +2048,13 @@ def check_timeout(c: Claim, ctx: Ctx, i: int) -> Check | None:
     """A whole-generation timeout against the work it must allow, said in the same answer: the reply's tokens times
     the time per token ("1,000 tokens at roughly 40 ms a token, so that's 40 s ... whole generation about 30 s" cuts
     off every full-length reply). Only a shortfall is judged: how much margin to add is the candidate's call."""
-    said = [ctx.claims[j] for j in range(len(ctx.claims)) if ctx.claims[j].turn == c.turn
-            and ctx.claims[j].speaker == c.speaker and ctx.claims[j].value and not ctx.claims[j].negated
-            and not ctx.claims[j].hypothetical]
-    tokens = [x.value for x in said if x.kind == "output_tokens" and x.start < c.start]
-    per = [x.value for x in said if x.kind in ("tpot_ms", "tpot_p99_ms") and x.start < c.start]
+    def said(*kinds: str) -> list[float]:
+        # (in this answer, before the timeout)
+        return [x.value for x in sorted((ctx.claims[j] for k in kinds for j in ctx.by_kind.get(k, ())), key=lambda x: x.start)
+                if x.turn == c.turn and x.speaker == c.speaker and x.start < c.start and x.value
+                and not x.negated and not x.hypothetical]
+
+    tokens, per = said("output_tokens"), said("tpot_ms", "tpot_p99_ms")
     pos = _pos(c)
     near = re.split(r"[,;:]", c.sentence[max(0, pos - 60):max(pos, 0)])[-1]  # the figure's own clause
     if not tokens or not per or c.value is None or pos < 0 or not _WHOLE_GENERATION.search(near) \
