@@ -91,6 +91,14 @@ BELOW_THE_BAR: dict[str, str] = {
     "batch_zzzzzzz": ("measured once at 58f44b3 (cycle 91): within one 0.98 (88/90), pitfall recall 0.91 (20/22), no "
                       "false pitfall and strong >= 8: 6/6 meet the bar; exact 0.84 (76/90), one weak answer (7/8) and "
                       "one stuffed answer (2/3) above 2 do not"),
+    "batch_zzzzzzza": ("measured once at a5d0824 (the session's end, written blind and kept unopened while cycles 90-91 "
+                       "ran): exact 0.87 (78/90), within one 1.00 (90/90), pitfall recall 0.93 (26/28), strong >= 8: 6/6 "
+                       "and stuffed <= 2: 3/3 meet the bar; one false average_only (4.2% of the transcripts that forbid "
+                       "it), one false vendor_speedup (3.6%) and one weak answer (7/8) above 2 do not"),
+    "batch_zzzzzzzb": ("measured once at a5d0824 (the session's end, same): exact 0.93 (84/90), within one 1.00 (90/90), "
+                       "pitfall recall 0.875 (21/24), strong >= 8: 6/6, weak <= 2: 8/8 and stuffed <= 2: 3/3 meet the "
+                       "bar; one false no_limits, one false quantizing_on_faith (3.8% each) and one false policy_list "
+                       "(4.3%) do not"),
 }
 
 BATCHES = sealed_batches()
