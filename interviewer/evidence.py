@@ -113,6 +113,10 @@ class Evidence:
         hits = self.hits.get(item)
         return hits[0] if hits else None
 
+    def asked_before(self, turn: int) -> int | None:
+        """The interviewer's turn just before `turn` (the question it answers), if any."""
+        return max((i for i in self.context if i < turn), default=None)
+
 
 def quote_around(text: str, start: int, end: int) -> str:
     """The sentence holding text[start:end], trimmed, as an exact substring of `text`."""
@@ -1071,7 +1075,7 @@ def _answers_only(ev: Evidence, rubric: Rubric) -> None:
     for item in [i for i in rubric.items.values() if i.after]:
         keep = []
         for h in ev.hits.get(item.id, []):
-            before = max((i for i in ev.context if i < h.turn), default=None)
+            before = ev.asked_before(h.turn)
             if before is not None and before != opening and any(p.search(ev.context[before]) for p in item.after):
                 keep.append(h)
         ev.hits[item.id] = keep

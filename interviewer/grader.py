@@ -498,7 +498,7 @@ def _latency_tradeoff(ev: Evidence, spec) -> bool:
             return True  # "what I pay is latency, since a put now waits up to 2 ms"
         if any(x.turn == h.turn for item in latency for x in ev.hits.get(item, [])):
             return True
-        asked = max((i for i in ev.context if i < h.turn), default=None)
+        asked = ev.asked_before(h.turn)
         if asked is not None and _LATENCY_ASKED.search(ev.context[asked]):
             return True
     return False

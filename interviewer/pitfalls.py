@@ -462,7 +462,7 @@ def _policy_list(ev: Evidence, p: Pitfall, since: int = 0) -> bool:
     for turn in sorted(t for t in ev.texts if t >= since):
         text = ev.texts[turn]
         deferred, starts, menu_in_turn = _scan(p, text)
-        asked = max((i for i in ev.context if i < turn), default=None)
+        asked = ev.asked_before(turn)
         nxt = min((t for t in ev.texts if t > turn), default=None)
         deferred_next = nxt is not None and _scan(p, ev.texts[nxt])[0]
         if len(starts) < 2 and not ((deferred or deferred_next) and menu_in_turn) \

@@ -665,8 +665,9 @@ _UNKNOWN_UNIT = re.compile(r"\s?(?!(?:x|times|over|minus|plus|less|is|are|gives?
 # ... or the divisor of a figure said before it: "141 gigs of weights over two times 4.8 TB/s is about 15 ms"
 # (a bullet may open with the operator: "- x 2,048 tokens x 8 sequences = 8 GiB" goes on from the line before)
 # (or a factor's label between: "... x 8 KV heads (GQA) x dim 128 x 2 B = 327,680 B")
-_TERM_BEFORE = re.compile(r"(?:\bplus|\+)\s*~?\s*$", re.I)
 _TIMES_BEFORE = re.compile(r"(?:(?:^|\s)[x×*·/÷]|\btimes|\bover|\bdivided\s+by)\s*(?:(?:head\s+)?dim|d_?head|d_?model)?\s*$", re.I)
+# ... or one term of a sum said with words between: "~1 s to first token plus 50 x ~50 ms, call it 3.5 s"
+_TERM_BEFORE = re.compile(r"(?:\bplus|\+)\s*~?\s*$", re.I)
 _AT_BEFORE = re.compile(r"(?:\bat|@)\s*$", re.I)
 _EACH_BEFORE = re.compile(r"\beach\b[^.;:\d]{0,24}$", re.I)
 # "eight A100s at a generous 50% of 312 TFLOP/s": the share is of each of the cards said before it

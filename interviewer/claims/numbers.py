@@ -455,7 +455,6 @@ _K_LENGTH = re.compile(r"(\d+(?:\.\d+)?)\s*[kK](?=[\s-]+\w)")
 _COUNT_THEN_LENGTH = re.compile(r"\s+(?:of\s+(?:those|these|the|such)\s+)?", re.I)
 
 
-
 _ONE_CARD = re.compile(r"[\s-]*(?:gigs?|gb|gib|g)\b[\s-]*(?:\w+[\s-]+)?(?:cards?|gpus?|devices?|[ahl]\d+\w*)\b", re.I)
 _HTTP_CODES = frozenset({"400", "404", "408", "413", "429", "500", "502", "503", "504"})
 _HTTP_BEFORE = guarded(re.compile(r"\b(?:with|a|an|return\w*|send\w*|repl\w*|respond\w*|answer\w*|gets?|http|status|error|code|"

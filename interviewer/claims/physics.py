@@ -93,6 +93,13 @@ class Ctx:
                 return c
         return None
 
+    def earlier(self, i: int, kinds: tuple[str, ...], same_turn: bool = False) -> list[Claim]:
+        """Figures of `kinds` said before claim i by its speaker (with `same_turn`, in its answer), in the order said."""
+        me = self.claims[i]
+        return [self.claims[j] for j in sorted(j for k in kinds for j in self.by_kind.get(k, ()) if j < i)
+                if self.claims[j].speaker == me.speaker and self.claims[j].value
+                and (not same_turn or self.claims[j].turn == me.turn)]
+
     def memories(self, i: int) -> set[float]:
         """GPU memory sizes of every subject named up to claim i."""
         if not hasattr(self, "_mems"):
@@ -706,11 +713,16 @@ def check_free(c: Claim, ctx: Ctx, i: int) -> Check | None:
 _MINUEND_AFTER = re.compile(r"\s*[;,]?\s*(?:minus|less|-|−)\s*~?\d", re.I)
 
 
+def _as_said(mem: float) -> float:
+    """A card's memory in bytes as its name says it ("80 GB" is 80e9), not its GiB."""
+    return round(mem / GIB) * 1e9
+
+
 def _cards_said(c: Claim, ctx: Ctx, i: int, mem: float) -> int | None:
     """How many cards a GPU-memory total said before the figure in its sentence, as the minuend of a sum, holds."""
     from interviewer.claims.numbers import find_mentions
 
-    nominal = round(mem / GIB) * 1e9
+    nominal = _as_said(mem)
     for m in find_mentions(c.sentence[:max(_pos(c), 0)], ctx.v):
         if m.dim == "bytes" and m.value and _MINUEND_AFTER.match(c.sentence, m.end):
             for k in (1, 2, 4, 8, 16):
@@ -757,13 +769,12 @@ def _left_after_the_cache(c: Claim, ctx: Ctx, i: int, cap: dict) -> list[float]:
     pos = _pos(c)
     if pos <= 0 or not _THAT_LEAVES.search(c.sentence[:pos]):
         return []
-    totals = [ctx.claims[j].value for j in range(i) if ctx.claims[j].turn == c.turn and ctx.claims[j].speaker == c.speaker
-              and ctx.claims[j].kind in ("kv_bytes_per_sequence", "kv_bytes_batch") and ctx.claims[j].value
-              and ctx.claims[j].sentence != c.sentence]
+    totals = [x.value for x in ctx.earlier(i, ("kv_bytes_per_sequence", "kv_bytes_batch"), same_turn=True)
+              if x.sentence != c.sentence]
     if not totals:
         return []
     n, mem, w = cap["n"], cap["mem"], cap["weights"]
-    cards = [n * mem, n * round(mem / GIB) * 1e9]
+    cards = [n * mem, n * _as_said(mem)]
     return [x for card in cards for x in (card - w - totals[-1], 0.95 * card - w - totals[-1]) if x > 0]
 
 
@@ -1036,15 +1047,11 @@ def _weights_over_kv(c: Claim, ctx: Ctx, i: int) -> bool:
     from interviewer.claims.arithmetic import DIV
     from interviewer.claims.numbers import find_mentions
 
-    def said(kinds: tuple[str, ...]) -> list[float]:
-        return [ctx.claims[j].value for k in kinds for j in ctx.by_kind.get(k, ())
-                if j < i and ctx.claims[j].speaker == c.speaker and ctx.claims[j].value]
-
-    weights = said(("weights_bytes",))
+    weights = [x.value for x in ctx.earlier(i, ("weights_bytes",))]
     if not weights:
         return False
     # (a free memory near the weights - "141 GB of weights ... leaves about 147 GB for KV" - is what was divided)
-    frees = said(("free_kv_bytes", "usable_memory_bytes"))
+    frees = [x.value for x in ctx.earlier(i, ("free_kv_bytes", "usable_memory_bytes"))]
     for j in ctx.in_sentence(i):
         a = ctx.claims[j]
         if a.kind != "arithmetic" or len(a.formula) < 3 or a.formula[1] not in DIV or not a.value \
@@ -2049,10 +2056,7 @@ def check_timeout(c: Claim, ctx: Ctx, i: int) -> Check | None:
     the time per token ("1,000 tokens at roughly 40 ms a token, so that's 40 s ... whole generation about 30 s" cuts
     off every full-length reply). Only a shortfall is judged: how much margin to add is the candidate's call."""
     def said(*kinds: str) -> list[float]:
-        # (in this answer, before the timeout)
-        return [x.value for x in sorted((ctx.claims[j] for k in kinds for j in ctx.by_kind.get(k, ())), key=lambda x: x.start)
-                if x.turn == c.turn and x.speaker == c.speaker and x.start < c.start and x.value
-                and not x.negated and not x.hypothetical]
+        return [x.value for x in ctx.earlier(i, kinds, same_turn=True) if not x.negated and not x.hypothetical]
 
     tokens, per = said("output_tokens"), said("tpot_ms", "tpot_p99_ms")
     pos = _pos(c)
