@@ -454,6 +454,14 @@ def _unions_of(pid: str, ident: int) -> tuple[re.Pattern | None, re.Pattern | No
     return any_of(p.deferral, re.I), any_of(p.menu, re.I), any_of(p.names, re.I)
 
 
+# the options taken together as equally good: "any of these could work", "all of them would do"
+_ANY_OF_THEM = re.compile(r"\b(?:any|all|each|either)\s+(?:one\s+)?of\s+(?:these|those|them|the\s+above)\s+(?:could|would|can|will|might)"
+                          r"\s+(?:work|do|be\s+fine)\b|\bany\s+of\s+(?:these|those|them)\s+(?:is|are|would\s+be)\s+fine\b", re.I)
+
+
+_ALL_OF_THEM = re.compile(r"\ball\s+(?:of\s+)?(?:them|these|those|three|four|five)\b", re.I)
+
+
 def _policy_list(ev: Evidence, p: Pitfall, since: int = 0) -> bool:
     """Raise `p` at the first list of policies left open in the candidate's answers from turn
     `since` on; True when raised."""
@@ -512,9 +520,19 @@ def _policy_list(ev: Evidence, p: Pitfall, since: int = 0) -> bool:
                 # "Circuit breakers, hedged requests, fallbacks, caching, bulkheads; the standard resilience toolkit"
                 or _TOOLKIT.search(sentence) is not None and sentence.count(",") >= 3)
             # ("Could drain now, could wait for the checkpoint, could live-migrate. Depends on the job.": no "or")
-            joined_up = len(_OR.findall(sentence)) >= 1 or _COULD_CHAIN.search(sentence) is not None
+            # ... nor "Preemption, swapping to CPU, recompute, admission control - the engine supports all of them")
+            joined_up = len(_OR.findall(sentence)) >= 1 or _COULD_CHAIN.search(sentence) is not None \
+                or (sentence.count(",") >= 3 and _ALL_OF_THEM.search(sentence) is not None)
             if opened or (deferred and any(m.search(sentence) for m in p.menu) and joined_up
                           and sentence.count(",") + sentence.count(";") + len(_OR.findall(sentence)) >= 2):
+                start = sm.start() + (len(sentence) - len(sentence.lstrip()))
+                ev.pitfalls[p.id] = Hit(p.id, turn, start, sm.end(), quote_around(text, start, sm.end()))
+                ev.pitfall_kinds[p.id] = "menu"
+                return True
+            # options named one a sentence, then left open as a set: "The simplest is round robin ... There's power of
+            # two choices ... I think any of these could work and it would depend on the traffic"
+            if deferred and len(starts) >= p.min_names and menu_in_turn and _ANY_OF_THEM.search(sentence) \
+                    and _deferral_in(p, sentence):
                 start = sm.start() + (len(sentence) - len(sentence.lstrip()))
                 ev.pitfalls[p.id] = Hit(p.id, turn, start, sm.end(), quote_around(text, start, sm.end()))
                 ev.pitfall_kinds[p.id] = "menu"

@@ -3338,3 +3338,65 @@ def test_a_whole_generation_timeout_under_the_work_said_is_wrong():
                  "seconds, and the time-to-first-token timeout maybe 5 seconds.",
                  opening="What's your actual timeout for first token and for the whole generation?")
     assert all(c.check is None or c.check.status == "ok" for c in led.by_kind("timeout_s"))
+
+
+def test_a_product_with_its_factor_labelled_before_the_equals_sign_is_checked():
+    led = ledger("Whole generation: max_tokens 4,096 x 45 ms p99 per token = about 18 seconds, plus prefill and queue, "
+                 "~25 s; I'd set the total timeout at 30 s.",
+                 opening="What is your actual timeout for the whole generation?")
+    arith = one(led, "arithmetic")
+    assert arith.check.status == "wrong" and round(arith.check.expected) == 184320
+
+
+def test_a_replay_said_as_the_size_is_a_time_after_the_read_speed_is_checked():
+    opening = "Walk me through a restart: how long with a 20 GB log?"
+    led = ledger("Read the log front to back and apply each record. The disk reads around 500 MB/s sequential, so 20 GB "
+                 "is about 4 seconds.", opening=opening)
+    assert status(led, "recovery_time_s") == "wrong"
+    led = ledger("The disk reads around 500 MB/s sequential, so 20 GB is about 40 seconds.", opening=opening)
+    assert none_wrong(led)
+
+
+def test_a_records_header_is_no_record_size_for_the_log_growth():
+    led = ledger("A log record is the 1 KB value plus key and a 64-byte header, call it ~1.06 KB. Fifty thousand a "
+                 "second is about 53 MB/s of log. Log growth at that rate is about 18 GB an hour, which is why "
+                 "compaction matters.", opening=OPEN_WAL)
+    grown = [c for c in led.by_kind("other_bytes") if c.value == 18e9]
+    assert grown and grown[0].check is not None and grown[0].check.status == "wrong"
+
+
+def test_a_per_token_cache_said_from_layers_hidden_and_bytes_drops_k_and_v():
+    led = ledger("Per token the cache is layers x hidden x bytes: 40 x 5,120 x 2 = 409,600 bytes, call it 400 KB.",
+                 opening=OPEN_13B)
+    assert status(led, "kv_bytes_per_token") == "wrong"
+
+
+DRILL = ("Drill: Llama-2-7B shape, 32 layers, 32 heads, head dim 128, FP16, batch 8 at 2,048 tokens. What does the "
+         "cache take?")
+
+
+def test_a_larger_batchs_cache_is_checked_at_the_batch_it_is_said_of():
+    led = ledger("At 2,048 context, batch 32 is 32 GiB of cache - which doesn't even fit the A10G.", opening=DRILL)
+    assert status(led, "kv_bytes_batch") == "ok" and not led.by_kind("free_kv_bytes")
+    led = ledger("Per-token time rises with the batch: at 32 sequences of 2K that's 8 GiB of KV a step.", opening=DRILL)
+    batch = one(led, "kv_bytes_batch")
+    assert batch.check.status == "wrong" and batch.check.expected == 32 * 2**30
+
+
+def test_the_term_added_after_the_weights_is_not_the_weights():
+    led = ledger("On an 80 GB A100 it's ~13.5 GB of weights plus 8 GiB, fine.", opening=DRILL)
+    assert [c.value for c in led.by_kind("weights_bytes")] == [13.5e9]
+
+
+def test_a_tuple_unpacked_in_code_names_each_value_in_order():
+    led = ledger("```python\nlayers, kv_heads, head_dim = 80, 8, 128    # GQA: 8 KV heads\n"
+                 "kv_per_tok = 2 * layers * kv_heads * head_dim * 2   # 327,680 B\n```")
+    assert one(led, "head_dim").value == 128 and one(led, "layers").value == 80
+    assert none_wrong(led)
+
+
+def test_code_digit_separators_and_a_commented_result_read_as_the_figure():
+    led = ledger("```python\nL, H, D = 40, 40, 128\nkv_tok = 2 * L * H * D * 2       # K and V, fp16 -> 819_200 B\n```",
+                 opening=OPEN_13B)
+    kv = one(led, "kv_bytes_per_token")
+    assert kv.value == 819200 and kv.check.status == "ok"

@@ -1677,3 +1677,79 @@ def test_the_engines_defaults_left_alone_are_no_limits_and_averages_called_fine_
         "How long does a job wait for replacement capacity?",
         "On average a job waiting for replacement capacity waits about 10 minutes. Those averages are fine for training."))
     assert "average_only" in {p.id for p in report.pitfalls}
+
+
+def test_an_average_said_then_called_the_wrong_instinct_is_no_average_only():
+    report = _graded("route-batch-eight-gpus", (
+        "At what point do bigger batches hurt p99 time to first token?",
+        "My first instinct was average time per token, like average frame time - but that's the wrong instinct. "
+        "Average token time would hide the one user whose 2,000-token prefill landed in a busy step. So I'd watch p99 "
+        "TTFT per GPU. I'd accept a smaller batch - more GPUs, more cost - to keep the p99 from creeping."))
+    assert "average_only" not in {p.id for p in report.pitfalls}
+    assert _scores(report)["tail_latency_tradeoff"] == 2  # percentiles with a trade-off, no target
+
+
+@pytest.mark.parametrize("qid, answer", [
+    ("gpu-health-repair", "On average a repair is about a week, and the average reschedule wait is maybe ten minutes."),
+    ("gpu-health-repair", "Average time-to-detect under five minutes for the loud ones. Then average time out of "
+                          "service - I'd want the mean under two days."),
+    ("inference-timeout-restart", "Retries go to the back of the normal queue, and the average queueing time barely "
+                                  "moves, I'd expect a few milliseconds on the mean."),
+    ("kv-store-wal", "I think SSDs are fast enough - the average write is really quick, so on average we're fine."),
+])
+def test_a_mean_as_the_wait_the_target_or_the_reason_all_is_fine_is_average_only(qid, answer):
+    assert "average_only" in _pitfall_ids(_dialogue(("And the latency side?", answer)), qid=qid)
+
+
+def test_a_speedup_given_up_is_no_vendor_multiplier():
+    report = _graded("transformer-kv-cache-drill", (
+        "And the latency cost if you grow the batch from 8 to 32?",
+        "I'd hold p99 time per output token under 50 ms, and I'd give up some of the 4× throughput by capping the "
+        "batch lower to stay under it."))
+    assert "vendor_speedup" not in {p.id for p in report.pitfalls}
+
+
+def test_continuous_batching_heard_of_and_turned_down_is_no_batching_without_limits():
+    turned_down = _pitfall_ids(_dialogue(("What's the batching rule on each GPU?", "Groups of eight, maybe sixteen. "
+                                          "I've heard of continuous batching but I'd keep it simple.")),
+                               qid="gpu-inference-serving")
+    adopted = _pitfall_ids(_dialogue(("What's the batching rule on each GPU?", "I've heard of continuous batching, I "
+                                      "think new requests join while others run. I'd batch as many as fit.")),
+                           qid="gpu-inference-serving")
+    assert "no_limits" not in turned_down and "no_limits" in adopted
+
+
+def test_routing_options_one_a_sentence_then_any_of_these_could_work_is_a_policy_list():
+    answer = ("So there are several approaches. The simplest is round robin, which ignores load. Then there's "
+              "least-outstanding-requests, which is decent. There's power of two choices, which avoids herding. And "
+              "there's prefix-aware routing, which saves prefill. I think any of these could work and it would depend "
+              "on the traffic, so I'd probably start with something simple.")
+    pick = ("If I had to pick, it would probably be least-outstanding-requests combined with some prefix awareness, or "
+            "maybe power of two choices, I'd want to benchmark both honestly.")
+    turns = _dialogue(("How would you route across the eight GPUs?", answer), ("I'd like you to pick one.", pick))
+    assert "policy_list" in _pitfall_ids(turns, qid="route-batch-eight-gpus")
+
+
+@pytest.mark.parametrize("qid, answer", [
+    ("gpu-inference-serving", "Preemption, swapping to CPU, recompute, admission control, load shedding - the engine "
+                              "supports all of them, so we'd have the flexibility to pick per workload."),
+    ("recommendation-serving", "Graceful degradation: fall back to cached features, default features, popular items, "
+                               "a lighter model, or shed load - whichever fits."),
+])
+def test_options_kept_as_a_set_to_pick_later_are_a_policy_list(qid, answer):
+    assert "policy_list" in _pitfall_ids(_dialogue(("What happens under overload?", answer)), qid=qid)
+
+
+def test_the_cache_treated_like_a_key_value_store_and_backed_by_redis_is_the_confusion():
+    answer = ("It's a key-value cache, so I'd treat it like a key-value store: a dict keyed by (layer, position). In "
+              "production you'd back it with Redis so any worker can pick up the conversation.")
+    assert "kv_cache_confusion" in _pitfall_ids(_dialogue(("How would you store the cache?", answer)),
+                                                qid="transformer-kv-cache-drill")
+
+
+def test_the_latency_harm_denied_is_no_latency_discussed():
+    report = _graded("gpu-inference-serving", (
+        "Your batches keep growing to keep the GPUs busy. At what point does that start hurting p99 time to first token?",
+        "I don't think bigger batches hurt, they help - the GPU is more utilised. I'd grow the batch until utilisation "
+        "hits 95 percent and then stop."))
+    assert _scores(report)["tail_latency_tradeoff"] == 0

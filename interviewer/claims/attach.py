@@ -61,8 +61,10 @@ FREED_BEFORE = guarded(re.compile(r"\b(?:frees?|freeing|saves?|saving)(?:\s+up)?
 # a chain's result: looser than arithmetic.RESULT (":" and a bare "," close a chain for its operands' roles, not
 # as a calculation the candidate stands behind), on the same pieces
 _RESULT = re.compile(
-    arithmetic.OPERAND_TAIL + r"(?:,\s*(?:which\s+is|that's|that\s+is|yes|call\s+it)|=|≈|~=|->|→|:|,|#|is|are|gives|give|comes\s+to|makes|that's|that\s+is|which\s+is|so"
-    r"|(?:p\d{2,3}\s+)?per\s+token\s+is)?" + arithmetic.PAUSE
+    # ("4,096 x 45 ms p99 per token = about 18 seconds": the factor's label before the result's sign)
+    arithmetic.OPERAND_TAIL + r"(?:(?:p\d{2,3}\s+)?per\s+(?:output\s+)?token\s*(?=[=≈→:]|->|is\b|comes\b|gives?\b))?"
+    r"(?:,\s*(?:which\s+is|that's|that\s+is|yes|call\s+it)|=|≈|~=|->|→|:|,|#|is|are|gives|give|comes\s+to|makes|that's|that\s+is|which\s+is|so"
+    r")?" + arithmetic.PAUSE
     + r"\s*(?:so\s+(?=about|roughly|around|approximately|~))?"  # "40 x 5,120 x 2, so about 0.4 MB"
     r"(?:" + arithmetic.APPROX + r"|so|that's|or|is)?[\s`*]*", re.I)  # "`20 GB / 1 GB/s ≈` **2 s**"
 # "2,000 x 50 ms, which is 10 seconds" restates the product only in an operand's quantity: "250 hosts x 8,
@@ -364,6 +366,7 @@ def find_claims(seg: Segment, v: Vocab, carried_rate: str | None = None,
             hints[res[-1]] = ("kv_bytes_batch" if many else "kv_bytes_per_sequence", [])
     prev_time: Found | None = None
     possible = Possible(text, v.cue_literals)
+    unpacked = _unpacked(text) if "=" in text and "," in text else {}
     if seg.map_from:
         # a table cell that is a calculation ("sequences per GPU | 48 / 1.84 = about 26"): the row's label
         # names its result; its bare operands are no figures of that kind
@@ -395,7 +398,13 @@ def find_claims(seg: Segment, v: Vocab, carried_rate: str | None = None,
             if ms[j].dim == m.dim:
                 nxt = ms[j].start
                 break
-        decision = classify(text, m, v.rules_by_dim.get(m.dim, []), block, nxt, m.value, possible=possible)
+        named = unpacked.get(m.start)
+        if named is not None:
+            # a value unpacked from a tuple is read with its own name before it, at the same place
+            ctext, block = named
+            decision = classify(ctext, m, v.rules_by_dim.get(m.dim, []), block, nxt, m.value)
+        else:
+            decision = classify(text, m, v.rules_by_dim.get(m.dim, []), block, nxt, m.value, possible=possible)
         if role.get(i) == "seq_len":
             decision = None
             hints[i] = ("seq_len", [])
@@ -482,6 +491,32 @@ def find_claims(seg: Segment, v: Vocab, carried_rate: str | None = None,
     found.extend(_settings(seg, found, v, hyp_m is not None, comp))
     found.sort(key=lambda x: x.start)
     return found
+
+
+# code that unpacks a tuple of numbers: "layers, kv_heads, head_dim = 80, 8, 128" (each name is its value's, in order)
+_TUPLE_ASSIGN = re.compile(r"(?m)^[ \t]*([A-Za-z_]\w*(?:[ \t]*,[ \t]*[A-Za-z_]\w*)+)[ \t]*=[ \t]*"
+                           r"([\d.e_,]+(?:[ \t]*,[ \t]*[\d.e_,]+)+)[ \t]*(?=#|$)")
+_TUPLE_VALUE = re.compile(r"[\d.e_]+(?:,\d{3}(?!\d))*")
+
+
+def _unpacked(text: str) -> dict[int, tuple[str, int]]:
+    """For each value a tuple assignment unpacks, where it starts -> (the text with its own name and "=" written
+    just before it over the line's start, the same length; where that name starts). Read one to one, "head_dim =
+    80" in "layers, kv_heads, head_dim = 80, 8, 128" would name the wrong value."""
+    out: dict[int, tuple[str, int]] = {}
+    for m in _TUPLE_ASSIGN.finditer(text):
+        names = [n.strip() for n in m.group(1).split(",")]
+        values = list(_TUPLE_VALUE.finditer(text, m.start(2), m.end(2)))
+        if len(names) != len(values):
+            continue
+        line = m.start()
+        for name, val in zip(names, values):
+            label = f"{name} = "
+            pad = val.start() - line - len(label)
+            if pad < 0:
+                continue
+            out[val.start()] = (text[:line] + " " * pad + label + text[val.start():], line + pad)
+    return out
 
 
 def _is_total(found: list[Found], value: float | None) -> bool:

@@ -1934,6 +1934,10 @@ _LOG_NAMED = re.compile(r"\b(?:log|wal)\b", re.I)
 _OF_LOG = re.compile(r"\s+of\s+(?:log|wal|appends)\b", re.I)
 
 
+# a part of a record, not its size: "the 1 KB value plus key and a 64-byte header"
+_RECORD_PART = re.compile(r"[\s-]*(?:record\s+)?(?:header|checksum|crc|footer|trailer|length\s+prefix)s?\b", re.I)
+
+
 def _log_growth(c: Claim, ctx: Ctx, i: int, period: str | None) -> Check | None:
     """A log's growth a second (`period` None) or over a minute, an hour or a day, against the write
     rate times a record's size."""
@@ -1952,7 +1956,8 @@ def _log_growth(c: Claim, ctx: Ctx, i: int, period: str | None) -> Check | None:
     # the write rate the log takes (a request rate only when none is said: "fsync-per-put tops out at 5,000
     # a second" is a ceiling, not the load)
     rates = [x for x in known if x.kind == "write_rate"] or [x for x in known if x.kind == "request_rate_rps"]
-    sizes = [x for x in known if x.kind == "other_bytes" and 16 <= x.value <= 1e6]
+    sizes = [x for x in known if x.kind == "other_bytes" and 16 <= x.value <= 1e6
+             and not (ctx.texts is not None and _RECORD_PART.match(ctx.texts[x.turn], x.end))]
     if not rates or not sizes:
         return None
     readings = [r.value * s.value * period_s for r in rates for s in sizes]
@@ -1998,6 +2003,12 @@ def _asked(ctx: Ctx, i: int, kind: str) -> Claim | None:
     return None
 
 
+# the batch a total is said of, right before it: "batch 32 is", "at 32 sequences of 2K that's"
+_BATCH_SAID = re.compile(r"(?:\bbatch(?:\s+size)?(?:\s+of)?\s+(~?\d[\d,]*)|(?<![\d,.])(~?\d[\d,]*)\s+(?:sequences|seqs|requests|users|"
+                         r"conversations|streams))(?:\s+(?:at|of)\s+(\d+(?:\.\d+)?)\s*[kK]\b)?\s*,?\s*(?:is|are|=|≈|that.s|"
+                         r"it.s)\s*(?:about\s+|roughly\s+|~)?$", re.I)
+
+
 def _batch_from_shape(c: Claim, ctx: Ctx, i: int) -> Check | None:
     """A batch's KV against the shape, at the batch and length the question set: KV per token x the length x
     the batch (the candidate's own "token slots" or later batches are other quantities)."""
@@ -2005,9 +2016,18 @@ def _batch_from_shape(c: Claim, ctx: Ctx, i: int) -> Check | None:
         return None
     a = _arch(c, ctx, i)
     batch, length = _asked(ctx, i, "batch_size"), _asked(ctx, i, "seq_len")
-    if a is None or batch is None or length is None:
+    pos = _pos(c)
+    own = _BATCH_SAID.search(c.sentence, 0, pos) if pos > 0 else None
+    if own is not None and length is not None:
+        # the batch the sentence names ("at 32 sequences of 2K that's 32 GiB of KV"): a what-if beside the asked one
+        n = float((own.group(1) or own.group(2)).lstrip("~").replace(",", ""))
+        seq = float(own.group(3).replace(",", "")) * 1024 if own.group(3) else length.value
+    elif a is None or batch is None or length is None:
         return None
-    n, seq = batch.value, length.value
+    else:
+        n, seq = batch.value, length.value
+    if a is None:
+        return None
     kv = a.kv_bytes(c.subject.kv_dtype)
     expected = kv * seq * n
     trace = [f"batch {n:g} and {seq:,.0f} tokens (turn {length.turn}: {length.span!r})",
@@ -2299,8 +2319,9 @@ _READ_AT_SPEED = re.compile(r"\s*(?:of\s+(?:log|wal|data|records|snapshot)\s+)?(
                             r"(?:about\s+|roughly\s+|maybe\s+|~)?", re.I)
 
 
-_REPLAYS_IN = re.compile(r"\s*(?:of\s+(?:log|wal)\s+)?(?:(?:replays?|reads?|loads?|recovers?|is\s+read|is\s+replayed)\s+)?in\s+"
-                         r"(?:about\s+|roughly\s+|under\s+|~)?", re.I)
+# ... or "... 500 MB/s sequential, so 20 GB is about 4 seconds"
+_REPLAYS_IN = re.compile(r"\s*(?:of\s+(?:log|wal)\s+)?(?:(?:(?:replays?|reads?|loads?|recovers?|is\s+read|is\s+replayed)\s+)?in\s+"
+                         r"|(?:is|takes|=|→|->)\s*)(?:about\s+|roughly\s+|around\s+|under\s+|~)?", re.I)
 
 
 _READS_IT = re.compile(r"\b(?:replay\w*|recovery|restart\w*|it|we)\s+(?:reads?|replays?|streams?|scans?)\s+(?:it|the\s+(?:whole\s+)?(?:log|wal|file))\b", re.I)

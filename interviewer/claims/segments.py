@@ -152,8 +152,16 @@ def candidate_reading(text: str, european: bool) -> str:
     group written with commas when the candidate writes numbers the European way (or restates that
     number with commas), the fillers and the empty slots blanked (the same length, so offsets hold).
     Cached by text: the two read the same turns."""
-    text = spaced_thousands(arrow_bullets(blank_outline_labels(unbracket_units(latex_plain(text)))))
+    text = spaced_thousands(arrow_bullets(blank_outline_labels(unbracket_units(latex_plain(code_thousands(text))))))
     return blank_empty_slots(blank_fillers(european_to_english(text) if european else restated_thousands(text)))
+
+
+_CODE_THOUSANDS = re.compile(r"(?<=\d)_(?=\d{3}(?!\d))")
+
+
+def code_thousands(text: str) -> str:
+    """`text` with code's digit separators read as commas ("819_200" -> "819,200"); the same length."""
+    return _CODE_THOUSANDS.sub(",", text) if "_" in text else text
 
 
 # notes written one idea an arrow line: "-> failures are normal at this scale", "=> basically a state machine"
