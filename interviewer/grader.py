@@ -490,10 +490,11 @@ _LATENCY_SAID = re.compile(r"\b(?:p\d{2}|tail|latenc\w*|ttft|time\s+to\s+(?:firs
 _LATENCY_ASKED = re.compile(r"\b(?:p\d{2}|tail|latency|ttft|time\s+to\s+first|slo|percentile|wait|slow|stall)", re.I)
 
 
-def _latency_tradeoff(ev: Evidence, spec) -> bool:
-    """Is a trade-off said in an answer about latency (one with a latency item, or answering a question about it)?"""
+def _said_of_latency(ev: Evidence, spec, item: str) -> bool:
+    """Is `item` (a trade-off, or the metric that shows the choice wrong) said in an answer about latency (one with a
+    latency item, or answering a question about it)?"""
     latency = set(spec.items) - {"tradeoff", "wrong_metric"}
-    for h in ev.hits.get("tradeoff", []):
+    for h in ev.hits.get(item, []):
         if _LATENCY_SAID.search(h.quote):
             return True  # "what I pay is latency, since a put now waits up to 2 ms"
         if any(x.turn == h.turn for item in latency for x in ev.hits.get(item, [])):
@@ -510,9 +511,11 @@ def score_criterion(cid: str, family: str, ev: Evidence, rubric: Rubric,
     spec = rubric.spec(family, cid)
     present = ev.present
     level1_only = ev.unchosen | (ev.guessed - present)
-    if cid == "tail_latency_tradeoff" and "tradeoff" in present and not _latency_tradeoff(ev, spec):
-        # a cost accepted in an answer about something else (placement, a fleet's money) names a trade, not the tail's
-        present, level1_only = present - {"tradeoff"}, level1_only | {"tradeoff"}
+    for item in ("tradeoff", "wrong_metric"):
+        if cid == "tail_latency_tradeoff" and item in present and not _said_of_latency(ev, spec, item):
+            # a cost accepted in an answer about something else (placement, a fleet's money) names a trade, not the
+            # tail's; "that's the number that tells you FP16 is the wrong call", said of capacity, is no tail alarm
+            present, level1_only = present - {item}, level1_only | {item}
     reached, alt = spec.best(present, ev.named, level1_only)
     score = reached
     feedback, missing = _feedback(reached, spec, present, rubric, cid)

@@ -3400,3 +3400,10 @@ def test_code_digit_separators_and_a_commented_result_read_as_the_figure():
                  opening=OPEN_13B)
     kv = one(led, "kv_bytes_per_token")
     assert kv.value == 819200 and kv.check.status == "ok"
+
+
+def test_cards_at_a_range_of_a_share_of_their_flops_multiply_the_share():
+    led = ledger("Prefill for a 6,000-token prompt is 2 x 70 x 10^9 x 6,000 = 8.4 x 10^14 FLOPs; four H100s at somewhere "
+                 "between 30 and 50% of ~1,000 TFLOPs each is 1.2 to 2 PFLOP/s, so 0.4 to 0.7 s.",
+                 opening="Our chat service runs a 70B model on four H100s. How long is prefill for a long prompt?")
+    assert none_wrong(led, "arithmetic")

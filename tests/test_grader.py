@@ -1753,3 +1753,31 @@ def test_the_latency_harm_denied_is_no_latency_discussed():
         "I don't think bigger batches hurt, they help - the GPU is more utilised. I'd grow the batch until utilisation "
         "hits 95 percent and then stop."))
     assert _scores(report)["tail_latency_tradeoff"] == 0
+
+
+def test_a_batcher_that_fires_when_it_has_waited_has_a_max_wait():
+    ev = _evidence("recommendation-serving", ["A batcher in front of each GPU collects candidate sets from different "
+                                              "requests and fires when it has waited 3 ms."])
+    assert "batch_wait" in ev.present
+
+
+def test_a_size_made_the_snapshot_trigger_is_a_compaction_rule():
+    ev = _evidence("kv-store-wal", ["At 55 MB/s, 20 GB of log is only about six minutes of writes, so I'd make 20 GB "
+                                    "the snapshot trigger."])
+    assert "compaction_rule" in ev.present
+
+
+def test_the_number_that_shows_a_capacity_choice_wrong_is_no_tail_alarm():
+    report = _graded("gpu-inference-serving", (
+        "How many concurrent sequences fit on one replica?",
+        "164 over 4.7 is about 35 sequences per replica. That's the number that tells you FP16 is the wrong call."), (
+        "And latency?",
+        "p99 TTFT, 800 ms, exactly as product asked - I'd accept that target. What I'm giving up is throughput: capping "
+        "at 32 leaves the cards under-batched."))
+    assert _scores(report)["tail_latency_tradeoff"] == 2
+
+
+def test_a_terse_signal_and_its_verdict_is_the_metric_that_shows_the_cap_wrong():
+    ev = _evidence("gpu-inference-serving", ["p99 TTFT breaching with KV usage under 60%: cap too low. Queue time "
+                                             "dominating the p99: add replicas, not batch."])
+    assert "wrong_metric" in ev.present

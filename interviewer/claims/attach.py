@@ -136,7 +136,7 @@ def _chains(text: str, ms: list[Mention]) -> list[_Chain]:
             # ", times 512 KB" goes on from a result just said ("... is 16,384 tokens, times 512 KB is 8 GiB"), not
             # from one factor of a longer expression ("plus two, times 1.5": the whole sum)
             om = None
-        if ms[i].dim == "percent" and _OF.fullmatch(gap) and not _AT_SHARE.search(text[max(0, ms[i].start - 30):ms[i].start]):
+        if ms[i].dim == "percent" and _OF.fullmatch(gap) and not _AT_SHARE.search(text[max(0, ms[i].start - 40):ms[i].start]):
             op = "x"  # "50% of 4 x 989 TFLOPS": the share multiplies what follows (not "four H100s at 40% of ...")
         elif om and ms[i].dim not in ("time",) or (om and _norm_op(om.group(1)) in _SUB | _DIV):
             op = _norm_op(om.group(1))
@@ -706,7 +706,9 @@ _TERM_BEFORE = re.compile(r"(?:\bplus|\+)\s*~?\s*$", re.I)
 _AT_BEFORE = re.compile(r"(?:\bat|@)\s*$", re.I)
 _EACH_BEFORE = re.compile(r"\beach\b[^.;:\d]{0,24}$", re.I)
 # "eight A100s at a generous 50% of 312 TFLOP/s": the share is of each of the cards said before it
-_AT_SHARE = re.compile(r"(?:\bat|@)\s*(?:(?:a|an|the|some|only|roughly|about|maybe)\s+)?(?:[a-z]+\s+)?$", re.I)
+# ("four H100s at somewhere between 30 and 50% of ~1,000 TFLOPs each": a range's top, the cards said before it)
+_AT_SHARE = re.compile(r"(?:\bat|@)\s*(?:(?:a|an|the|some|only|roughly|about|maybe)\s+)?(?:[a-z]+\s+)?"
+                       r"(?:between\s+~?\d+(?:\.\d+)?\s*%?\s+and\s+)?$", re.I)
 _COMMA = re.compile(r"\s*,?\s*")
 # "At 200 MB/s reading from disk, 20 GB is about 10 seconds": a few words on the rate, then the size
 _RATE_WORDS = re.compile(r"(?:\s+[a-z]+){1,4}\s*,\s*", re.I)
