@@ -82,23 +82,17 @@ EXACT, WITHIN_ONE, PITFALL_RECALL, FALSE_PITFALL = 0.85, 0.97, 0.85, 0.02
 # 0.83 on ZZZZZZT, weak and stuffed answers on both) too, ZZZZZZU and ZZZZZZV (0.81, 0.89; ZZZZZZU on exact, recall 0.85,
 # one false quantizing_on_faith, three weak answers and one stuffed, ZZZZZZV on one false policy_list and two weak
 # answers) too, ZZZZZZW and ZZZZZZX (0.87, 0.87; ZZZZZZW on one false no_limits, one strong and three weak answers,
-# ZZZZZZX on one weak answer only) too, and were then tuned on.
+# ZZZZZZX on one weak answer only) too, ZZZZZZY and ZZZZZZZ (0.93, 0.84; ZZZZZZY on two false pitfalls and two weak
+# answers, ZZZZZZZ on exact, one weak and one stuffed answer) and ZZZZZZZA and ZZZZZZZB (0.87, 0.93; ZZZZZZZA on two false
+# pitfalls and one weak answer, ZZZZZZZB on three false pitfalls only) too, and were then tuned on.
 BELOW_THE_BAR: dict[str, str] = {
-    "batch_zzzzzzy": ("measured once at 58f44b3 (cycle 91): exact 0.93 (84/90), within one 1.00 (90/90), pitfall recall "
-                      "0.87 (20/23), strong >= 8: 6/6 and stuffed <= 2: 3/3 meet the bar; one false no_limits (3.8% of "
-                      "the transcripts that forbid it), one false quantizing_on_faith (3.7%) and two weak answers (6/8) "
-                      "above 2 do not"),
-    "batch_zzzzzzz": ("measured once at 58f44b3 (cycle 91): within one 0.98 (88/90), pitfall recall 0.91 (20/22), no "
-                      "false pitfall and strong >= 8: 6/6 meet the bar; exact 0.84 (76/90), one weak answer (7/8) and "
-                      "one stuffed answer (2/3) above 2 do not"),
-    "batch_zzzzzzza": ("measured once at a5d0824 (the session's end, written blind and kept unopened while cycles 90-91 "
-                       "ran): exact 0.87 (78/90), within one 1.00 (90/90), pitfall recall 0.93 (26/28), strong >= 8: 6/6 "
-                       "and stuffed <= 2: 3/3 meet the bar; one false average_only (4.2% of the transcripts that forbid "
-                       "it), one false vendor_speedup (3.6%) and one weak answer (7/8) above 2 do not"),
-    "batch_zzzzzzzb": ("measured once at a5d0824 (the session's end, same): exact 0.93 (84/90), within one 1.00 (90/90), "
-                       "pitfall recall 0.875 (21/24), strong >= 8: 6/6, weak <= 2: 8/8 and stuffed <= 2: 3/3 meet the "
-                       "bar; one false no_limits, one false quantizing_on_faith (3.8% each) and one false policy_list "
-                       "(4.3%) do not"),
+    "batch_zzzzzzzc": ("measured once at 1f7194a (cycle 92's end, written blind and kept unopened while cycle 92 ran): "
+                       "exact 0.91 (82/90), within one 1.00 (90/90), pitfall recall 0.92 (23/25), no false pitfall, "
+                       "weak <= 2: 8/8 and stuffed <= 2: 3/3 meet the bar; two strong answers (5/7) below 8 do not"),
+    "batch_zzzzzzzd": ("measured once at 1f7194a (same): within one 0.99 (89/90), pitfall recall 0.86 (19/22), strong "
+                       ">= 8: 6/6 and stuffed <= 2: 3/3 meet the bar; exact 0.82 (74/90), one false no_limits (3.8% of the "
+                       "transcripts that forbid it), one false policy_list (4.0%) and one weak answer (7/8) above 2 do "
+                       "not"),
 }
 
 BATCHES = sealed_batches()
