@@ -3407,3 +3407,45 @@ def test_cards_at_a_range_of_a_share_of_their_flops_multiply_the_share():
                  "between 30 and 50% of ~1,000 TFLOPs each is 1.2 to 2 PFLOP/s, so 0.4 to 0.7 s.",
                  opening="Our chat service runs a 70B model on four H100s. How long is prefill for a long prompt?")
     assert none_wrong(led, "arithmetic")
+
+
+def test_a_per_token_size_after_a_layers_share_is_the_whole_models():
+    led = ledger("Redo step 1: K and V both, 16 KiB per layer per token, so 512 KiB per token, 1 GiB per sequence at "
+                 "2,048, and 8 GiB for the batch.", opening=DRILL)
+    assert one(led, "kv_bytes_per_token").value == 512 * 1024 and status(led, "kv_bytes_per_token") == "ok"
+
+
+def test_terse_sizes_per_token_and_per_sequence_are_bytes():
+    led = ledger("right - x2. 2 x 32 x 32 x 128 x 2 = 512K/tok.", opening=DRILL)
+    assert status(led, "kv_bytes_per_token") == "ok"
+    led = ledger("it's GQA, 8 KV heads. so /8: 327,680 B/tok, ~590M/seq.")
+    assert one(led, "kv_bytes_per_sequence").value == 590e6
+
+
+def test_a_signed_gain_after_an_arrow_is_no_concurrency_figure():
+    led = ledger("FP8 -> 70G weights. frees 70G/node -> +~120 seqs.")
+    assert not led.by_kind("concurrent_sequences")
+
+
+@pytest.mark.parametrize("answer, right", [
+    ("Call it 0.1% of GPUs per day. On 10,000 GPUs that's about 100 a day.", False),
+    ("Call it 0.1% of GPUs per day. On 10,000 GPUs that's about 10 a day.", True),
+    ("Call it 200 in 54 days, ~3.7 a day on 16K. On our 10K that's ~6 a day.", False),
+    ("Call it 200 in 54 days, ~3.7 a day on 16K. On our 10K that's ~2.3 a day.", True),
+])
+def test_a_fleets_share_or_another_fleets_rate_said_as_a_count_is_checked(answer, right):
+    led = ledger(answer, opening=OPEN_HEALTH)
+    assert status(led, "period_rate") == ("ok" if right else "wrong")
+
+
+def test_a_shape_corrected_is_judged_by_the_model_not_by_the_slip():
+    led = ledger("kv/tok, assume llama-2-13b: 2 x 40 layers x 8 kv heads x 128 x 2 = 160K.",
+                 "no - only the 70B got GQA in Llama 2. 13B is plain MHA, 40 KV heads. so x5: 800K/tok.",
+                 opening="One host, eight A100 80GB GPUs, each holding its own copy of a 13B model in FP16.")
+    said = [c.check.status for c in led.by_kind("kv_heads")]
+    assert said[-1] == "ok" and "wrong" not in said  # the slip is withdrawn by the correction
+
+
+def test_a_terse_max_seqs_is_the_limit():
+    led = ledger("continuous batching, max seqs 28 per GPU - the number from before, rounded up.", opening=OPEN_13B)
+    assert one(led, "max_num_seqs").value == 28

@@ -1781,3 +1781,33 @@ def test_a_terse_signal_and_its_verdict_is_the_metric_that_shows_the_cap_wrong()
     ev = _evidence("gpu-inference-serving", ["p99 TTFT breaching with KV usage under 60%: cap too low. Queue time "
                                              "dominating the p99: add replicas, not batch."])
     assert "wrong_metric" in ev.present
+
+
+@pytest.mark.parametrize("answer, item", [
+    ("I wouldn't let retries push p99 time to first token for everyone else past 2 seconds.", "tail_target"),
+    ("The promise for everyone in the normal lane stays 'first word within 1.2 s, 99 times out of 100'.", "percentile"),
+])
+def test_a_ceiling_not_to_pass_or_a_plain_words_promise_is_a_tail_target(answer, item):
+    assert item in _evidence("inference-timeout-restart", [answer]).present
+
+
+def test_a_rule_keyed_on_how_bad_it_is_is_no_menu_left_open():
+    answer = ("A plane with a warning light either gets grounded at the gate or finishes its flight and goes to the "
+              "hangar, depending on how bad the light is.")
+    assert "policy_list" not in _pitfall_ids(_dialogue(("Walk me through a failing GPU.", answer)),
+                                             qid="gpu-health-repair")
+
+
+def test_a_share_of_requests_that_succeed_is_no_percentile():
+    ev = _evidence("inference-timeout-restart", ["I'd start with the availability SLO, say 99.9% of requests succeed, "
+                                                 "and make sure hangs show up as errors against that budget."])
+    assert "percentile" not in ev.present
+
+
+def test_a_terse_climbing_signal_and_its_verdict_and_a_cost_named_against_another_count():
+    ev = _evidence("inference-timeout-restart", ["metric: first-attempt p99 TTFT vs retry share. first-attempt p99 "
+                                                 "climbing while retry share >2% -> lane cap too loose."])
+    assert "wrong_metric" in ev.present
+    ev = _evidence("recommendation-serving", ["That should pull feature fetch from 35 ms down to maybe 15 at p99. The "
+                                              "cost isn't GPUs, it's freshness: a closed store can show for a minute."])
+    assert "tradeoff" in ev.present

@@ -42,10 +42,13 @@ def _per_layer(text: str, m: Mention) -> bool:
     if _PER_LAYER_AFTER.match(text, m.end):
         return True
     said = list(_PER_LAYER.finditer(text, 0, m.start))
+    if said and _SIZE_JUST_BEFORE.search(text, max(0, said[-1].start() - 24), said[-1].start()):
+        return False  # the layer's share was an earlier figure's: "16 KiB per layer per token, so 512 KiB per token"
     return bool(said) and not _LAYERS.search(text, said[-1].end(), m.start) \
         and (not _LAYERS.search(text, m.end, m.end + 40) or bool(_TIMES_LAYERS.match(text, m.end)))
 
 
+_SIZE_JUST_BEFORE = re.compile(r"\d[\d,.]*\s*(?:[kmg]i?b|bytes?|[kmg])\s*(?:of\s+(?:kv|cache)\s+)?$", re.I)
 # the layer count said as the next factor: "... = 16K bytes; times 32 layers is 512K per token"
 _TIMES_LAYERS = re.compile(r"[^.\d]{0,12}?(?:times|x|×|\*)\s*\d+\s*layers?\b", re.I)
 
@@ -56,7 +59,8 @@ _SELF_CORRECTED = re.compile(r"\s*(?:[,;—–-]\s*|\.\s+)(?:no|wait|oops|sorry)
 # ... "That frees 13 GB per card", "saves about 4 GB": what a change gives back (not "which frees 45 GB for
 # the cache": what is then left for it)
 _FOR_THE_CACHE = re.compile(r"\s*(?:of\s+\w+\s+)?for\s+(?:the\s+)?(?:kv\b|cache|kv[- ]cache)", re.I)
-_DELTA_BEFORE = guarded(re.compile(r"\b(?:another|an?\s+(?:extra|additional))\s*~?\s*$", re.I))
+# ... or signed after an arrow: "frees 70G/node -> +~120 seqs"
+_DELTA_BEFORE = guarded(re.compile(r"\b(?:another|an?\s+(?:extra|additional))\s*~?\s*$|(?:->|→|=>|:|,|\()\s*\+\s*~?\s*$", re.I))
 FREED_BEFORE = guarded(re.compile(r"\b(?:frees?|freeing|saves?|saving)(?:\s+up)?(?:\s+(?:about|roughly|around))?\s*~?\s*$", re.I))
 # a chain's result: looser than arithmetic.RESULT (":" and a bare "," close a chain for its operands' roles, not
 # as a calculation the candidate stands behind), on the same pieces

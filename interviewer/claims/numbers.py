@@ -274,7 +274,7 @@ def _unit_at(text: str, pos: int, v: Vocab) -> tuple[str, str, float, int] | Non
 _AFTER_TIMES = re.compile(r"(?:\d\s*[x×*·⋅]|\s[x×*·⋅])\s*$")
 
 
-_PER_TOKEN = re.compile(r"\s*(?:per|a|/)\s*token\b", re.I)
+_PER_TOKEN = re.compile(r"\s*(?:per|a|/)\s*(?:token|tok)\b", re.I)  # ("512K/tok")
 _PER_SEQ = re.compile(r"\s*(?:per|a|/)\s*(?:token|seq|seqs|sequence|request|conversation)\b", re.I)
 
 

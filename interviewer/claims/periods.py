@@ -57,7 +57,36 @@ def restated_rates(text: str) -> list[tuple[int, int, float, str, str]]:
         if not a or not b:
             continue
         out.append((m.start("b"), m.end(), b, text[m.start("a"):m.end("pa")], pb))
+    for m in _SHARE_PAIR.finditer(text):
+        # a share of the fleet per period, then that fleet's count: "0.1% of GPUs per day. On 10,000 GPUs that's
+        # about 100 a day"
+        pa, pb = (_ALIASES.get(m.group(g).lower(), m.group(g).lower()) for g in ("pa", "pb"))
+        if _NOT_COUNT.match(text, m.end("b")) or not _value(m.group("b")):
+            continue
+        first = f"{m.group('a')}% of {m.group('n')} {m.group('unit')} a {pa}"
+        out.append((m.start("b"), m.end(), _value(m.group("b")), first, pb))
+    for m in _SCALED_PAIR.finditer(text):
+        # a rate on one fleet said again for another: "~3.7 a day on 16K. On our 10K that's ~6 a day"
+        pa, pb = (_ALIASES.get(m.group(g).lower(), m.group(g).lower()) for g in ("pa", "pb"))
+        n1, n2 = (_value(m.group(g)) * (1000 if m.group("k" + g[1]) else 1) for g in ("n1", "n2"))
+        if _NOT_COUNT.match(text, m.end("b")) or not (_value(m.group("b")) and n1 and n2) or n1 == n2:
+            continue
+        first = f"{m.group('a')} a {pa} on {n1:,.0f}, scaled to {n2:,.0f}"
+        out.append((m.start("b"), m.end(), _value(m.group("b")), first, pb))
     return out
+
+
+_FLEET = r"gpus|cards|nodes|hosts|accelerators|machines|servers"
+_ON_FLEET = (r"\b(?:on|across|for|over|with|at)\s+(?:the\s+|our\s+|a\s+)?~?(?P<{0}>\d{{1,3}}(?:,\d{{3}})+|\d+(?:\.\d+)?)"
+             r"(?P<k{1}>[kK]\b)?(?:\s+(?:" + _FLEET + r"|h100s?|a100s?|h200s?))?")
+_SCALED_PAIR = re.compile(_rate("a", "pa") + r"\s+" + _ON_FLEET.format("n1", "1") + r"[^;:\d]{0,30}?"
+                          + _ON_FLEET.format("n2", "2") + _AGAIN + _rate("b", "pb"), re.I)
+_SCALED_FIRST = re.compile(r"(?P<a>\d+(?:\.\d+)?) a (?P<pa>\w+) on (?P<n1>[\d,]+), scaled to (?P<n2>[\d,]+)")
+_SHARE = (r"(?P<a>\d+(?:\.\d+)?)\s*(?:%|percent)(?:\s+of\s+(?:the\s+|our\s+)?(?:" + _FLEET + r"|fleet))?"
+          + _PERIOD.format("pa"))
+_SHARE_PAIR = re.compile(_SHARE + r"(?:[^;:\d]){0,40}?\b(?:on|across|for|with|of|over)\s+(?:the\s+|our\s+|a\s+)?~?"
+                         r"(?P<n>\d{1,3}(?:,\d{3})+|\d+)\s+(?P<unit>" + _FLEET + r")\b" + _AGAIN + _rate("b", "pb"), re.I)
+_SHARE_FIRST = re.compile(r"(?P<a>\d+(?:\.\d+)?)% of (?P<n>[\d,]+) \w+ a (?P<pa>\w+)")
 
 
 _PERIOD_WORD = re.compile(r"\b(?:" + _PERIODS + r")s?\b", re.I)
@@ -80,6 +109,13 @@ _FIRST = re.compile(_rate("a", "pa"), re.I)
 
 def expected(first: str, period: str) -> float | None:
     """What `first` ("200 GPUs a month") comes to per `period` ("day")."""
+    scaled = _SCALED_FIRST.fullmatch(first)
+    if scaled is not None and period in DAYS and scaled.group("pa") in DAYS:
+        return (_value(scaled.group("a")) * _value(scaled.group("n2")) / _value(scaled.group("n1"))
+                * DAYS[period] / DAYS[scaled.group("pa")])
+    share = _SHARE_FIRST.fullmatch(first)
+    if share is not None and period in DAYS and share.group("pa") in DAYS:
+        return _value(share.group("a")) / 100 * _value(share.group("n")) * DAYS[period] / DAYS[share.group("pa")]
     m = _FIRST.search(first)
     if m is None or period not in DAYS:
         return None

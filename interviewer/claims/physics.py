@@ -202,9 +202,10 @@ def _kv_per_token_step(a: Arch, b: float, kv: int) -> str:
             f"{b:g} bytes = {kv:,} bytes ({say.nbytes(kv)})")
 
 
-def _arch(c: Claim, ctx: Ctx, i: int) -> Arch | None:
+def _arch(c: Claim, ctx: Ctx, i: int, mine: str | None = None) -> Arch | None:
     """The model's attention shape: its preset, with any shape the interviewer stated on top
-    ("the model switches to 8 KV heads"), or the interviewer's shape alone for an unnamed model."""
+    ("the model switches to 8 KV heads"), or the interviewer's shape alone for an unnamed model. `mine`: a kind
+    whose earlier figures by the same speaker are left out (a shape figure is not judged by the slip it corrects)."""
     m = _model(c.subject)
     said: dict[str, float] = {}
     # a model named only by size ("a 13B model"): the shape the candidate assumes for it counts too
@@ -213,6 +214,8 @@ def _arch(c: Claim, ctx: Ctx, i: int) -> Arch | None:
         idx = ctx.by_kind.get(kind, [])
         for k in range(bisect.bisect_left(idx, i) - 1, -1, -1):  # the latest one before claim i
             x = ctx.claims[idx[k]]
+            if kind == mine and m is not None and x.speaker == c.speaker:
+                continue
             if (x.speaker == "interviewer" or (own and x.speaker == c.speaker and not x.hypothetical)) \
                     and x.value and not x.negated and x.subject.model == c.subject.model:
                 if m is not None and x.speaker == "interviewer" and _named_again(ctx, m.id, x.turn, c.turn):
@@ -1357,7 +1360,8 @@ def check_single_stream_rate(c: Claim, ctx: Ctx, i: int) -> Check | None:
 
 
 def check_shape(c: Claim, ctx: Ctx, i: int) -> Check | None:
-    a = _arch(c, ctx, i)
+    # ("... 8 kv heads ..." then, asked, "13B is plain MHA, 40 KV heads": the correction is judged by the model)
+    a = _arch(c, ctx, i, mine=c.kind)
     if not a:
         return None
     actual = {"layers": a.layers, "kv_heads": a.kv_heads, "attention_heads": a.attention_heads,
