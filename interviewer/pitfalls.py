@@ -224,9 +224,19 @@ def _answered_pick(ev: Evidence, p: Pitfall, hit: Hit | None) -> bool:
                 # a menu of actions answered by one of them: "Wait for the next hourly checkpoint, then drain, unless ..."
                 acted = ev.pitfall_kinds.get(p.id) == "menu" and first is not None and not menu \
                     and not _UNDECIDED.search(first.group(0))
+                # a list of policy names is answered by one of them: "Pick one" after five routing rules, answered
+                # "Continuous batching ..., priority scheduling", picks none of the five
+                if names and ev.pitfall_kinds.get(p.id) == "names" and not short \
+                        and not _listed_ids(said, p) & _listed_ids(hit.quote, p):
+                    continue
                 if names or short or acted:
                     return True
     return False
+
+
+def _listed_ids(text: str, p: Pitfall) -> set[int]:
+    """Which of the pitfall's policy names `text` holds (by pattern)."""
+    return {i for i, pat in enumerate(p.names) if pat.search(text)}
 
 
 # a sentence that offers one more: "... maybe we do fair share on top. Or DRF, if memory also becomes a constraint."

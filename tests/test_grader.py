@@ -1811,3 +1811,30 @@ def test_a_terse_climbing_signal_and_its_verdict_and_a_cost_named_against_anothe
     ev = _evidence("recommendation-serving", ["That should pull feature fetch from 35 ms down to maybe 15 at p99. The "
                                               "cost isn't GPUs, it's freshness: a closed store can show for a minute."])
     assert "tradeoff" in ev.present
+
+
+def test_routing_rules_answered_by_a_batching_rule_are_still_a_list():
+    turns = _dialogue(
+        ("Request 401 arrives. Which GPU gets it, and on what signal?",
+         "options: round robin, least-outstanding-requests, power of two choices, prefix-affinity with consistent "
+         "hashing, or KV-cache-utilization-aware. each has trade-offs, depends on the workload."),
+        ("Pick one. And what numbers go on each GPU's batcher?",
+         "Continuous batching with iteration-level scheduling, preemption with recompute or swap, priority scheduling. "
+         "The exact knobs you tune in load tests."))
+    assert "policy_list" in _pitfall_ids(turns, qid="route-batch-eight-gpus")
+
+
+def test_one_option_picked_with_its_values_left_to_a_sweep_leaves_the_menu_open():
+    turns = _dialogue(
+        ("How do you batch requests without blowing the latency budget?",
+         "Triton's dynamic batching with preferred batch sizes and a max queue delay, or sequence batching, or "
+         "request-level micro-batching in the gateway. Each has pros and cons."),
+        ("Pick one, with values.",
+         "Dynamic batching is the standard choice, tuned with Model Analyzer. The exact preferred batch size and delay "
+         "come out of the sweep."))
+    assert "policy_list" in _pitfall_ids(turns, qid="recommendation-serving")
+
+
+def test_the_batcher_said_to_take_care_of_it_is_batching_without_limits():
+    assert "no_limits" in _pitfall_ids(_dialogue(("How do you batch?", "Triton's dynamic batching takes care of that.")),
+                                       qid="recommendation-serving")
