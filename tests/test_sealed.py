@@ -84,15 +84,16 @@ EXACT, WITHIN_ONE, PITFALL_RECALL, FALSE_PITFALL = 0.85, 0.97, 0.85, 0.02
 # answers) too, ZZZZZZW and ZZZZZZX (0.87, 0.87; ZZZZZZW on one false no_limits, one strong and three weak answers,
 # ZZZZZZX on one weak answer only) too, ZZZZZZY and ZZZZZZZ (0.93, 0.84; ZZZZZZY on two false pitfalls and two weak
 # answers, ZZZZZZZ on exact, one weak and one stuffed answer) and ZZZZZZZA and ZZZZZZZB (0.87, 0.93; ZZZZZZZA on two false
-# pitfalls and one weak answer, ZZZZZZZB on three false pitfalls only) too, and were then tuned on.
+# pitfalls and one weak answer, ZZZZZZZB on three false pitfalls only) too, ZZZZZZZC and ZZZZZZZD (0.91, 0.82; ZZZZZZZC on
+# two strong answers only, ZZZZZZZD on exact, two false pitfalls and one weak answer) too, and were then tuned on.
 BELOW_THE_BAR: dict[str, str] = {
-    "batch_zzzzzzzc": ("measured once at 1f7194a (cycle 92's end, written blind and kept unopened while cycle 92 ran): "
-                       "exact 0.91 (82/90), within one 1.00 (90/90), pitfall recall 0.92 (23/25), no false pitfall, "
-                       "weak <= 2: 8/8 and stuffed <= 2: 3/3 meet the bar; two strong answers (5/7) below 8 do not"),
-    "batch_zzzzzzzd": ("measured once at 1f7194a (same): within one 0.99 (89/90), pitfall recall 0.86 (19/22), strong "
-                       ">= 8: 6/6 and stuffed <= 2: 3/3 meet the bar; exact 0.82 (74/90), one false no_limits (3.8% of the "
-                       "transcripts that forbid it), one false policy_list (4.0%) and one weak answer (7/8) above 2 do "
-                       "not"),
+    "batch_zzzzzzze": ("measured once at cbfa4bc (the session's end, written blind and kept unopened while cycles 92-93 "
+                       "ran): within one 0.99 (89/90), pitfall recall 0.91 (21/23) and strong >= 8: 7/7 meet the bar; "
+                       "exact 0.84 (76/90), one false vendor_speedup (3.6% of the transcripts that forbid it), one weak "
+                       "answer (7/8) and one stuffed answer (2/3) above 2 do not"),
+    "batch_zzzzzzzf": ("measured once at cbfa4bc (same): exact 0.90 (81/90), within one 1.00 (90/90), pitfall recall 0.93 "
+                       "(27/29), no false pitfall, strong >= 8: 6/6 and stuffed <= 2: 3/3 meet the bar; two weak answers "
+                       "(6/8) above 2 do not"),
 }
 
 BATCHES = sealed_batches()
