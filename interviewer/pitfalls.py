@@ -467,8 +467,7 @@ def _unions_of(pid: str, ident: int) -> tuple[re.Pattern | None, re.Pattern | No
 # the options taken together as equally good: "any of these could work", "all of them would do"
 _ANY_OF_THEM = re.compile(r"\b(?:any|all|each|either)\s+(?:one\s+)?of\s+(?:these|those|them|the\s+above)\s+(?:could|would|can|will|might)"
                           r"\s+(?:work|do|be\s+fine)\b|\bany\s+of\s+(?:these|those|them)\s+(?:is|are|would\s+be)\s+fine\b", re.I)
-
-
+# a list taken as a whole after it is named: "..., load shedding - the engine supports all of them"
 _ALL_OF_THEM = re.compile(r"\ball\s+(?:of\s+)?(?:them|these|those|three|four|five)\b", re.I)
 
 
