@@ -511,11 +511,12 @@ def score_criterion(cid: str, family: str, ev: Evidence, rubric: Rubric,
     spec = rubric.spec(family, cid)
     present = ev.present
     level1_only = ev.unchosen | (ev.guessed - present)
-    for item in ("tradeoff", "wrong_metric"):
-        if cid == "tail_latency_tradeoff" and item in present and not _said_of_latency(ev, spec, item):
-            # a cost accepted in an answer about something else (placement, a fleet's money) names a trade, not the
-            # tail's; "that's the number that tells you FP16 is the wrong call", said of capacity, is no tail alarm
-            present, level1_only = present - {item}, level1_only | {item}
+    if cid == "tail_latency_tradeoff":
+        for item in ("tradeoff", "wrong_metric"):
+            if item in present and not _said_of_latency(ev, spec, item):
+                # a cost accepted in an answer about something else (placement, a fleet's money) names a trade, not
+                # the tail's; "that's the number that tells you FP16 is the wrong call", said of capacity, is no alarm
+                present, level1_only = present - {item}, level1_only | {item}
     reached, alt = spec.best(present, ev.named, level1_only)
     score = reached
     feedback, missing = _feedback(reached, spec, present, rubric, cid)

@@ -40,6 +40,11 @@ def _value(s: str) -> float:
     return float(s.replace(",", "").replace(" ", ""))
 
 
+def _periods(m: re.Match) -> tuple[str, str]:
+    """The two periods a pair names ("pa", "pb"), each by its one name ("wk" -> "week")."""
+    return tuple(_ALIASES.get(m.group(g).lower(), m.group(g).lower()) for g in ("pa", "pb"))
+
+
 def restated_rates(text: str) -> list[tuple[int, int, float, str, str]]:
     """Every rate said again per another period: (start, end of the restated figure, its value, the rate
     as first said, the period it is restated in); `expected` gives what it should be."""
@@ -48,7 +53,7 @@ def restated_rates(text: str) -> list[tuple[int, int, float, str, str]]:
         return out  # a restatement names two periods: most answers name none
     text = _digits_in_place(text)
     for m in _PAIR.finditer(text):
-        pa, pb = (_ALIASES.get(m.group(g).lower(), m.group(g).lower()) for g in ("pa", "pb"))
+        pa, pb = _periods(m)
         if pa == pb or _NOT_COUNT.match(text, m.end("a")) or _NOT_COUNT.match(text, m.end("b")):
             continue
         if any(_MONEY.search(text, max(0, m.start(g) - 2), m.start(g)) or _MONEY_AFTER.match(text, m.end(g)) for g in ("a", "b")):
@@ -60,14 +65,14 @@ def restated_rates(text: str) -> list[tuple[int, int, float, str, str]]:
     for m in _SHARE_PAIR.finditer(text):
         # a share of the fleet per period, then that fleet's count: "0.1% of GPUs per day. On 10,000 GPUs that's
         # about 100 a day"
-        pa, pb = (_ALIASES.get(m.group(g).lower(), m.group(g).lower()) for g in ("pa", "pb"))
+        pa, pb = _periods(m)
         if _NOT_COUNT.match(text, m.end("b")) or not _value(m.group("b")):
             continue
         first = f"{m.group('a')}% of {m.group('n')} {m.group('unit')} a {pa}"
         out.append((m.start("b"), m.end(), _value(m.group("b")), first, pb))
     for m in _SCALED_PAIR.finditer(text):
         # a rate on one fleet said again for another: "~3.7 a day on 16K. On our 10K that's ~6 a day"
-        pa, pb = (_ALIASES.get(m.group(g).lower(), m.group(g).lower()) for g in ("pa", "pb"))
+        pa, pb = _periods(m)
         n1, n2 = (_value(m.group(g)) * (1000 if m.group("k" + g[1]) else 1) for g in ("n1", "n2"))
         if _NOT_COUNT.match(text, m.end("b")) or not (_value(m.group("b")) and n1 and n2) or n1 == n2:
             continue

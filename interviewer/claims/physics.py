@@ -2007,7 +2007,8 @@ def _asked(ctx: Ctx, i: int, kind: str) -> Claim | None:
     return None
 
 
-# the batch a total is said of, right before it: "batch 32 is", "at 32 sequences of 2K that's"
+# the batch a total is said of, right before it: "batch 32 is", "at 32 sequences of 2K that's" (the numbers
+# captured; kinds.yaml's BATCH_N / SEQS_N are the same phrases where a batch's KV is told from free memory)
 _BATCH_SAID = re.compile(r"(?:\bbatch(?:\s+size)?(?:\s+of)?\s+(~?\d[\d,]*)|(?<![\d,.])(~?\d[\d,]*)\s+(?:sequences|seqs|requests|users|"
                          r"conversations|streams))(?:\s+(?:at|of)\s+(\d+(?:\.\d+)?)\s*[kK]\b)?\s*,?\s*(?:is|are|=|≈|that.s|"
                          r"it.s)\s*(?:about\s+|roughly\s+|~)?$", re.I)
@@ -2020,18 +2021,18 @@ def _batch_from_shape(c: Claim, ctx: Ctx, i: int) -> Check | None:
         return None
     a = _arch(c, ctx, i)
     batch, length = _asked(ctx, i, "batch_size"), _asked(ctx, i, "seq_len")
+    if a is None or length is None:
+        return None
     pos = _pos(c)
     own = _BATCH_SAID.search(c.sentence, 0, pos) if pos > 0 else None
-    if own is not None and length is not None:
+    if own is not None:
         # the batch the sentence names ("at 32 sequences of 2K that's 32 GiB of KV"): a what-if beside the asked one
         n = float((own.group(1) or own.group(2)).lstrip("~").replace(",", ""))
-        seq = float(own.group(3).replace(",", "")) * 1024 if own.group(3) else length.value
-    elif a is None or batch is None or length is None:
+        seq = float(own.group(3)) * 1024 if own.group(3) else length.value
+    elif batch is None:
         return None
     else:
         n, seq = batch.value, length.value
-    if a is None:
-        return None
     kv = a.kv_bytes(c.subject.kv_dtype)
     expected = kv * seq * n
     trace = [f"batch {n:g} and {seq:,.0f} tokens (turn {length.turn}: {length.span!r})",
