@@ -790,7 +790,9 @@ def _plan(rubric: Rubric, family: str) -> tuple[tuple, tuple]:
                 # is run over (or tried in) the sentences that hold the literal (found in the lowered turn: not for a literal
                 # with a space over the text with its digitless sentences blanked, where the blanks may make one)
                 words = needs if needs else (lit,) if lit is not None else None
-                digits = id(pat) in item.digit_patterns
+                # (one that may cross a sentence's end reads the whole turn: "A timeout on every request. I'd say thirty
+                # seconds" needs the digitless sentence the blanked text drops)
+                digits = id(pat) in item.digit_patterns and sentence_reach(scan) is not None
                 if words and digits and any(c.isspace() for w in words for c in w):
                     words = None
                 stretch = None

@@ -1791,7 +1791,8 @@ def test_a_full_sequence_the_rest_after_a_subtraction_and_the_same_size_said_aga
 def test_a_count_per_replica_is_no_length_and_a_token_at_a_time_is_a_tokens_time():
     led = ledger("200/s times roughly 10 s per request (then 300 tokens at ~30 ms each), so ~2,000 sequences in "
                  "flight. At ~250 per replica that's only 8 replicas.")
-    assert [c.value for c in led.by_kind("seq_len")] == [300.0], led.summary()
+    # (the 300 decoded at ~30 ms each is the reply, not a sequence's length)
+    assert not led.by_kind("seq_len") and one(led, "output_tokens").value == 300.0, led.summary()
     assert [c.value for c in led.by_kind("tpot_ms")] == [30.0], led.summary()
 
 
@@ -3449,3 +3450,68 @@ def test_a_shape_corrected_is_judged_by_the_model_not_by_the_slip():
 def test_a_terse_max_seqs_is_the_limit():
     led = ledger("continuous batching, max seqs 28 per GPU - the number from before, rounded up.", opening=OPEN_13B)
     assert one(led, "max_num_seqs").value == 28
+
+
+def test_a_bare_figure_pointed_back_at_is_the_candidates_figure_not_a_length():
+    led = build_ledger([("interviewer", OPEN_13B),
+                        ("candidate", "| | value |\n|---|---|\n| KV/token | 400K byte |\n| seqs @ 2K | ~61 |"),
+                        ("interviewer", "Does that 400K cover both the keys and the values?"),
+                        ("candidate", "Yes, the x 2 at the end is for that. So ~60 per GPU.")])
+    assert not [c for c in led.by_kind("seq_len") if c.value == 400_000]
+    assert [c.kind for c in led.claims if c.turn == 2] == ["kv_bytes_per_token"]
+
+
+def test_a_table_of_factors_then_its_sum_answers_the_batch_cache_asked():
+    led = build_ledger([("interviewer", OPEN_DRILL),
+                        ("candidate", "| factor | value |\n|---|---|\n| batch | 8 |\n| tokens | 2,048 |\n| layers | 32 |\n"
+                                      "| heads x dim | 4,096 |\n| bytes | 2 |\n\n"
+                                      "8 x 2,048 x 32 x 4,096 x 2 = 4,294,967,296 bytes, so 4 GiB.")])
+    said = led.by_kind("kv_bytes_batch")
+    assert [c.value for c in said] == [4 * 2**30] and said[0].check.status == "wrong"  # the K-and-V 2 is missing
+
+
+def test_the_share_a_cap_leaves_over_is_no_product():
+    led = ledger("max_num_seqs = 256, which is about 95% of the 270, so ~5% of the pool is slack for long replies.")
+    assert "wrong" not in statuses(led, "arithmetic")
+
+
+def test_the_next_clauses_figure_is_not_one_sequences_cache():
+    led = ledger("80 minus 26 is 54 GB free. 2,000 tokens is 200 MB per sequence, and 54 GB over 200 MB is 270 "
+                 "sequences.", opening=OPEN_13B)
+    assert [c.value for c in led.by_kind("kv_bytes_per_sequence")] == [200e6]
+
+
+def test_a_load_spread_with_its_share_per_gpu_after_it_is_no_replica():
+    led = ledger("The host gets 40 requests a second in total; spread over eight GPUs that's 5 a second each.",
+                 opening="One host, eight A100 80GB GPUs, each with its own copy of a 13B model in FP16.")
+    assert not led.by_kind("tensor_parallel")
+
+
+def test_the_count_answered_to_that_gpu_is_that_gpus_not_the_hosts():
+    led = build_ledger([
+        ("interviewer", "One host, eight A100 80GB GPUs, each with its own copy of Llama-2-13B in FP16."),
+        ("candidate", "40 requests a second in total, so 5 a second each on the eight GPUs."),
+        ("interviewer", "With the 13B in FP16 on one A100 80GB, how many 2,000-token sequences can that GPU hold at once?"),
+        ("candidate", "Weights are 26 GB, so about 54 GB free; at 1.6 GB a sequence that's about 250 sequences.")])
+    said = [c for c in led.by_kind("concurrent_sequences") if c.turn == 3]
+    assert said[0].scope == "per_gpu" and said[0].check.status == "wrong"  # ~31 fit; 250 is the host's
+
+
+@pytest.mark.parametrize("answer, status_", [
+    ("We drain at host level, 8 GPUs a host, so those 17 take 17 hosts out: about 1,300 GPUs out of service.", "wrong"),
+    ("We drain at host level, 8 GPUs a host, so those 17 take 17 hosts out: about 136 GPUs out of service.", "ok"),
+])
+def test_gpus_worked_out_from_hosts_after_a_colon_are_checked_with_the_shape_said(answer, status_):
+    led = ledger(answer, opening="We operate around 10,000 GPUs across a few data centres. Design the repair pipeline.")
+    assert [c.check.status for c in led.by_kind("gpu_count") if c.value in (1300, 136)] == [status_]
+
+
+def test_the_others_share_after_a_colon_is_no_hosts_gpus():
+    led = ledger("[5] 250 hosts each with one busy GPU: 1,750 GPUs 'free' and zero whole hosts.",
+                 opening="We run a shared fleet of about 2,000 H100s, 250 hosts with eight GPUs each.")
+    assert all(c.check is None or c.check.status != "wrong" for c in led.by_kind("gpu_count"))
+
+
+def test_tokens_at_a_time_each_are_the_reply_not_the_sequence():
+    led = ledger("A request lives about 0.5 s to first token plus 300 tokens at ~38 ms each, so about 12 seconds.")
+    assert one(led, "output_tokens").value == 300 and not led.by_kind("seq_len")

@@ -1838,3 +1838,108 @@ def test_one_option_picked_with_its_values_left_to_a_sweep_leaves_the_menu_open(
 def test_the_batcher_said_to_take_care_of_it_is_batching_without_limits():
     assert "no_limits" in _pitfall_ids(_dialogue(("How do you batch?", "Triton's dynamic batching takes care of that.")),
                                        qid="recommendation-serving")
+
+
+def test_a_multiplier_priced_against_a_cost_is_no_vendors():
+    turns = _dialogue(("What does a bigger batch cost you in latency?",
+                       "The average time per token goes up from about 4 ms to maybe 5 ms. It's a small price for 30x "
+                       "throughput."))
+    assert "vendor_speedup" not in _pitfall_ids(turns, qid="gpu-inference-fundamentals")
+
+
+def test_lower_precision_called_pretty_much_a_free_win_is_on_faith():
+    # (a benchmark and an A/B named in other answers do not vouch for it)
+    turns = _dialogue(("How many fit?", "That's really an empirical question. I'd stand up a replica, drive it with a load "
+                                        "generator and read the knee of the curve. The answer moves a lot with whether "
+                                        "we use FP8, so I wouldn't want to anchor on a number before benchmarking."),
+                      ("What numbers go on the batcher?", "Which queue policies to layer on top depends on the product "
+                                                          "requirements; you'd want to A/B them."),
+                      ("Anything else on memory?", "FP8 halves the weight memory, so it's pretty much a free win on "
+                                                   "Hopper; we'd just turn it on in the engine config."))
+    assert "quantizing_on_faith" in _pitfall_ids(turns, qid="gpu-inference-serving")
+
+
+def test_a_couple_thousand_gpus_said_back_is_the_fleet_named():
+    r = _graded("gpu-scheduling-platform", ("How big is this? Rough numbers.",
+                                            "It's a couple thousand GPUs, so a big cluster."))
+    assert r.criterion("capacity_number").score == 1
+
+
+def test_a_factor_table_is_the_formula_and_its_batch_row_no_batching():
+    r = _graded("transformer-kv-cache-drill", (
+        "How much memory for batch 8, 2,048 tokens, 32 layers, 32 heads of dimension 128, in FP16?",
+        "| factor | value |\n|---|---|\n| batch | 8 |\n| tokens | 2,048 |\n| layers | 32 |\n| heads x dim | 4,096 |\n"
+        "| bytes | 2 |\n\n8 x 2,048 x 32 x 4,096 x 2 = 4,294,967,296 bytes, so 4 GiB."))
+    assert "the KV formula from the model's shape" in r.criterion("capacity_number").found
+    assert r.criterion("scheduling_policy").score == 0
+
+
+def test_a_new_prompt_that_gets_a_slot_when_one_frees_is_an_admission_rule():
+    ev = _evidence("transformer-kv-cache-drill", [
+        "The batch is capped at 8 slots and 2,048 positions; a new prompt only gets a slot when one frees up, "
+        "otherwise it waits."])
+    assert "admission_rule" in ev.present
+
+
+def test_the_mean_kept_over_a_weekly_p99_is_average_only():
+    turns = _dialogue(("The average can sit at 200 while one user in a hundred waits three seconds. Why not a percentile?",
+                       "The p99 is pretty noisy at 5 requests a second per GPU. The mean is more stable, so I'd stick "
+                       "with average TTFT and maybe look at the p99 weekly."))
+    assert "average_only" in _pitfall_ids(turns, qid="route-batch-eight-gpus")
+
+
+def test_p99_ttft_broken_into_its_stages_is_the_split():
+    ev = _evidence("route-batch-eight-gpus", [
+        "I'd break p99 TTFT into queue wait, prefill and decode per GPU and watch the queue-wait p99 climb."])
+    assert "latency_split" in ev.present
+
+
+def test_the_snapshot_load_plus_the_log_tail_is_replay():
+    ev = _evidence("kv-store-wal", ["Normally it's the snapshot load, 64 GB at 2 GB/s, about 32 s, plus the log tail "
+                                    "since it, so under a minute."])
+    assert "replay_rule" in ev.present
+
+
+@pytest.mark.parametrize("qid, answer", [
+    ("recommendation-serving", "The user sees a slightly less personal home screen, not a spinner; that's the price I "
+                               "accept to hold the 150."),
+    ("gpu-inference-fundamentals", "Per-token time rises: ~4-5 ms at batch 1 and ~20-25 ms a step at batch 28, while "
+                                   "throughput still goes up ~5-6x."),
+])
+def test_a_cost_accepted_in_so_many_words_is_the_tradeoff(qid, answer):
+    assert "tradeoff" in _evidence(qid, [answer]).present
+
+
+def test_a_time_a_generation_should_finish_inside_is_no_expected_duration():
+    ev = _evidence("inference-timeout-restart", ["If it hits the timeout, it's hung. Long ones should finish inside "
+                                                 "120 seconds."])
+    assert "expected_duration" not in ev.present
+
+
+@pytest.mark.parametrize("answer", [
+    "A timeout on every request. I'd say thirty seconds end to end.",
+    "I'd put a timeout on every request. In our mobile SDK we used 30 seconds for a generation.",
+])
+def test_a_timeout_named_then_valued_in_the_next_sentence_is_a_timeout(answer):
+    assert "timeout_value" in _evidence("inference-timeout-restart", [answer]).present
+
+
+def test_a_bare_g_at_a_lines_end_is_a_weights_figure():
+    ev = _evidence("route-batch-eight-gpus", ["-> weights 13B x 2 = 26G\n-> the rest is cache"])
+    assert "weights_figure" in ev.present
+
+
+WAL_TAIL = ("p99 put under 5 ms. What group commit gives up is single-put latency, since a put can wait for the fsync "
+            "in flight plus its own, in exchange for roughly 50 times the throughput. A crash between write and fsync "
+            "loses only puts nobody was told succeeded; each fsync covers about 50 writes.")
+
+
+@pytest.mark.parametrize("extra, score", [
+    ("", 2),
+    # the OS's page cache is no alarm
+    (" Whatever was in the page cache but not fsynced is gone - but none of those puts had returned.", 2),
+    (" If the disk's fsync p99 climbs past 3 ms, put p99 will blow through 5 ms, so fsync p99 is the alert.", 3),
+])
+def test_a_wal_tail_reaches_three_only_with_the_metric_that_shows_it_wrong(extra, score):
+    r = _graded("kv-store-wal", ("Latency, then. And what does a crash between write and fsync lose?", WAL_TAIL + extra))
+    assert r.criterion("tail_latency_tradeoff").score == score

@@ -157,13 +157,23 @@ def _chains(text: str, ms: list[Mention]) -> list[_Chain]:
             # ", which is" closes a calculation whose result is in an operand's quantity, or one of bare
             # factors ("40 times 40 times 128 times 2, which is 409,600 bytes"), not the next item of a list
             if _RESULT.fullmatch(gap) and len(gap) <= 24 and not (
-                    _COMMA_RESULT.match(gap) and dims != {"count"} and ms[i + 1].dim not in dims - {"count"}):
+                    _COMMA_RESULT.match(gap) and dims != {"count"} and ms[i + 1].dim not in dims - {"count"}) \
+                    and not _rest_of_share(ms, cur, ms[i + 1]):
                 cur.result = i + 1
             chains.append(cur)
             cur = None
     if cur is not None:
         chains.append(cur)
     return chains
+
+
+def _rest_of_share(ms: list[Mention], chain: _Chain, result: Mention) -> bool:
+    """Is `result` the share left over, not the product: "256, which is about 95% of the 270, so ~5% of the pool is
+    slack" says the 5% that 95% leaves, not 95% x 270?"""
+    if result.dim != "percent" or result.value is None:
+        return False
+    return any(ms[k].dim == "percent" and ms[k].value is not None and abs(ms[k].value + result.value - 1.0) <= 0.02
+               for k in chain.operands)
 
 
 def _hint(chain: _Chain, ms: list[Mention]) -> str | None:

@@ -119,6 +119,18 @@ def _answered_count(seg, asked: re.Match) -> tuple:
                   approx=m.group("approx") is not None or "~" in seg.text[:m.start("n")], scope=scope, cue="answered"),)
 
 
+# the question's own scope: "how many 2,000-token sequences can that GPU hold?", "... does that give one four-GPU replica?"
+_ONE_GPU_ASKED = re.compile(r"\b(?:that|one|each|a|a\s+single|the|per)\s+(?:gpu|card)\b(?!s)", re.I)
+_ONE_REPLICA_ASKED = re.compile(r"\b(?:that|one|each|a|a\s+single|the|per)\s+(?:[\w-]+\s+)?replica\b(?!s)", re.I)
+
+
+def _asked_scope(asked: re.Match | None) -> str | None:
+    if asked is None:
+        return None
+    return "per_replica" if _ONE_REPLICA_ASKED.search(asked.group(0)) else (
+        "per_gpu" if _ONE_GPU_ASKED.search(asked.group(0)) else None)
+
+
 # the count answered with its scope and no noun: "So roughly 30 per GPU, 240 across the host."
 _PER_SCOPE = re.compile(r"\s*(?:per|a|each|on\s+(?:each|one|a))\s+(?:gpu|card|replica)\b", re.I)
 
@@ -142,12 +154,23 @@ def _answered_per(seg, found, asked: re.Match, v) -> list:
 
 
 _THE_BEFORE = re.compile(r"\bthe\s+(?:same\s+)?~?$", re.I)
+_ECHO_BEFORE = re.compile(r"\b(?:that|this|your|the)\s+~?$", re.I)
+_BARE = re.compile(r"~?\d[\d,.]*\s*[kmg]?", re.I)
 
 
 def _referred_kind(f, text: str, claims: list[Claim], v) -> str:
     """A figure said again with "the" is the one said before ("... say 62 gigs" then "so the 62 gigs holds
     sequences by their actual length"): it keeps that figure's kind, whatever its new sentence suggests."""
     unit = v.unit_of(f.kind)
+    # (large figures only: "the 8" is as often a new count as the old one)
+    if f.value is not None and abs(f.value) >= 1000 and _BARE.fullmatch(text[f.start:f.end]) \
+            and _ECHO_BEFORE.search(text, max(0, f.start - 8), f.start):
+        # a bare figure pointed back at ("Does that 400K cover both the keys and the values?" after "KV/token |
+        # 400K byte") is the candidate's figure, unit and all - not a new quantity the question's words suggest
+        for c in reversed(claims):
+            if c.speaker == "candidate" and c.value is not None and not c.negated \
+                    and abs(c.value - f.value) <= 1e-9 * max(abs(f.value), 1.0):
+                return c.kind
     # (sizes and times only: a small count said again, "the 8 slots", is as often a new quantity as the old one;
     # "that's 125 times the 40 ms p99" is the inter-token p99 measured before, not a request's)
     if f.value is None or unit not in ("bytes", "ms") or not _THE_BEFORE.search(text, max(0, f.start - 12), f.start):
@@ -231,15 +254,20 @@ def build_ledger(turns: Sequence[tuple[str, str]], family: Optional[str] = None,
         if speaker == "candidate":
             read = candidate_reading(text, european)
         asked = _ASKED_HOW_MANY.search(texts[t - 1]) if speaker == "candidate" and t > 0 else None
+        asked_scope = _asked_scope(asked)
         sized = speaker == "candidate" and t > 0 and asks_batch_size_of_cache(texts[t - 1])
+        prose = -1  # the answer's sentences counted without its tables: a table of factors opens the answer, its sum
+        # follows ("| layers | 32 | ... 8 x 2,048 x 32 x 4,096 x 2 = 4,294,967,296 bytes, so 4 GiB.")
         for si, (seg, found, said, hyp, comp) in enumerate(_found(read)):
+            tabular = seg.source == "table" or seg.text.lstrip().startswith("|")  # (a table's header row reads as prose)
+            prose += not tabular
             if asked is not None and si == 0 and not found:
                 found = _answered_count(seg, asked)
             if asked is not None and not hyp and not comp:
                 extra = _answered_per(seg, found, asked, v)
                 if extra:
                     found = tuple(sorted([*found, *extra], key=lambda f: f.start))
-            if sized and (si == 0 or si < 3 and _CONCLUDES.match(seg.text)) and not hyp:
+            if sized and not tabular and (prose == 0 or prose < 3 and _CONCLUDES.match(seg.text)) and not hyp:
                 # (the answer's first sentence, or its sum: "8 x 2,048 x 2 x ... x 2 bytes. That's 8 GiB.")
                 extra = _answered_size(seg, list(found), v)
                 if extra:
@@ -251,11 +279,14 @@ def build_ledger(turns: Sequence[tuple[str, str]], family: Optional[str] = None,
                 what_if.gpus_in_sentence = None
             base = tracker.carried
             for f in found:
-                if speaker == "candidate":
-                    f.kind = _referred_kind(f, seg.text, claims, v)
+                f.kind = _referred_kind(f, seg.text, claims, v)
                 subject = tracker.resolve(said, f.start, base)
                 start, end = seg.to_turn(f.start), seg.to_turn(f.end)
-                scope, stated = f.scope, f.scope is not None
+                scope, stated, scope_asked = f.scope, f.scope is not None, False
+                if f.kind == "concurrent_sequences" and scope is None and not f.hypothetical and asked_scope:
+                    # the answer to "how many ... can that GPU hold?" is that GPU's count, whatever GPUs the round
+                    # named before ("spread over eight GPUs ... 54 GB over 200 MB is 270 sequences")
+                    scope, scope_asked = asked_scope, True
                 if f.kind == "concurrent_sequences" and scope is None:
                     scope = "per_replica" if (subject.tp or subject.gpus_in_sentence or 1) > 1 else "per_gpu"
                 elif f.kind == "fleet_in_flight" and scope is None:
@@ -263,7 +294,8 @@ def build_ledger(turns: Sequence[tuple[str, str]], family: Optional[str] = None,
                 claims.append(construct(
                     Claim,
                     kind=f.kind, value=f.value, unit=v.unit_of(f.kind), low=f.low, high=f.high, approx=f.approx,
-                    bound=f.bound, percentile=f.percentile, scope=scope, scope_stated=stated, scope_after=f.scope_after,
+                    bound=f.bound, percentile=f.percentile, scope=scope, scope_stated=stated, scope_asked=scope_asked,
+                    scope_after=f.scope_after,
                     subject=subject,
                     turn=t, span=text[start:end], start=start, end=end, sentence=seg.sentence, at=f.start - seg.map_from,
                     speaker=speaker,

@@ -150,6 +150,7 @@ class Claim(BaseModel):
     percentile: Optional[str] = None
     scope: Optional[Scope] = None
     scope_stated: bool = False
+    scope_asked: bool = False  # the scope is the question's ("how many ... can that GPU hold?"), not said with the figure
     scope_after: bool = False
     subject: Subject = Field(default_factory=Subject)
     turn: int

@@ -960,8 +960,9 @@ def check_sequences(c: Claim, ctx: Ctx, i: int) -> Check | None:
                     where = (f"per host of {host_gpus} GPUs" if per_host and k > 1 else
                              "per GPU" if cap["per_gpu"] or n == 1 else f"per {say.small(n)}-GPU replica")
                     cands.append((max(f, 0) / (kv * s_len) * k, f, n, kv, s_len, where))
-    if not c.scope_stated:
-        # no scope said: the figure may be the fleet's ("~10k sequence slots" over 36 replicas)
+    if not c.scope_stated and not c.scope_asked:
+        # no scope said: the figure may be the fleet's ("~10k sequence slots" over 36 replicas), unless the question
+        # set it ("how many ... can that GPU hold?")
         reps = ctx.related(i, ("replicas",), same_sentence_first=True)
         gpus = ctx.related(i, ("gpu_count",), same_sentence_first=True)
         fleets = [(reps.value, f"across {reps.value:,.0f} replicas")] if reps and reps.value and reps.value > 1 else []
@@ -2183,8 +2184,10 @@ def check_share_count(c: Claim, ctx: Ctx, i: int) -> Check | None:
     return check
 
 
-# "twenty-five hosts, so we're leaving a hundred GPUs idle", "8 hosts = 64 GPUs"
-_HOSTS_TO_GPUS = re.compile(r"[^.;\d]{0,30}?(?:\bso\b|that.s|which\s+is|=|→|->|≈|\bmeans\b|\bgives\b),?"
+# "twenty-five hosts, so we're leaving a hundred GPUs idle", "8 hosts = 64 GPUs", "take 17 hosts out: about 1,300 GPUs"
+# (a colon only right after the hosts: not "250 hosts each with one busy GPU: 1,750 GPUs 'free'", the others' share)
+_HOSTS_TO_GPUS = re.compile(r"(?:[^.;\d]{0,30}?(?:\bso\b|that.s|which\s+is|=|→|->|≈|\bmeans\b|\bgives\b)"
+                            r"|(?:\s+(?:out|down|offline|drained|cordoned))?\s*:),?"
                             r"(?:\s+(?!of\b|per\b)[\w'’]+){0,3}?\s*(?:(?:like|about|roughly|around|maybe|only|just|some)\s+|~)*",
                             re.I)
 
@@ -2213,12 +2216,15 @@ def _gpus_per_host(ctx: Ctx, i: int, in_words: bool = False) -> int | None:
         return None
     # ... or the host's shape said in words up to here: "eight-GPU hosts", "hand out the other seven"
     m = _HOST_SHAPE.search(" ".join(ctx.texts[:ctx.claims[i].turn + 1]))
-    return None if m is None else _SHAPE_WORDS[(m.group(1) or m.group(2)).lower()]
+    return None if m is None else _SHAPE_WORDS[next(g for g in m.groups() if g).lower()]
 
 
 _SHAPE_WORDS = {"eight": 8, "8": 8, "four": 4, "4": 4, "sixteen": 16, "16": 16, "seven": 8, "three": 4, "fifteen": 16}
+# ... "eight-GPU hosts", "hand out the other seven", "8 GPUs a host", "hosts of eight GPUs"
 _HOST_SHAPE = re.compile(r"\b(eight|8|four|4|sixteen|16)[- ]gpu\s+(?:hosts?|nodes?|boxes|box|servers?|machines?)\b"
-                         r"|\bthe\s+other\s+(seven|three|fifteen)\b", re.I)
+                         r"|\bthe\s+other\s+(seven|three|fifteen)\b"
+                         r"|\b(eight|8|four|4|sixteen|16)\s+gpus\s+(?:a|per|each|in\s+(?:a|each))\s+(?:host|node|box|server|machine)\b"
+                         r"|\b(?:hosts?|nodes?|boxes|servers?|machines?)\s+(?:of|with)\s+(eight|8|four|4|sixteen|16)\s+gpus\b", re.I)
 
 
 _OTHER_PER_HOST = re.compile(r"\bhost\s+(?:averages|has|holds|leaves|keeps|strands)\s+(?:about\s+|~)?\d|"
@@ -2234,11 +2240,15 @@ def check_host_gpus(c: Claim, ctx: Ctx, i: int) -> Check | None:
     # GPUs of capacity out" is, miscounted)
     if h is None or (c.value < h.value and not _CAPACITY_OUT.match(c.sentence, _pos(c) + len(c.span))):
         return None
-    if _OTHER_PER_HOST.search(c.sentence, 0, _pos(c)):
-        return None  # "a draining host averages ~4 idle GPUs; with ~10 hosts draining that's ~40 GPUs idle": their share
     per = _gpus_per_host(ctx, i, in_words=True)
     if per is None:
         return None
+    for m in _OTHER_PER_HOST.finditer(c.sentence, 0, _pos(c)):
+        said = re.search(r"\d+", m.group(0))
+        if said is None or int(said.group(0)) != per:
+            # "a draining host averages ~4 idle GPUs; with ~10 hosts draining that's ~40 GPUs idle": their share (not
+            # the host's shape said again: "we drain at host level, 8 GPUs a host, so ... 17 hosts out: about 1,300 GPUs")
+            return None
     expected = h.value * per
     return _exact_count(c, "host_gpus", expected,
                         f"{say.count(h.value)} hosts x {per} GPUs a host = {say.count(expected)} GPUs",
