@@ -85,15 +85,17 @@ EXACT, WITHIN_ONE, PITFALL_RECALL, FALSE_PITFALL = 0.85, 0.97, 0.85, 0.02
 # ZZZZZZX on one weak answer only) too, ZZZZZZY and ZZZZZZZ (0.93, 0.84; ZZZZZZY on two false pitfalls and two weak
 # answers, ZZZZZZZ on exact, one weak and one stuffed answer) and ZZZZZZZA and ZZZZZZZB (0.87, 0.93; ZZZZZZZA on two false
 # pitfalls and one weak answer, ZZZZZZZB on three false pitfalls only) too, ZZZZZZZC and ZZZZZZZD (0.91, 0.82; ZZZZZZZC on
-# two strong answers only, ZZZZZZZD on exact, two false pitfalls and one weak answer) too, and were then tuned on.
+# two strong answers only, ZZZZZZZD on exact, two false pitfalls and one weak answer) too, ZZZZZZZE and ZZZZZZZF (0.84,
+# 0.90; ZZZZZZZE on exact, one false vendor_speedup, one weak and one stuffed answer, ZZZZZZZF on two weak answers only)
+# too, and were then tuned on.
 BELOW_THE_BAR: dict[str, str] = {
-    "batch_zzzzzzze": ("measured once at cbfa4bc (the session's end, written blind and kept unopened while cycles 92-93 "
-                       "ran): within one 0.99 (89/90), pitfall recall 0.91 (21/23) and strong >= 8: 7/7 meet the bar; "
-                       "exact 0.84 (76/90), one false vendor_speedup (3.6% of the transcripts that forbid it), one weak "
-                       "answer (7/8) and one stuffed answer (2/3) above 2 do not"),
-    "batch_zzzzzzzf": ("measured once at cbfa4bc (same): exact 0.90 (81/90), within one 1.00 (90/90), pitfall recall 0.93 "
-                       "(27/29), no false pitfall, strong >= 8: 6/6 and stuffed <= 2: 3/3 meet the bar; two weak answers "
-                       "(6/8) above 2 do not"),
+    "batch_zzzzzzzg": ("measured once at 1747233 (the session's end, written blind and kept unopened while cycle 94 "
+                       "ran): within one 0.99 (89/90), pitfall recall 0.92 (23/25), strong >= 8: 6/6 and stuffed <= 2: "
+                       "3/3 meet the bar; exact 0.84 (76/90), one false quantizing_on_faith (3.7% of the transcripts "
+                       "that forbid it) and two weak answers (6/8) above 2 do not"),
+    "batch_zzzzzzzh": ("measured once at 1747233 (same): exact 0.86 (77/90), within one 1.00 (90/90), pitfall recall "
+                       "1.00 (23/23) and stuffed <= 2: 3/3 meet the bar; two false pitfalls (quantizing_on_faith 4.0%), "
+                       "one strong answer (5/6) below 8 and two weak answers (6/8) above 2 do not"),
 }
 
 BATCHES = sealed_batches()
