@@ -640,7 +640,10 @@ _MENU_OPENER = re.compile(
     # a list tagged as options after it: "cached recs, popular items, a lighter model, or default features - lots of options"
     r"|[—–-]\s*(?:lots\s+of|plenty\s+of|many|several|a\s+(?:bunch|lot)\s+of)\s+(?:options|choices|alternatives)\b"
     # a table of options: "| path | cost | catch |" over one row per option
-    r"|^\s*\|\s*(?:path|option|approach|mode|strategy|choice|alternative|fallback|policy)s?\s*\|", re.I | re.M)
+    r"|^\s*\|\s*(?:path|option|approach|mode|strategy|choice|alternative|fallback|policy)s?\s*\|"
+    # options counted out: "There's also a third path: treat the streamed tokens as the prompt"
+    r"|\bthere(?:'s|\s+is)\s+(?:also\s+)?a\s+(?:third|fourth|fifth)\s+(?:path|option|way|approach|choice|alternative)\b",
+    re.I | re.M)
 _TOOLKIT = re.compile(_TOOLKIT_WORDS, re.I)
 _COMMITTED = re.compile(r"\b(?:i|we)(?:.d|\s+would|.ll|\s+will)\s+(?:\w+\s+){0,2}?(?:build|use|run|ship|implement|enforce|"
                         r"put|deploy|start\s+with|go\s+with)\b", re.I)

@@ -3515,3 +3515,16 @@ def test_the_others_share_after_a_colon_is_no_hosts_gpus():
 def test_tokens_at_a_time_each_are_the_reply_not_the_sequence():
     led = ledger("A request lives about 0.5 s to first token plus 300 tokens at ~38 ms each, so about 12 seconds.")
     assert one(led, "output_tokens").value == 300 and not led.by_kind("seq_len")
+
+
+def test_a_rate_restated_per_another_period_is_held_to_the_checks_tolerance():
+    led = ledger("1.5% of 10,000 a month is 150 tickets a month, which is about 50 a week.", opening=OPEN_HEALTH)
+    assert status(led, "period_rate") == "wrong"  # ~35 a week: 40% high is no rounding
+    led = ledger("1.5% of 10,000 a month is 150 tickets a month, which is about 35 a week.", opening=OPEN_HEALTH)
+    assert status(led, "period_rate") == "ok"
+
+
+def test_a_replay_after_a_clause_on_the_rate_is_re_done():
+    led = ledger("Sequential read on NVMe, say 500 MB a second to be conservative with the parsing, so 20 GB takes about "
+                 "four seconds, then the map is rebuilt.", opening=OPEN_WAL)
+    assert status(led, "arithmetic") == "wrong"  # 40 s

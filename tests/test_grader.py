@@ -1943,3 +1943,102 @@ WAL_TAIL = ("p99 put under 5 ms. What group commit gives up is single-put latenc
 def test_a_wal_tail_reaches_three_only_with_the_metric_that_shows_it_wrong(extra, score):
     r = _graded("kv-store-wal", ("Latency, then. And what does a crash between write and fsync lose?", WAL_TAIL + extra))
     assert r.criterion("tail_latency_tradeoff").score == score
+
+
+def test_a_hang_watchdog_is_no_metric_that_shows_the_choice_wrong():
+    ev = _evidence("inference-timeout-restart", [
+        "The real detector is a token-rate watchdog: no new token for 5 seconds - over 100 times the p99 inter-token gap "
+        "- means hung."])
+    assert "wrong_metric" not in ev.present and "wrong_metric" not in ev.named
+
+
+@pytest.mark.parametrize("answer", [
+    "The signal that it's leaking: prefill tokens per completed request going above 1.05 times prompt length.",
+    "The metric: retry tokens as a share of admitted tokens. If first-try p99 moves with retry rate, the wall leaks.",
+])
+def test_a_leak_named_as_the_signal_is_the_metric_that_shows_it_wrong(answer):
+    assert "wrong_metric" in _evidence("inference-timeout-restart", [answer]).present
+
+
+def test_a_put_that_returns_before_the_background_fsync_is_acked_before_fsync():
+    ev = _evidence("kv-store-wal", ["I'd keep a hash map in memory and append every put to a log file. Put writes to the "
+                                    "map and the log, returns, and a background thread calls fsync every second."])
+    assert "ack_before_fsync" in ev.present
+
+
+def test_a_wal_window_and_its_trade_named_with_no_target_or_percentile_is_latency_mentioned():
+    r = _graded("kv-store-wal", ("The log write went through, but the machine lost power before fsync. What's lost?",
+                                 "We'd lose up to a second of writes. That's the trade-off for speed, and it's small."))
+    assert r.criterion("tail_latency_tradeoff").score == 1
+
+
+@pytest.mark.parametrize("answer", [
+    "At 120 K per L4 that's about 67 L4s busy. Headroom for losing a zone plus spikes, +50%: ~100 L4s.",
+    "Memory: 9 GB of tables in FP16, so each card holds a full replica and nothing is sharded.",
+])
+def test_headroom_after_its_reason_and_tables_sized_are_the_headroom_or_memory(answer):
+    assert "headroom_or_memory" in _evidence("recommendation-serving", [answer]).present
+
+
+@pytest.mark.parametrize("answer", [
+    "Each request goes straight to the ranker as it arrives.\n\nNet: no batching, one request per call.",
+    "I don't think we need to batch. The GPUs are massively parallel; batching would just add waiting.",
+])
+def test_batching_turned_down_is_no_batching_approach(answer):
+    ev = _evidence("recommendation-serving", [answer])
+    assert "batching_named" not in ev.present and "batching_named" not in ev.named
+
+
+@pytest.mark.parametrize("answer", [
+    "Averages are what I've seen tracked; the p99 roughly follows the average.",
+    "Net: average around 45 ms, so the 150 ms p99 is safe.",
+])
+def test_the_tail_said_to_follow_the_mean_is_average_only(answer):
+    turns = _dialogue(("Those are averages. The 150 is a p99.", answer))
+    assert "average_only" in _pitfall_ids(turns, qid="recommendation-serving")
+
+
+def test_where_a_bug_starts_is_no_time_to_first_token():
+    ev = _evidence("transformer-kv-cache-drill", ["Before I dig in: are generations wrong from the very first token, or "
+                                                  "only later?"])
+    assert "ttft" not in ev.present and "ttft" not in ev.named
+
+
+def test_max_tokens_and_the_per_token_time_said_then_multiplied_is_the_expected_duration():
+    ev = _evidence("inference-timeout-restart", [
+        "Whole generation: if max_tokens is 1,024 and p99 time per token is 40 ms, that's 41 seconds of decode."])
+    assert "expected_duration" in ev.present
+
+
+def test_restart_paths_counted_out_then_made_configurable_when_asked_for_one_are_a_list():
+    turns = _dialogue(
+        ("The worker restarts. Resume from cached state or recompute the prompt?",
+         "Resuming means copying ~2 GB back over PCIe; recomputing is the half-second prefill again. There's also a "
+         "third path: treat the streamed tokens as part of the prompt and continue on any worker. And a fourth: fail it "
+         "back to the client with a retry hint."),
+        ("Which one do you ship?",
+         "I'd make it configurable per tenant. I don't think one answer fits all tenants here."))
+    assert "policy_list" in _pitfall_ids(turns, qid="inference-timeout-restart")
+
+
+def test_a_formula_said_in_words_is_no_batching_approach():
+    ev = _evidence("transformer-kv-cache-drill", ["It's batch times length times layers times heads times dim, in FP16."])
+    assert "batching_named" not in ev.present and "batching_named" not in ev.named
+
+
+def test_a_spec_sheets_fp8_with_sparsity_adopts_no_quantization():
+    turns = _dialogue(("Where does 4 PFLOPs come from?", "Ah, which is FP8 with sparsity. Dense FP16 is about 1 PFLOP."))
+    assert "quantizing_on_faith" not in _pitfall_ids(turns, qid="inference-timeout-restart")
+
+
+def test_continuous_batching_described_in_a_drill_is_no_batching_without_limits():
+    turns = _dialogue(("Now decode four prompts of different lengths in one batch.",
+                       "Rows that hit EOS stay in the batch as padding until all are done, which is static batching; "
+                       "continuous batching would refill that row with a new prompt, but that needs per-row pointers."))
+    assert "no_limits" not in _pitfall_ids(turns, qid="transformer-kv-cache-drill")
+
+
+def test_a_load_test_before_launch_is_no_metric_that_shows_it_wrong():
+    ev = _evidence("route-batch-eight-gpus", ["I'd accept a bit less throughput per GPU for a flatter TTFT. How we'd "
+                                              "notice: load tests before launch."])
+    assert "wrong_metric" not in ev.present and "wrong_metric" not in ev.named

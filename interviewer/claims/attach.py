@@ -688,7 +688,9 @@ def _calculations(text: str, ms: list[Mention], chains: list[_Chain], v: Vocab, 
 
 _CARRIED_LEAD = re.compile(r"\s*(?:so|that.s|that\s+is|which\s+is|i\.e\.|or)\s*,?\s*(?:about|roughly|around|~|≈)?\s*", re.I)
 _NOUN_IS = re.compile(r"\s+(?:of\s+)?(?:log|wal|data|writes)?\s*(?:is|takes|=|≈)\s*(?:about|roughly|around|only|~)?\s*", re.I)
-_RATE_THEN = re.compile(r"[^\d.;:!?]{0,6}?\s*(?:means|so|gives|,)?\s*(?:an?|the|our|that)?\s*", re.I)
+# (a clause on the rate may come before the "so": "say 500 MB a second to be conservative with the parsing, so 20 GB
+# takes about four seconds")
+_RATE_THEN = re.compile(r"(?:[^\d.;:!?]{0,6}?\s*(?:means|so|gives|,)?|[^\d.;:!?,]{0,50},\s*so)\s*(?:an?|the|our|that)?\s*", re.I)
 _PERIOD_FIRST = re.compile(r"\b((?:per|an?|each|every)\s+(?:day|hour|minute|week))\s*,?\s*(?:that.s|that\s+is|it.s|is|gives|"
                            r"comes\s+to|you\s+get)\s*(?:about|roughly|around|~|≈)?\s*$", re.I)
 # "a day", "per hour", "each week": the period a rate is carried over
