@@ -87,15 +87,14 @@ EXACT, WITHIN_ONE, PITFALL_RECALL, FALSE_PITFALL = 0.85, 0.97, 0.85, 0.02
 # pitfalls and one weak answer, ZZZZZZZB on three false pitfalls only) too, ZZZZZZZC and ZZZZZZZD (0.91, 0.82; ZZZZZZZC on
 # two strong answers only, ZZZZZZZD on exact, two false pitfalls and one weak answer) too, ZZZZZZZE and ZZZZZZZF (0.84,
 # 0.90; ZZZZZZZE on exact, one false vendor_speedup, one weak and one stuffed answer, ZZZZZZZF on two weak answers only)
-# too, and were then tuned on.
+# too, ZZZZZZZG and ZZZZZZZH (0.84, 0.86; ZZZZZZZG on exact, one false quantizing_on_faith and two weak answers,
+# ZZZZZZZH on two false pitfalls, one strong and two weak answers) too, and were then tuned on. ZZZZZZZI, measured once
+# at 486d741, is the first sealed batch to meet every point of the bar (it is held to it below, no expected failure).
 BELOW_THE_BAR: dict[str, str] = {
-    "batch_zzzzzzzg": ("measured once at 1747233 (the session's end, written blind and kept unopened while cycle 94 "
-                       "ran): within one 0.99 (89/90), pitfall recall 0.92 (23/25), strong >= 8: 6/6 and stuffed <= 2: "
-                       "3/3 meet the bar; exact 0.84 (76/90), one false quantizing_on_faith (3.7% of the transcripts "
-                       "that forbid it) and two weak answers (6/8) above 2 do not"),
-    "batch_zzzzzzzh": ("measured once at 1747233 (same): exact 0.86 (77/90), within one 1.00 (90/90), pitfall recall "
-                       "1.00 (23/23) and stuffed <= 2: 3/3 meet the bar; two false pitfalls (quantizing_on_faith 4.0%), "
-                       "one strong answer (5/6) below 8 and two weak answers (6/8) above 2 do not"),
+    "batch_zzzzzzzj": ("measured once at 486d741 (the session's end, written blind and kept unopened while cycle 95 "
+                       "ran): exact 0.94 (85/90), within one 1.00 (90/90), pitfall recall 0.92 (23/25), strong >= 8: "
+                       "6/6, weak <= 2: 8/8 and stuffed <= 2: 3/3 meet the bar; two false pitfalls (no_limits on 4.0% "
+                       "of the transcripts that forbid it) do not"),
 }
 
 BATCHES = sealed_batches()
