@@ -125,6 +125,7 @@ _ONE_REPLICA_ASKED = re.compile(r"\b(?:that|one|each|a|a\s+single|the|per)\s+(?:
 
 
 def _asked_scope(asked: re.Match | None) -> str | None:
+    """The scope "how many ...?" asks about: one GPU's or one replica's count, or None where it names neither."""
     if asked is None:
         return None
     return "per_replica" if _ONE_REPLICA_ASKED.search(asked.group(0)) else (
@@ -160,7 +161,8 @@ _BARE = re.compile(r"~?\d[\d,.]*\s*[kmg]?", re.I)
 
 def _referred_kind(f, text: str, claims: list[Claim], v) -> str:
     """A figure said again with "the" is the one said before ("... say 62 gigs" then "so the 62 gigs holds
-    sequences by their actual length"): it keeps that figure's kind, whatever its new sentence suggests."""
+    sequences by their actual length"): it keeps that figure's kind, whatever its new sentence suggests. So does a bare
+    figure either speaker points back at ("Does that 400K cover both the keys and the values?")."""
     unit = v.unit_of(f.kind)
     # (large figures only: "the 8" is as often a new count as the old one)
     if f.value is not None and abs(f.value) >= 1000 and _BARE.fullmatch(text[f.start:f.end]) \
