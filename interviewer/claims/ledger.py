@@ -169,20 +169,25 @@ def _referred_kind(f, text: str, claims: list[Claim], v) -> str:
             and _ECHO_BEFORE.search(text, max(0, f.start - 8), f.start):
         # a bare figure pointed back at ("Does that 400K cover both the keys and the values?" after "KV/token |
         # 400K byte") is the candidate's figure, unit and all - not a new quantity the question's words suggest
-        for c in reversed(claims):
-            if c.speaker == "candidate" and c.value is not None and not c.negated \
-                    and abs(c.value - f.value) <= 1e-9 * max(abs(f.value), 1.0):
-                return c.kind
+        said = _said_before(claims, f.value, lambda c: True)
+        if said is not None:
+            return said.kind
     # (sizes and times only: a small count said again, "the 8 slots", is as often a new quantity as the old one;
     # "that's 125 times the 40 ms p99" is the inter-token p99 measured before, not a request's)
     if f.value is None or unit not in ("bytes", "ms") or not _THE_BEFORE.search(text, max(0, f.start - 12), f.start):
         return f.kind
+    said = _said_before(claims, f.value, lambda c: c.kind != f.kind and c.unit == unit and not c.hypothetical
+                        and (unit == "bytes" or "_p9" in c.kind))
+    return f.kind if said is None else said.kind
+
+
+def _said_before(claims: list[Claim], value: float, keep) -> Claim | None:
+    """The candidate's latest figure of this value, not negated, that `keep` accepts."""
     for c in reversed(claims):
-        if c.speaker == "candidate" and c.kind != f.kind and c.unit == unit and c.value is not None \
-                and (unit == "bytes" or "_p9" in c.kind) \
-                and abs(c.value - f.value) <= 1e-9 * max(abs(f.value), 1.0) and not c.negated and not c.hypothetical:
-            return c.kind
-    return f.kind
+        if c.speaker == "candidate" and c.value is not None and not c.negated \
+                and abs(c.value - value) <= 1e-9 * max(abs(value), 1.0) and keep(c):
+            return c
+    return None
 
 
 def _add_shrinks(t: int, text: str, read: str, claims: list[Claim], where: list, tracker: Tracker, v) -> None:
