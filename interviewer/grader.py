@@ -543,6 +543,14 @@ def score_criterion(cid: str, family: str, ev: Evidence, rubric: Rubric,
             missing = [rubric.pitfalls[pid].feedback]
             capped_by.append(f"pitfall:{pid}")
     hits = _earning_hits(alt, ev, spec) if score else []
+    for pid in ev.pitfalls:
+        # a pitfall that is an anchor's level ("several policies are listed without choosing one" is 1) earns it
+        floor = rubric.pitfalls[pid].floors.get(cid, 0)
+        if floor > score:
+            score = floor
+            feedback = f"Scored {score} ({rubric.criteria[cid].anchors[score]}) {rubric.pitfalls[pid].feedback}"
+            missing = [rubric.pitfalls[pid].feedback]
+            hits = [ev.pitfalls[pid]]
     if score and wrong and cap == score:
         text = ev.texts[wrong[0].turn]
         hits.append(Hit("wrong_figure", wrong[0].turn, wrong[0].start, wrong[0].end,

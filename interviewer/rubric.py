@@ -47,6 +47,7 @@ class Pitfall(BaseModel):
     caps: dict[str, int] = Field(default_factory=dict)        # criterion -> the highest score it allows
     caps_when: list[str] = Field(default_factory=list)        # ... only when found this way
     kind_caps: dict[str, dict[str, int]] = Field(default_factory=dict)  # found another way: these caps
+    floors: dict[str, int] = Field(default_factory=dict)      # criterion -> the level the pitfall itself is (an anchor's)
     taints_turn: bool = False                     # substance in the same candidate turn does not count
     led_by: dict[int, tuple[str, ...]] = Field(default_factory=dict)  # pattern id -> the words every match starts with
 

@@ -3528,3 +3528,37 @@ def test_a_replay_after_a_clause_on_the_rate_is_re_done():
     led = ledger("Sequential read on NVMe, say 500 MB a second to be conservative with the parsing, so 20 GB takes about "
                  "four seconds, then the map is rebuilt.", opening=OPEN_WAL)
     assert status(led, "arithmetic") == "wrong"  # 40 s
+
+
+@pytest.mark.parametrize("answer, status_", [
+    ("1.5% of the fleet needs an action each month: 150 a month, five a day. A vendor RMA round trip is about ten days, "
+     "so at steady state we'd have around 1,500 GPUs sitting out in repair.", "wrong"),
+    ("1.5% of the fleet needs an action each month: 150 a month, five a day. A vendor RMA round trip is about ten days, "
+     "so at steady state we'd have around 50 GPUs sitting out in repair.", "ok"),
+])
+def test_gpus_sitting_out_in_repair_are_the_rate_times_the_repair_time(answer, status_):
+    led = ledger(answer, opening=OPEN_HEALTH)
+    assert [c.check.status for c in led.by_kind("gpu_count") if c.value in (1500, 50)] == [status_]
+
+
+def test_a_count_in_repair_may_be_drawn_from_one_of_several_rates_said():
+    led = ledger("Scaled to 10,000 GPUs:\n\n- hard: ~50 GPUs a month\n- soft: ~200 a month\n- together ~250 a month, about "
+                 "8 a day.\n\nHard repairs took about 6 days door to door for us, so ~10 GPUs in repair at any "
+                 "time, which is 10 hosts, 80 GPUs.", opening=OPEN_HEALTH)
+    assert all(c.check is None or c.check.status != "wrong" for c in led.by_kind("gpu_count"))
+
+
+def test_a_hosts_shape_is_no_gpu_count_the_hosts_are_drawn_from():
+    led = ledger("Placement cost: keeping 8-GPU hosts whole for gangs means at any moment ~5-10 hosts are partly drained "
+                 "waiting for a gang to assemble.",
+                 opening="We run a shared fleet of about 2,000 H100s, 250 hosts with eight GPUs each. Design the platform.")
+    assert all(c.check is None or c.check.status != "wrong" for c in led.by_kind("host_count"))
+
+
+def test_a_count_in_repair_with_its_own_rate_said_is_held_to_that_rate():
+    # (a guard: another rate said earlier in the turn does not rescue the one the sentence multiplies)
+    led = ledger("Hard failures I'd assume around 8% of GPUs a year, so 10,000 x 8% is 800 a year, a bit over 2 a day. Soft "
+                 "issues maybe ten times that, ~20 a day, handled by auto-remediation. We drain the whole eight-GPU host for "
+                 "a hard failure and a host repair takes ~3 days, so 2 a day x 8 GPUs x 3 days is about 480 GPUs out of "
+                 "service at any time.", opening=OPEN_HEALTH)
+    assert [c.check.status for c in led.by_kind("gpu_count") if c.value == 480] == ["wrong"]

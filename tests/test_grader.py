@@ -2042,3 +2042,62 @@ def test_a_load_test_before_launch_is_no_metric_that_shows_it_wrong():
     ev = _evidence("route-batch-eight-gpus", ["I'd accept a bit less throughput per GPU for a flatter TTFT. How we'd "
                                               "notice: load tests before launch."])
     assert "wrong_metric" not in ev.present and "wrong_metric" not in ev.named
+
+
+def test_fp8_in_a_list_of_levers_that_all_move_the_answer_adopts_nothing():
+    turns = _dialogue(("How many sequences fit?",
+                       "Then there's grouped-query attention, PagedAttention with block tables, FP8 KV, prefix caching, "
+                       "and speculative decoding with a draft model. All of those move the answer."))
+    assert "quantizing_on_faith" not in _pitfall_ids(turns, qid="gpu-inference-serving")
+
+
+@pytest.mark.parametrize("pick", [
+    "If I had to... probably least connections, though prefix-aware is tempting for the system prompt.",
+    "I'd lean towards least connections, but power of two choices is also attractive with eight GPUs.",
+])
+def test_a_pick_that_keeps_another_option_tempting_leaves_the_list_open(pick):
+    turns = _dialogue(
+        ("Which GPU gets request 401?",
+         "A few options. Round robin: pro, stateless; con, blind to load. Least connections: pro, reacts to load; con, a "
+         "connection isn't work. Prefix-aware routing: pro, reuses cached prompts; con, hot spots. Power of two choices: "
+         "pro, cheap; con, needs a load signal. It depends."),
+        ("Pick one.", pick))
+    assert "policy_list" in _pitfall_ids(turns, qid="route-batch-eight-gpus")
+
+
+def test_a_policy_list_is_the_scheduling_anchors_level_one_not_zero():
+    report = _graded("route-batch-eight-gpus",
+                     ("How do requests get routed?", "For routing there are a few standard options:\n- round-robin\n"
+                      "- least outstanding requests\n- join-shortest-queue\n- power of two choices\n\nEach has its place "
+                      "depending on the traffic."),
+                     ("Which one do you pick?", "It depends on the traffic. I'd make it configurable and try them in "
+                      "staging."))
+    sched = next(c for c in report.criteria if c.id == "scheduling_policy")
+    assert "policy_list" in {p.id for p in report.pitfalls}
+    assert sched.score == 1 and sched.evidence
+
+
+def test_a_per_write_fsync_given_up_for_one_with_no_value_is_no_fsync_policy():
+    ev = _evidence("kv-store-wal", [
+        "NVMe drives can do something like 10K fsyncs a second, so fsync on every put should be OK on a good drive.",
+        "Right, so maybe we batch them, or use several drives. We could fsync every so often instead of every write."])
+    assert "fsync_policy" not in ev.present
+
+
+def test_burst_jobs_preempted_for_a_team_under_quota_name_the_victim():
+    ev = _evidence("gpu-scheduling-platform", [
+        "Per-team quotas. A team can burst above its quota into idle GPUs, but burst jobs are preemptible. When the fleet "
+        "is full, a new job from a team under quota preempts burst jobs, and if there are none, it waits in that team's "
+        "queue."])
+    assert "preempt_job_rule" in ev.present
+
+
+@pytest.mark.parametrize("answer, raised", [
+    ("Dynamic batching in Triton; it groups requests automatically, so the GPUs stay full.", True),
+    ("Dynamic batching in Triton - it coalesces requests server-side, so GPU utilisation stays high.", True),
+    # (with its limits said it is a policy: "max batch 32, max queue delay 3 ms")
+    ("Dynamic batching in Triton with max batch 32 and a max queue delay of 3 ms, so the GPUs stay full.", False),
+])
+def test_a_dynamic_batcher_given_no_limit_but_a_full_gpu_is_batching_without_limits(answer, raised):
+    turns = _dialogue(("How do you batch on the rankers?", answer))
+    assert ("no_limits" in _pitfall_ids(turns, qid="recommendation-serving")) is raised

@@ -2262,7 +2262,8 @@ def check_gpu_hosts(c: Claim, ctx: Ctx, i: int) -> Check | None:
     """Hosts worked out from GPUs just said ("800 GPUs of inference - that's 100 hosts"): the GPUs over
     the GPUs per host the round set."""
     g = _drawn_from(c, ctx, i, "gpu_count", _HOSTS_TO_GPUS)
-    if g is None or c.value >= g.value:
+    # (nor from a host's shape: "keeping 8-GPU hosts whole ... means ~5-10 hosts are partly drained")
+    if g is None or c.value >= g.value or _SHAPE_WORD.fullmatch(g.span):
         return None
     per = _gpus_per_host(ctx, i)
     if per is None:
@@ -2457,7 +2458,7 @@ _FAILURES_PER_PERIOD = re.compile(r"\s*(?:(?:sick|bad|broken|failed|failing|faul
                                   r"(?:(?:gpus?|hosts?|nodes?|cards?|machines?|failures?|repairs?|of\s+them)\s+)?(?:a|per|each|every|/)\s*"
                                   r"(day|week|wk|month|year)\b", re.I)
 _PERIOD_DAYS = {"day": 1.0, "week": 7.0, "wk": 7.0, "month": 30.0, "year": 365.0}
-_IN_REPAIR = re.compile(r"[^.;!?\d]{0,12}?\b(?:in\s+(?:repair|the\s+shop|the\s+(?:repair\s+)?pipeline|rma|flight)|out\s+of\s+service|"
+_IN_REPAIR = re.compile(r"[^.;!?\d]{0,24}?\b(?:in\s+(?:repair|the\s+shop|the\s+(?:repair\s+)?pipeline|rma|flight)|out\s+of\s+service|"
                         r"being\s+repaired|at\s+any\s+(?:time|moment|one\s+time|given\s+time))", re.I)
 _DAY_MS = _PERIOD_MS["day"]
 _STEADY_STATE = re.compile(r"\b(?:steady[- ]state|little.s\s+law|at\s+any\s+(?:one\s+|given\s+)?(?:time|moment)|on\s+average)\b", re.I)
@@ -2520,12 +2521,21 @@ def check_in_repair(c: Claim, ctx: Ctx, i: int) -> Check | None:
     # the rate said in the count's own sentence, else the last one said before it ("... 300 a week. With a
     # 5-day turnaround, that's 1,500"), with its restatement ("about 3 a day ... call it 5")
     own = [r for r in rates if r[2] >= start]
+    every = rates
     rates = own or [r for r in rates if r[3] == rates[-1][3]]
     # a host drained for one bad GPU takes its eight out of service ("7 a day x 8 x 5 days ≈ 270 GPUs")
     # (or counted in hosts: "~6 nodes a day ... ~19 nodes, ~150 GPUs")
     hosts = (1.0, 8.0) if _WHOLE_HOST.search(text) or any(_HOST_UNIT.search(r[1]) for r in rates) else (1.0,)
-    readings = [(r * d * h, said, r, d, h) for r, said, _at, _of in rates for d in days for h in hosts]
-    best, said, per_day, d, h = min(readings, key=lambda x: abs(math.log(c.value / x[0])))
+
+    def readings_of(rs):
+        return [(r * d * h, said, r, d, h) for r, said, _at, _of in rs for d in days for h in hosts]
+
+    best, said, per_day, d, h = min(readings_of(rates), key=lambda x: abs(math.log(c.value / x[0])))
+    if not own and not 1 / 1.5 <= c.value / best <= 1.5:
+        # with no rate in its own sentence, any of several said before it may be the one it is drawn from: "hard: ~50 a
+        # month, soft: ~200 a month, together ~250, about 8 a day ... Hard repairs took about 6 days, so ~10 GPUs in
+        # hardware repair" (not past the one it names: "2 a day x 8 GPUs x 3 days is about 480")
+        best, said, per_day, d, h = min(readings_of(every), key=lambda x: abs(math.log(c.value / x[0])))
     host = " x 8 GPUs a host" if h > 1 else ""
     rate = said if re.search(r"\bday\b", said, re.I) else f"{said} (about {say.count(per_day)} a day)"
     step = f"{rate} x {d:g} days in repair{host} = {say.count(best)} out at once"
