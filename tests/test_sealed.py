@@ -89,12 +89,16 @@ EXACT, WITHIN_ONE, PITFALL_RECALL, FALSE_PITFALL = 0.85, 0.97, 0.85, 0.02
 # 0.90; ZZZZZZZE on exact, one false vendor_speedup, one weak and one stuffed answer, ZZZZZZZF on two weak answers only)
 # too, ZZZZZZZG and ZZZZZZZH (0.84, 0.86; ZZZZZZZG on exact, one false quantizing_on_faith and two weak answers,
 # ZZZZZZZH on two false pitfalls, one strong and two weak answers) too, and were then tuned on. ZZZZZZZI, measured once
-# at 486d741, is the first sealed batch to meet every point of the bar (it is held to it below, no expected failure).
+# at 486d741, was the first sealed batch to meet every point of the bar; it and ZZZZZZZJ (0.93, 0.94; ZZZZZZZJ on two
+# false no_limits only) were tuned on in cycle 96.
 BELOW_THE_BAR: dict[str, str] = {
-    "batch_zzzzzzzj": ("measured once at 486d741 (the session's end, written blind and kept unopened while cycle 95 "
-                       "ran): exact 0.94 (85/90), within one 1.00 (90/90), pitfall recall 0.92 (23/25), strong >= 8: "
-                       "6/6, weak <= 2: 8/8 and stuffed <= 2: 3/3 meet the bar; two false pitfalls (no_limits on 4.0% "
-                       "of the transcripts that forbid it) do not"),
+    "batch_zzzzzzzk": ("measured once at 674edb4 (the session's end, written blind and kept unopened while cycle 96 "
+                       "ran): exact 0.87 (78/90), within one 0.98 (88/90), pitfall recall 0.87 (20/23) and stuffed <= 2: "
+                       "3/3 meet the bar; one false quantizing_on_faith (3.8%), one false vendor_speedup (3.6%), one "
+                       "strong answer (5/6) and one weak answer (7/8) do not"),
+    "batch_zzzzzzzl": ("measured once at 674edb4, same: exact 0.87 (78/90), within one 0.99 (89/90), pitfall recall 0.92 "
+                       "(24/26), strong >= 8: 6/6, weak <= 2: 8/8 and stuffed <= 2: 3/3 meet the bar; one false "
+                       "quantizing_on_faith (3.7% of the transcripts that forbid it) does not"),
 }
 
 BATCHES = sealed_batches()
