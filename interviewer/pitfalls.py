@@ -134,26 +134,15 @@ def _or_another(text: str, pos: int, names: re.Pattern | None) -> bool:
     o = _OR_ALT.search(text, pos, end)  # (an "or" that offers another: not "every hundred milliseconds or so")
     if o and names.search(text, o.end(), end):
         return True
-    # ... or another still held out as tempting: "probably least connections, though prefix-aware is tempting",
-    # "I'd lean towards priority classes, but fair share is also attractive"
-    for t in _TEMPTED.finditer(text, pos, end):
-        if names.search(text, t.start(), t.end()):
-            return True
     # ... or the next sentence opening on "Or" another: "I'd probably start with round robin and see. Or least connections."
     nxt = _OR_OPENS.match(text, end)
-    if nxt and names.search(text, nxt.end(), _sentence_end(text, nxt.end())):
-        return True
-    # ... or on "But" another that tempts: "But prefix-aware is attractive too if ..."
-    nxt = _BUT_OPENS.match(text, end)
-    return bool(nxt and names.search(text, nxt.end(), _sentence_end(text, nxt.end()))
-                and _TEMPTED.match(text, nxt.end() - 3))
+    return bool(nxt and names.search(text, nxt.end(), _sentence_end(text, nxt.end())))
 
 
 # the first name qualified by the next, not listed beside it: "Weighted fair share over GPUs with guaranteed quotas"
 _OPENS_ON_IT = re.compile(r"\W*(?:[\w-]+\s+)?", re.I)  # ("Weighted fair share ...": at most a word before the name)
 _QUALIFIES = re.compile(r"[^,;/|\n]*?\b(?:with|over|using|on\s+top\s+of|backed\s+by|plus)\b[^,;/|\n]*", re.I)
 _OR_OPENS = re.compile(r"[.!?]?\s+(?:um,?\s+|uh,?\s+|maybe\s+)?or\b", re.I)
-_BUT_OPENS = re.compile(r"[.!?]?\s+but\b", re.I)
 # another option kept in view after the pick: "though DRF is attractive", "but fair share is also tempting"
 _TEMPTED = re.compile(r"\b(?:though|but|although)\s+[^.;!?\n]{0,60}?\b(?:is|are|looks|sounds|seems)\s+(?:also\s+|really\s+|very\s+|pretty\s+)?"
                       r"(?:tempting|attractive|appealing)\b", re.I)
