@@ -143,6 +143,8 @@ def _or_another(text: str, pos: int, names: re.Pattern | None) -> bool:
 _OPENS_ON_IT = re.compile(r"\W*(?:[\w-]+\s+)?", re.I)  # ("Weighted fair share ...": at most a word before the name)
 _QUALIFIES = re.compile(r"[^,;/|\n]*?\b(?:with|over|using|on\s+top\s+of|backed\s+by|plus)\b[^,;/|\n]*", re.I)
 _OR_OPENS = re.compile(r"[.!?]?\s+(?:um,?\s+|uh,?\s+|maybe\s+)?or\b", re.I)
+_CASE_PICKS = re.compile(r"\bif\b[^.!?]{0,80}?[;,]\s*(?:and\s+|but\s+)?(?:if\s+not|otherwise)\b|"
+                         r"\bor\s+(?:a\s+|some\s+)?(?:hybrid|mix|combination)\s+of\s+(?:the\s+|those\s+|these\s+)?(?:two|both|them)\b", re.I)
 # another option kept in view after the pick: "though DRF is attractive", "but fair share is also tempting"
 _TEMPTED = re.compile(r"\b(?:though|but|although)\s+[^.;!?\n]{0,60}?\b(?:is|are|looks|sounds|seems)\s+(?:also\s+|really\s+|very\s+|pretty\s+)?"
                       r"(?:tempting|attractive|appealing)\b", re.I)
@@ -214,6 +216,10 @@ def _answered_pick(ev: Evidence, p: Pitfall, hit: Hit | None) -> bool:
                     continue
                 # "If I had to... probably least connections, though prefix-aware is tempting": another still in view
                 if _still_tempted(said, p):
+                    continue
+                # "If product gave me a looser budget I'd lean least-outstanding; if not, maybe prefix-affinity, or a
+                # hybrid of the two": one pick for each case, or a mix of them, is none
+                if first is not None and _CASE_PICKS.search(first.group(0)):
                     continue
                 # "Then probably quotas, but with fair share for the leftover capacity, and priorities for serving.":
                 # three policies where one was asked for is the list again, mixed

@@ -3562,3 +3562,48 @@ def test_a_count_in_repair_with_its_own_rate_said_is_held_to_that_rate():
                  "a hard failure and a host repair takes ~3 days, so 2 a day x 8 GPUs x 3 days is about 480 GPUs out of "
                  "service at any time.", opening=OPEN_HEALTH)
     assert [c.check.status for c in led.by_kind("gpu_count") if c.value == 480] == ["wrong"]
+
+
+OPEN_13B_HOST = ("One host with eight A100 80GB GPUs, each holding its own copy of a 13B model in FP16. Prompts around "
+                 "2,000 tokens and replies around 250.")
+
+
+def test_a_worksheets_rows_worked_out_from_other_rows_are_their_names_figures():
+    led = ledger("Taking Llama-2-13B:\n\n```\nW   params        = 13e9\nX   weights       = W x 2 = 26G\n"
+                 "Y   overhead      = 6G\nZ   KV pool       = 80 - X - Y = 48G\nK   KV/token      = 2 x 40 x 40 x 128 x 2 = "
+                 "819,200 byte\nS   tokens/seq    = 2,000 + 250 = 2,250\nQ   KV/seq        = K x S = 1.84G\n"
+                 "N   seqs/card     = Z / Q = 26\n```", opening=OPEN_13B_HOST)
+    assert one(led, "weights_bytes").value == 26e9 and one(led, "free_kv_bytes").value == 48e9
+    assert one(led, "kv_bytes_per_sequence").value == 1.84e9
+    assert [c.value for c in led.by_kind("concurrent_sequences")] == [26]  # (not the 2,000 tokens of "tokens/seq")
+    assert none_wrong(led)
+
+
+def test_a_worksheets_fleet_rows_are_gpu_and_host_counts():
+    led = ledger("H1  GPUs              = 10,000\nH2  hosts             = H1 / 8 = 1,250\n"
+                 "H7  GPUs out, steady  = H4 x H6 x H5 = ~44", opening=OPEN_HEALTH)
+    said = [c for c in led.claims if c.speaker == "candidate"]
+    assert [c.value for c in said if c.kind == "gpu_count"] == [10000, 44]
+    assert [c.value for c in said if c.kind == "host_count"] == [1250]
+
+
+def test_a_group_worked_out_as_a_quotient_sizes_the_write_rate():
+    led = ledger("An fsync on these NVMe drives is about 0.5-2 ms; take 2 ms at the tail, so one committing thread gets "
+                 "~500 fsyncs a second. You need fifty thousand writes a second, so each fsync has to cover 50,000 / 500 "
+                 "= 100 writes.", opening=OPEN_WAL)
+    assert status(led, "write_rate") == "ok"
+
+
+def test_a_gpu_named_in_the_sentence_is_the_one_its_free_memory_is_checked_on():
+    led = ledger("Times batch 8 is 8 GiB. On the A100 40GB we run, plus ~13.5 GB of 7B-class weights, that's about 21.5 GB, "
+                 "so it fits. On our V100 16GB boxes it doesn't: 13.5 GB of weights leaves ~2 GB, so one full-length "
+                 "sequence at most.",
+                 opening="You preallocate to max length. How much memory is that for batch 8, 2,048 tokens, 32 layers "
+                         "and 32 heads of dimension 128, in FP16?")
+    assert none_wrong(led, "free_kv_bytes")
+
+
+def test_a_long_prompt_said_as_an_example_does_not_set_the_ttft_targets_workload():
+    led = ledger("Router: join-the-shortest-queue on free KV blocks - a 6k-token prompt and a 500-token one aren't the "
+                 "same load.", "Target p99 TTFT 1.0 s, p50 350 ms.", opening=OPEN_13B_HOST)
+    assert all(c.check.status != "impossible" for c in led.claims if c.check and c.check.rule == "ttft_floor")

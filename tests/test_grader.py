@@ -2101,3 +2101,40 @@ def test_burst_jobs_preempted_for_a_team_under_quota_name_the_victim():
 def test_a_dynamic_batcher_given_no_limit_but_a_full_gpu_is_batching_without_limits(answer, raised):
     turns = _dialogue(("How do you batch on the rankers?", answer))
     assert ("no_limits" in _pitfall_ids(turns, qid="recommendation-serving")) is raised
+
+
+@pytest.mark.parametrize("answer", [
+    "H1  GPUs              = 10,000\nH2  hosts             = H1 / 8 = 1,250",
+    "H5  drain unit        = whole host, 8 GPUs  (XID 79 usually needs a host reboot)",
+])
+def test_a_worksheets_hosts_over_eight_or_a_whole_host_of_eight_is_the_host_shape(answer):
+    assert "per_host_shape" in _evidence("gpu-health-repair", [answer]).present
+
+
+@pytest.mark.parametrize("answer", [
+    "Draining: the jobs get a checkpoint signal and 30 minutes, then eviction.",
+    "And a guard: never more than 2% of a cluster's hosts in cordoned-or-draining at once.",
+])
+def test_a_drain_grace_or_cap_bounds_the_damage(answer):
+    assert "preemption_budget" in _evidence("gpu-health-repair", [answer]).present
+
+
+@pytest.mark.parametrize("answer", [
+    "I'd frame it around PagedAttention and continuous batching, and I'd keep the door open to speculative decoding, "
+    "FP8 KV and disaggregated prefill.",
+    "That's where PagedAttention comes in. Combine it with grouped-query attention and FP8 KV and the picture changes a "
+    "lot.",
+])
+def test_fp8_kept_for_later_or_weighed_adopts_nothing(answer):
+    turns = _dialogue(("How many sequences fit?", answer))
+    assert "quantizing_on_faith" not in _pitfall_ids(turns, qid="route-batch-eight-gpus")
+
+
+def test_one_pick_for_each_case_is_no_choice():
+    turns = _dialogue(
+        ("Request 401 arrives. Which GPU gets it?",
+         "There's a family of options: round-robin, least-outstanding-requests, join-shortest-queue, power-of-two-choices, "
+         "or prefix-affinity routing on the system prompt hash. Each has trade-offs."),
+        ("Pick one.", "If product gave me a looser budget I'd lean least-outstanding; if not, maybe prefix-affinity, or a "
+                      "hybrid of the two."))
+    assert "policy_list" in _pitfall_ids(turns, qid="route-batch-eight-gpus")

@@ -380,7 +380,7 @@ def find_claims(seg: Segment, v: Vocab, carried_rate: str | None = None,
             hints[res[-1]] = ("kv_bytes_batch" if many else "kv_bytes_per_sequence", [])
     prev_time: Found | None = None
     possible = Possible(text, v.cue_literals)
-    unpacked = _unpacked(text) if "=" in text and "," in text else {}
+    unpacked = _unpacked(text) if "=" in text else {}
     if seg.map_from:
         # a table cell that is a calculation ("sequences per GPU | 48 / 1.84 = about 26"): the row's label
         # names its result; its bare operands are no figures of that kind
@@ -513,11 +513,31 @@ _TUPLE_ASSIGN = re.compile(r"(?m)^[ \t]*([A-Za-z_]\w*(?:[ \t]*,[ \t]*[A-Za-z_]\w
 _TUPLE_VALUE = re.compile(r"[\d.e_]+(?:,\d{3}(?!\d))*")
 
 
+# a worksheet's row: its name, a formula over other rows, then the value ("X   weights = W x 2 = 26G",
+# "Z   KV pool = 80 - X - Y = 48G", "N   seqs/card = Z / Q = 26"): the value is the name's
+_SHEET_ROW = re.compile(r"(?m)^[ \t]*(?:[-*•][ \t]+)?(?:[A-Z][A-Z0-9]{0,2}[ \t]+)?(?P<name>[A-Za-z][\w /%.,()-]{0,30}?)[ \t]*="
+                        r"(?P<formula>[^=≈\n]{1,60}?)(?:=|≈)[ \t]*(?P<value>~?\d)")
+_FORMULA_OP = re.compile(r"\s[x×*/÷+\-]\s|[×*/÷]")
+_GOES_ON = re.compile(r"[=≈]|\s[+x×*/÷-]\s*~?\d")
+
+
 def _unpacked(text: str) -> dict[int, tuple[str, int]]:
-    """For each value a tuple assignment unpacks, where it starts -> (the text with its own name and "=" written
-    just before it over the line's start, the same length; where that name starts). Read one to one, "head_dim =
-    80" in "layers, kv_heads, head_dim = 80, 8, 128" would name the wrong value."""
+    """For each value a tuple assignment unpacks, or a worksheet row works out, where it starts -> (the text with
+    its own name and "=" written just before it over the line's start, the same length; where that name starts).
+    Read one to one, "head_dim = 80" in "layers, kv_heads, head_dim = 80, 8, 128" would name the wrong value; read
+    as written, "weights = W x 2 = 26G" gives the 26G no name at all."""
     out: dict[int, tuple[str, int]] = {}
+    for m in _SHEET_ROW.finditer(text):
+        if not _FORMULA_OP.search(m.group("formula")):
+            continue  # a value said twice, not worked out
+        end = text.find("\n", m.start("value"))
+        if _GOES_ON.search(text, m.start("value"), len(text) if end < 0 else end):
+            continue  # the row's calculation goes on ("= ~0.6 s + 4,096 x 45 ms = ~185 s"): no value of its own yet
+        line, label = m.start(), f"{m.group('name').strip()} = "
+        for at in {m.start("value"), m.start("value") + (text[m.start("value")] == "~")}:
+            pad = at - line - len(label)
+            if pad >= 0:
+                out[at] = (text[:line] + " " * pad + label + text[at:], line + pad)
     for m in _TUPLE_ASSIGN.finditer(text):
         names = [n.strip() for n in m.group(1).split(",")]
         values = list(_TUPLE_VALUE.finditer(text, m.start(2), m.end(2)))

@@ -1204,6 +1204,11 @@ def _floor_ms(c: Claim, ctx: Ctx, i: int, tokens: float | None):
 def check_ttft(c: Claim, ctx: Ctx, i: int) -> Check | None:
     p = ctx.related(i, ("prompt_tokens",))
     tokens = p.value if p else None
+    # a long prompt said as an example ("a 6k-token prompt and a 500-token one aren't the same load") does not set the
+    # target's workload: the floor is judged at the shorter of it and the prompt the interviewer set
+    given = _given(ctx, i, "prompt_tokens")
+    if given and p is not None and p.speaker != "interviewer" and p.sentence != c.sentence:
+        tokens = min([tokens, *given])
     fl = _floor_ms(c, ctx, i, tokens)
     if not fl:
         return None
@@ -1715,7 +1720,7 @@ _ONE_FSYNC_EACH = re.compile(r"\b(?:every|each|per|one|an)\s+(?:put|write|fsync|
 _GROUP_SIZE = re.compile(r"~?(\d[\d,]*)\s+(?:records|puts|writes|requests|entries)\s+(?:per|each|in\s+(?:one|each|a))\s+"
                          r"(?:fsync|flush|batch)|(?:(?:fsync|flush)\w*|(?:each|every)\s+one)\s+(?:(?:has\s+to|must|needs\s+to|would\s+have\s+to)\s+)?(?:carries|covers|holds|takes|batches|groups|carry|cover|hold|take|batch|group)\s+(?:about\s+|roughly\s+|around\s+)?~?"
                          r"(\d[\d,]*)(?![\d,.]|\s*(?:ms|µs|us|s|secs?|seconds?|milli\w*|micro\w*)\b)", re.I)  # not "an fsync takes ~2 ms"
-_TIMES = re.compile(r"\s*[x×*]\s*~?\d", re.I)
+_TIMES = re.compile(r"\s*(?:[x×*]|/|÷)\s*~?\d", re.I)
 _PRODUCT_RESULT = re.compile(r"(?:[^.;=]|\.(?=\d)){0,40}?(?:=|≈)\s*~?(\d[\d,]*(?:\.\d+)?)")
 _GROUPED = re.compile(r"\bbatch\w*|\bgroup(?:ed|\s+commit)|\bcoalesc\w*", re.I)
 _RESULT_WORDS = re.compile(r"\b(?:that.s|that\s+is|so|gives?|giving|means|which\s+is|i\.e\.)\b|=|→|->", re.I)
@@ -1780,7 +1785,8 @@ def check_fsync_rate(c: Claim, ctx: Ctx, i: int) -> Check | None:
         return None  # grouped, but the group's size is not said: nothing to re-do
     size = float((sized.group(1) or sized.group(2)).replace(",", "")) if sized else 1.0
     if sized is not None and _TIMES.match(c.sentence, sized.end()):
-        # "each fsync covers 50,000 x 0.4 ms = ~20 records": the group is the product's result, not its first factor
+        # "each fsync covers 50,000 x 0.4 ms = ~20 records", "each fsync has to cover 50,000 / 500 = 100 writes": the
+        # group is the calculation's result, not its first term
         result = _PRODUCT_RESULT.match(c.sentence, sized.end())
         if result is None:
             return None
