@@ -3607,3 +3607,10 @@ def test_a_long_prompt_said_as_an_example_does_not_set_the_ttft_targets_workload
     led = ledger("Router: join-the-shortest-queue on free KV blocks - a 6k-token prompt and a 500-token one aren't the "
                  "same load.", "Target p99 TTFT 1.0 s, p50 350 ms.", opening=OPEN_13B_HOST)
     assert all(c.check.status != "impossible" for c in led.claims if c.check and c.check.rule == "ttft_floor")
+
+
+def test_a_worksheets_rates_are_read_by_their_names():
+    led = ledger("R1  peak req/s          = 20,000\nR2  candidates/req      = 300\nR3  scores/s            = R1 x R2 = "
+                 "6,000,000", opening=OPEN_REC)
+    said = [c for c in led.claims if c.speaker == "candidate"]
+    assert [(c.kind, c.value) for c in said] == [("request_rate_rps", 20000), ("items_per_s", 6e6)]

@@ -2138,3 +2138,48 @@ def test_one_pick_for_each_case_is_no_choice():
         ("Pick one.", "If product gave me a looser budget I'd lean least-outstanding; if not, maybe prefix-affinity, or a "
                       "hybrid of the two."))
     assert "policy_list" in _pitfall_ids(turns, qid="route-batch-eight-gpus")
+
+
+@pytest.mark.parametrize("answer", [
+    "It's in memory and queued for the log. The background thread flushes the buffer to the log file, and we ack right "
+    "away.",
+    "**Timeline**: put -> map -> ack; background thread -> log file.",
+])
+def test_an_ack_ahead_of_a_background_log_write_is_acknowledged_before_the_log(answer):
+    assert "ack_before_log" in _evidence("kv-store-wal", [answer]).present
+
+
+def test_a_recsys_worksheet_sizes_the_rankers():
+    report = _graded("recommendation-serving", ("How many L4s at dinner peak?",
+                     "R1  peak req/s          = 20,000\nR2  candidates/req      = 300\nR3  scores/s            = R1 x R2 = "
+                     "6,000,000\nR4  L4 measured rate    = ~300,000 scores/s\nR7  GPUs                = R3 / R4 = 20\n"
+                     "R8  with 50% headroom   = 30 L4s"))
+    cap = next(c for c in report.criteria if c.id == "capacity_number")
+    assert {"the peak request rate", "one replica's or GPU's scoring rate"} <= set(cap.found)
+
+
+def test_a_runbooks_second_person_trade_off_is_stated():
+    ev = _evidence("gpu-inference-serving", [
+        "You set p50 TTFT under 400 ms and p99 under 1,200 ms. The trade-off you accept is availability, not throughput: "
+        "a few percent of peak requests get a retry instead of a slow answer."])
+    assert "tradeoff" in ev.present
+
+
+def test_a_compaction_trigger_left_as_question_marks_is_no_trigger():
+    ev = _evidence("kv-store-wal", [
+        "K7  log growth        = K3 x 3,600 = ~189 GB/hour\nK8  if snapshot every 5 min, log tail = K3 x 300 = ~15.75 GB\n"
+        "K12 trigger           = ??"])
+    assert "compaction_rule" not in ev.present
+
+
+def test_retries_at_the_head_of_the_queue_said_as_the_harm_unchecked_are_not_the_design():
+    ev = _evidence("inference-timeout-restart", [
+        "**Impact**: unchecked, a burst of retries lands as long prefills at the head of the queue and fresh requests' "
+        "TTFT goes up. **Action items**: retries go to a lower-priority queue capped at 25 slots."])
+    assert "retry_first" not in ev.present and "retry_first" not in ev.named
+
+
+def test_a_dtype_size_ratio_is_no_vendor_multiplier():
+    turns = _dialogue(("Any way to cut the L4 count?",
+                       "INT8 through TensorRT calibration is 4x smaller than FP32, so we fit more replicas per L4."))
+    assert "vendor_speedup" not in _pitfall_ids(turns, qid="recommendation-serving")
