@@ -90,15 +90,14 @@ EXACT, WITHIN_ONE, PITFALL_RECALL, FALSE_PITFALL = 0.85, 0.97, 0.85, 0.02
 # too, ZZZZZZZG and ZZZZZZZH (0.84, 0.86; ZZZZZZZG on exact, one false quantizing_on_faith and two weak answers,
 # ZZZZZZZH on two false pitfalls, one strong and two weak answers) too, and were then tuned on. ZZZZZZZI, measured once
 # at 486d741, was the first sealed batch to meet every point of the bar; it and ZZZZZZZJ (0.93, 0.94; ZZZZZZZJ on two
-# false no_limits only) were tuned on in cycle 96.
+# false no_limits only) were tuned on in cycle 96, and ZZZZZZZK and ZZZZZZZL (0.87 each; ZZZZZZZK on two false pitfalls,
+# one strong and one weak answer, ZZZZZZZL on one false quantizing_on_faith only) in cycle 97. ZZZZZZZN, measured once
+# at 714824a, is the second to meet every point (held to it below, no expected failure).
 BELOW_THE_BAR: dict[str, str] = {
-    "batch_zzzzzzzk": ("measured once at 674edb4 (the session's end, written blind and kept unopened while cycle 96 "
-                       "ran): exact 0.87 (78/90), within one 0.98 (88/90), pitfall recall 0.87 (20/23) and stuffed <= 2: "
-                       "3/3 meet the bar; one false quantizing_on_faith (3.8%), one false vendor_speedup (3.6%), one "
-                       "strong answer (5/6) and one weak answer (7/8) do not"),
-    "batch_zzzzzzzl": ("measured once at 674edb4, same: exact 0.87 (78/90), within one 0.99 (89/90), pitfall recall 0.92 "
-                       "(24/26), strong >= 8: 6/6, weak <= 2: 8/8 and stuffed <= 2: 3/3 meet the bar; one false "
-                       "quantizing_on_faith (3.7% of the transcripts that forbid it) does not"),
+    "batch_zzzzzzzm": ("measured once at 714824a (the session's end, written blind and kept unopened while cycle 97 "
+                       "ran): within one 0.99 (89/90), pitfall recall 0.93 (25/27) and no false pitfall meet the bar; "
+                       "exact 0.84 (76/90), two strong answers (4/6), three weak answers (5/8) and one stuffed answer "
+                       "(2/3) do not"),
 }
 
 BATCHES = sealed_batches()
