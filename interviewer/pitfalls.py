@@ -143,6 +143,7 @@ def _or_another(text: str, pos: int, names: re.Pattern | None) -> bool:
 _OPENS_ON_IT = re.compile(r"\W*(?:[\w-]+\s+)?", re.I)  # ("Weighted fair share ...": at most a word before the name)
 _QUALIFIES = re.compile(r"[^,;/|\n]*?\b(?:with|over|using|on\s+top\s+of|backed\s+by|plus)\b[^,;/|\n]*", re.I)
 _OR_OPENS = re.compile(r"[.!?]?\s+(?:um,?\s+|uh,?\s+|maybe\s+)?or\b", re.I)
+# one pick for each case, or a mix of the picks: "if X I'd lean A; if not, maybe B", "or a hybrid of the two"
 _CASE_PICKS = re.compile(r"\bif\b[^.!?]{0,80}?[;,]\s*(?:and\s+|but\s+)?(?:if\s+not|otherwise)\b|"
                          r"\bor\s+(?:a\s+|some\s+)?(?:hybrid|mix|combination)\s+of\s+(?:the\s+|those\s+|these\s+)?(?:two|both|them)\b", re.I)
 # another option kept in view after the pick: "though DRF is attractive", "but fair share is also tempting"

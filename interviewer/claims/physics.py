@@ -1720,7 +1720,7 @@ _ONE_FSYNC_EACH = re.compile(r"\b(?:every|each|per|one|an)\s+(?:put|write|fsync|
 _GROUP_SIZE = re.compile(r"~?(\d[\d,]*)\s+(?:records|puts|writes|requests|entries)\s+(?:per|each|in\s+(?:one|each|a))\s+"
                          r"(?:fsync|flush|batch)|(?:(?:fsync|flush)\w*|(?:each|every)\s+one)\s+(?:(?:has\s+to|must|needs\s+to|would\s+have\s+to)\s+)?(?:carries|covers|holds|takes|batches|groups|carry|cover|hold|take|batch|group)\s+(?:about\s+|roughly\s+|around\s+)?~?"
                          r"(\d[\d,]*)(?![\d,.]|\s*(?:ms|µs|us|s|secs?|seconds?|milli\w*|micro\w*)\b)", re.I)  # not "an fsync takes ~2 ms"
-_TIMES = re.compile(r"\s*(?:[x×*]|/|÷)\s*~?\d", re.I)
+_WORKED_ON = re.compile(r"\s*(?:[x×*]|/|÷)\s*~?\d", re.I)  # a calculation that goes on from a figure
 _PRODUCT_RESULT = re.compile(r"(?:[^.;=]|\.(?=\d)){0,40}?(?:=|≈)\s*~?(\d[\d,]*(?:\.\d+)?)")
 _GROUPED = re.compile(r"\bbatch\w*|\bgroup(?:ed|\s+commit)|\bcoalesc\w*", re.I)
 _RESULT_WORDS = re.compile(r"\b(?:that.s|that\s+is|so|gives?|giving|means|which\s+is|i\.e\.)\b|=|→|->", re.I)
@@ -1784,7 +1784,7 @@ def check_fsync_rate(c: Claim, ctx: Ctx, i: int) -> Check | None:
     if sized is None and c.kind != "fsync_rate" and _GROUPED.search(c.sentence):
         return None  # grouped, but the group's size is not said: nothing to re-do
     size = float((sized.group(1) or sized.group(2)).replace(",", "")) if sized else 1.0
-    if sized is not None and _TIMES.match(c.sentence, sized.end()):
+    if sized is not None and _WORKED_ON.match(c.sentence, sized.end()):
         # "each fsync covers 50,000 x 0.4 ms = ~20 records", "each fsync has to cover 50,000 / 500 = 100 writes": the
         # group is the calculation's result, not its first term
         result = _PRODUCT_RESULT.match(c.sentence, sized.end())
@@ -2527,25 +2527,29 @@ def check_in_repair(c: Claim, ctx: Ctx, i: int) -> Check | None:
     # the rate said in the count's own sentence, else the last one said before it ("... 300 a week. With a
     # 5-day turnaround, that's 1,500"), with its restatement ("about 3 a day ... call it 5")
     own = [r for r in rates if r[2] >= start]
-    every = rates
-    rates = own or [r for r in rates if r[3] == rates[-1][3]]
+    named = own or [r for r in rates if r[3] == rates[-1][3]]
     # a host drained for one bad GPU takes its eight out of service ("7 a day x 8 x 5 days ≈ 270 GPUs")
     # (or counted in hosts: "~6 nodes a day ... ~19 nodes, ~150 GPUs")
-    hosts = (1.0, 8.0) if _WHOLE_HOST.search(text) or any(_HOST_UNIT.search(r[1]) for r in rates) else (1.0,)
+    hosts = (1.0, 8.0) if _WHOLE_HOST.search(text) or any(_HOST_UNIT.search(r[1]) for r in named) else (1.0,)
 
-    def readings_of(rs):
-        return [(r * d * h, said, r, d, h) for r, said, _at, _of in rs for d in days for h in hosts]
+    def closest(rs):
+        """(out at once, the rate as said, a day, days, GPUs a host): the reading of `rs` nearest the count."""
+        return min(((r * d * h, said, r, d, h) for r, said, _at, _of in rs for d in days for h in hosts),
+                   key=lambda x: abs(math.log(c.value / x[0])))
 
-    best, said, per_day, d, h = min(readings_of(rates), key=lambda x: abs(math.log(c.value / x[0])))
-    if not own and not 1 / 1.5 <= c.value / best <= 1.5:
+    def near(out: float) -> bool:
+        return 1 / 1.5 <= c.value / out <= 1.5
+
+    best, said, per_day, d, h = closest(named)
+    if not own and not near(best):
         # with no rate in its own sentence, any of several said before it may be the one it is drawn from: "hard: ~50 a
         # month, soft: ~200 a month, together ~250, about 8 a day ... Hard repairs took about 6 days, so ~10 GPUs in
         # hardware repair" (not past the one it names: "2 a day x 8 GPUs x 3 days is about 480")
-        best, said, per_day, d, h = min(readings_of(every), key=lambda x: abs(math.log(c.value / x[0])))
+        best, said, per_day, d, h = closest(rates)
     host = " x 8 GPUs a host" if h > 1 else ""
     rate = said if re.search(r"\bday\b", said, re.I) else f"{said} (about {say.count(per_day)} a day)"
     step = f"{rate} x {d:g} days in repair{host} = {say.count(best)} out at once"
-    if 1 / 1.5 <= c.value / best <= 1.5:
+    if near(best):
         return _check("ok", "in_repair", best, c.unit, c, f"Right: {step}.", [step])
     return _check("wrong", "in_repair", best, c.unit, c,
                   f"At {rate} and {d:g} days each{host}, about {say.count(best)} are out at once, not "
