@@ -866,6 +866,7 @@ def extract(turns: list[tuple[int, str]], rubric: Rubric, family: str, ledger: L
     if ledger is not None:
         _ledger_items(ev, rubric)
     _withdrawn(ev, rubric)
+    _owned_guesses(ev, rubric)
     _answers_only(ev, rubric)
     _taint(ev, rubric)
     for item in list(ev.hits):
@@ -948,6 +949,34 @@ def _file(ev: Evidence, spec, hit: Hit, text: str, repeats) -> None:
             ev.named_hits.setdefault(hit.item, []).append(hit)
             return
     ev.add(hit)
+
+
+_A_FIGURE = re.compile(r"\d[\d,]*(?:\.\d+)?")
+# a figure owned as a guess when asked where it came from: "Where does the 1,000 a second come from?" - "The 1,000 is a ballpark."
+_OWNED_GUESS = r"\s*(?:[a-z/]+\s+){0,3}?(?:is|was)\s+(?:just\s+|only\s+|really\s+|a\s+bit\s+of\s+)?(?:a\s+|my\s+)?(?:ballpark|guess|rough\s+(?:guess|number|figure)|made[- ]up|placeholder|gut\s+feel(?:ing)?)\b"
+
+
+def _owned_guesses(ev: Evidence, rubric: Rubric) -> None:
+    """A figure a later answer calls a guess ("The 1,000 is a ballpark") is guessed, for items marked guess_is_named."""
+    for item, hits in list(ev.hits.items()):
+        if not rubric.items[item].guess_is_named:
+            continue
+        keep = [h for h in hits if not _owned_as_guess(ev, h)]
+        if len(keep) < len(hits):
+            ev.named_hits.setdefault(item, []).extend(h for h in hits if h not in keep)
+            ev.hits[item] = keep
+            if not keep:
+                ev.guessed.add(item)
+
+
+def _owned_as_guess(ev: Evidence, hit: Hit) -> bool:
+    later = [t for t in ev.texts if t > hit.turn]
+    text = ev.texts.get(hit.turn, "")
+    for n in {m.group(0) for m in _A_FIGURE.finditer(text, hit.start, hit.end)} if later else ():
+        said = re.compile(r"\bthe\s+~?" + re.escape(n) + _OWNED_GUESS, re.I)
+        if any(said.search(ev.texts[t]) for t in later):
+            return True
+    return False
 
 
 def _cue_repeats(quote: str, given: tuple[frozenset, frozenset]) -> bool | None:

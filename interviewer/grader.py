@@ -511,13 +511,15 @@ def score_criterion(cid: str, family: str, ev: Evidence, rubric: Rubric,
     spec = rubric.spec(family, cid)
     present = ev.present
     level1_only = ev.unchosen | (ev.guessed - present)
+    named = ev.named
     if cid == "tail_latency_tradeoff":
         for item in ("tradeoff", "wrong_metric"):
             if item in present and not _said_of_latency(ev, spec, item):
                 # a cost accepted in an answer about something else (placement, a fleet's money) names a trade, not
-                # the tail's; "that's the number that tells you FP16 is the wrong call", said of capacity, is no alarm
-                present, level1_only = present - {item}, level1_only | {item}
-    reached, alt = spec.best(present, ev.named, level1_only)
+                # the tail's; "that's the number that tells you FP16 is the wrong call", said of capacity, is no alarm;
+                # alone it mentions no latency at all ("the cost is that short prompts hold memory they don't use")
+                present, named = present - {item}, named - {item}
+    reached, alt = spec.best(present, named, level1_only)
     score = reached
     feedback, missing = _feedback(reached, spec, present, rubric, cid)
     capped_by: list[str] = []

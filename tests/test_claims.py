@@ -3614,3 +3614,68 @@ def test_a_worksheets_rates_are_read_by_their_names():
                  "6,000,000", opening=OPEN_REC)
     said = [c for c in led.claims if c.speaker == "candidate"]
     assert [(c.kind, c.value) for c in said] == [("request_rate_rps", 20000), ("items_per_s", 6e6)]
+
+
+def test_a_count_of_slots_equal_to_the_interviewers_batch_is_that_batch_not_what_fits():
+    led = build_ledger([("interviewer", OPEN_DRILL),
+                        ("candidate", "Per token per layer: K and V, each 32 x 128 = 4,096 values, so 2 x 4,096 x 2 bytes "
+                                      "= 16 KiB. Times 32 layers = 512 KiB per token. Batch 8 x 2,048 tokens = 16,384 token "
+                                      "slots, and 16,384 x 512 KiB = 8 GiB exactly. That config is Llama-2-7B's shape, so on "
+                                      "an A100 40GB it's ~13.5 GB of weights plus 8 GiB of cache, so it fits."),
+                        ("interviewer", "The model switches to grouped-query attention with 8 KV heads for 32 query heads."),
+                        ("candidate", "The cache shrinks 4x: 128 KiB per token, 2 GiB for the batch."),
+                        ("interviewer", "If this served real traffic, what does a bigger batch cost you in latency?"),
+                        ("candidate", "Eight slots; each sequence holds its slot for ~2,048 decode steps at ~20 ms a step, "
+                                      "so about 41 s per request.")])
+    assert none_wrong(led, "concurrent_sequences")
+
+
+def test_weights_dequantized_to_fp16_for_the_matmul_are_still_int4_weights():
+    led = build_ledger([("interviewer", "Take a 7B model in FP16 on an H100."),
+                        ("candidate", "Fourteen gigabytes per token at batch one."),
+                        ("interviewer", "If you quantize the weights to INT4, what gets faster, what doesn't?"),
+                        ("candidate", "Weights drop to ~3.5 GB, so the batch-1 read per token is 4x smaller; prefill doesn't "
+                                      "gain much since the INT4 GEMMs dequantize to FP16.")])
+    assert status(led, "weights_bytes") == "ok"
+
+
+def test_another_model_swapped_in_is_a_hypothetical_not_this_ones_shape():
+    led = build_ledger([("interviewer", "What sits in the KV cache for Llama-2-7B in FP16 on an H100 80GB?"),
+                        ("candidate", "2 x 32 x 32 x 128 x 2 bytes = 524,288 bytes, 512 KiB per token. Revisit if the model "
+                                      "is swapped for a GQA one - 8 KV heads would make it 4x more.")])
+    assert none_wrong(led, "kv_heads")
+
+
+def test_a_tables_unbracketed_unit_header_types_its_cells():
+    led = ledger("Writes by hour:\n\n| hour | puts/s | log MB/s |\n|---|---|---|\n| 03:00 | 6,000 | 6.3 |\n"
+                 "| 21:00 | 50,000 | 52.5 |", opening=OPEN_WAL)
+    said = [c for c in led.claims if c.speaker == "candidate"]
+    assert [(c.kind, c.value) for c in said] == [("write_rate", 6000), ("write_bandwidth", 6.3e6),
+                                                  ("write_rate", 50000), ("write_bandwidth", 52.5e6)]
+
+
+def test_a_group_size_at_a_quieter_hour_is_not_held_to_the_peak_rate():
+    led = ledger("If an fsync takes about 1 ms, at the 9pm peak of 50,000/s that's 50 puts per fsync. At 4am it's only 7 "
+                 "per fsync, but that's fine.", opening=OPEN_WAL)
+    assert none_wrong(led, "writes_per_fsync")
+
+
+def test_a_read_said_an_order_of_magnitude_too_slow_is_wrong():
+    led = ledger("A 20 GB log read sequentially at ~1 GB/s is about 200 seconds, and applying ~18M records is a few "
+                 "seconds more.", opening=OPEN_WAL)
+    assert status(led, "recovery_time_s") == "wrong"
+    # (the read plus applying the records, said as one time, stays the candidate's call)
+    led = ledger("20 GB at ~1 GB/s is 20 s of reading; with the inserts, call it 60 seconds of replay.", opening=OPEN_WAL)
+    assert none_wrong(led, "recovery_time_s")
+
+
+def test_the_terms_of_a_deadlines_formula_are_not_the_deadline():
+    led = ledger("With p99 inter-token of 50 ms and max_tokens 2,048: 2,048 x 0.05 = ~102 s, plus TTFT, so D4: total "
+                 "deadline ~ 3.8 s + 0.05 s x max_tokens, about 106 s worst case.")
+    assert none_wrong(led, "timeout_s")
+
+
+def test_a_jobs_gpu_shape_is_not_the_reserved_hosts_gpus():
+    led = ledger("Gang reserve: 12 whole hosts kept empty so an 8-GPU or 64-GPU job can start, that's 96 GPUs.",
+                 opening=OPEN_HEALTH)
+    assert none_wrong(led, "gpu_count")

@@ -2183,3 +2183,83 @@ def test_a_dtype_size_ratio_is_no_vendor_multiplier():
     turns = _dialogue(("Any way to cut the L4 count?",
                        "INT8 through TensorRT calibration is 4x smaller than FP32, so we fit more replicas per L4."))
     assert "vendor_speedup" not in _pitfall_ids(turns, qid="recommendation-serving")
+
+
+def test_a_batch_fixed_at_its_rows_is_a_limit_with_a_value():
+    ev = _evidence("transformer-kv-cache-drill", [
+        "Limits: batch fixed at 8 rows and 2,048 slots, the buffer I sized. A row that hits 2,048 is finished and freed; "
+        "a new prompt only starts when a row is free, otherwise it waits."])
+    assert "max_seqs" in ev.present
+
+
+def test_compaction_triggered_by_the_log_outgrowing_the_live_data_has_a_trigger():
+    ev = _evidence("kv-store-wal", [
+        "Compaction bounds that: when the log since the last snapshot grows past the live data size, 64 GB, take a "
+        "copy-on-write view of the map and roll to a new log segment."])
+    assert "compaction_rule" in ev.present
+
+
+def test_a_replay_time_read_at_a_speed_is_a_recovery_figure():
+    ev = _evidence("kv-store-wal", ["20 GB at 1 KB each is about 20 million records. Reading at maybe 500 MB/s that's 40 "
+                                    "seconds, plus the inserts."])
+    assert "log_size" in ev.present
+
+
+def test_a_deadline_formula_worked_out_in_the_next_sentence_is_a_timeout_with_a_value():
+    ev = _evidence("inference-timeout-restart", [
+        "Per request: deadline = queue budget + prefill estimate + max_tokens x p99 TPOT x 1.25 slack. For a default "
+        "max_tokens of 1,024: 1,024 x 45 ms = 46 s, x 1.25 = 58 s plus prefill."])
+    assert "timeout_value" in ev.present
+
+
+def test_a_latency_accepted_for_the_throughput_it_keeps_is_a_trade_off():
+    ev = _evidence("gpu-inference-serving", [
+        "I wouldn't promise a p99 of 300 ms: that means running the batch at two-thirds of max_num_seqs. I accept 800 ms "
+        "and keep the throughput."])
+    assert "tradeoff" in ev.present
+
+
+def test_a_vague_count_given_when_asked_is_a_figure_answered():
+    report = _graded("gpu-health-repair", ("How often do GPUs actually misbehave in a fleet this size?",
+                                           "Probably a few dozen at any one time. The repair pipeline just has to keep up."))
+    assert _scores(report)["capacity_number"] == 1
+
+
+@pytest.mark.parametrize("answer, budget", [
+    ("Retries add to the arrival rate, so if retries are 5% more arrivals the average wait goes up a bit.", False),
+    ("On restart or timeout the request is requeued from the beginning, like --requeue, up to three times; after the "
+     "third failure it's returned to the user as an error.", True),
+])
+def test_a_retry_budget_is_a_cap_on_retries_not_a_share_supposed(answer, budget):
+    assert ("retry_budget" in _evidence("inference-timeout-restart", [answer]).present) is budget
+
+
+def test_a_requeue_from_the_beginning_is_a_recompute():
+    ev = _evidence("inference-timeout-restart", ["On restart the request is requeued from the beginning on another worker."])
+    assert "resume_rule" in ev.present
+
+
+def test_a_rate_called_a_ballpark_when_asked_is_guessed():
+    report = _graded("recommendation-serving",
+                     ("How many GPUs does the ranker need at dinner peak?",
+                      "Say a plain PyTorch ranker on an L4 does around 1,000 requests a second. At 20,000 a second that's "
+                      "20 L4s."),
+                     ("Where does the 1,000 a second come from?", "The 1,000 is a ballpark."))
+    cap = next(c for c in report.criteria if c.id == "capacity_number")
+    assert "one replica's or GPU's scoring rate" not in cap.found
+
+
+@pytest.mark.parametrize("answer", [
+    "Once we know lambda and W, Erlang C gives the number of servers c so that the probability of waiting is acceptable.",
+    "Before boxes I want the ranker's work rate, because that's the only stage that costs GPUs.",
+])
+def test_a_sizing_goal_or_a_stages_cost_is_no_trade_off_accepted(answer):
+    assert "tradeoff" not in _evidence("gpu-inference-serving", [answer]).present
+
+
+def test_a_memory_trade_off_alone_mentions_no_latency():
+    report = _graded("transformer-kv-cache-drill",
+                     ("You preallocate the cache to max length. How much memory is that?",
+                      "Preallocating it is the habit: allocate once at init, never inside the loop; the cost is that short "
+                      "prompts hold memory they don't use."))
+    assert _scores(report)["tail_latency_tradeoff"] == 0

@@ -907,6 +907,9 @@ def check_sequences(c: Claim, ctx: Ctx, i: int) -> Check | None:
     if any(ctx.claims[j].value == c.value and ctx.claims[j].speaker == c.speaker
            for kind in ("max_num_seqs", "max_batch_size") for j in ctx.by_kind.get(kind, ()) if j < i):
         return None  # "at 128 sequences" after "max num seqs 128": the limit said again, not what fits
+    if any(ctx.claims[j].value == c.value and ctx.claims[j].speaker == "interviewer"
+           for j in ctx.by_kind.get("batch_size", ()) if j < i):
+        return None  # "Eight slots" after the interviewer's "batch 8": the batch given, not what fits
     if _weights_over_kv(c, ctx, i):
         return _check("unchecked", "sequences", None, "sequences", c,
                       "The weights over one sequence's KV: where the KV read matches the weight read, not how many "
@@ -1870,6 +1873,11 @@ def check_fsyncs(c: Claim, ctx: Ctx, i: int) -> Check | None:
     return check_fsync_count(c, ctx, i) or check_fsync_rate(c, ctx, i)
 
 
+# another hour of the day than the peak the rates were said for
+_OFF_PEAK = re.compile(r"\bat\s+(?:\d{1,2}(?::\d\d)?\s*(?:am|pm)\b|\d\d:\d\d\b)|\boff[- ]peak\b|\bovernight\b|\bat\s+night\b|"
+                       r"\bin\s+the\s+(?:trough|small\s+hours)\b", re.I)
+
+
 def check_group_size(c: Claim, ctx: Ctx, i: int) -> Check | None:
     """Group commit's size ("at 50k a second and a 1 ms fsync, that's 50 writes per fsync"): the writes that
     arrive while one fsync runs (or one commit interval lasts) are the write rate times that time. Read
@@ -1895,6 +1903,8 @@ def check_group_size(c: Claim, ctx: Ctx, i: int) -> Check | None:
         return None
     R, T = rates[-1], times[-1]
     expected = R.value * T.value / 1000.0
+    if c.value < expected and _OFF_PEAK.search(c.sentence):
+        return None  # "At 4am it's only 7 per fsync": a quieter hour's rate, which may not have been read
     trace = [f"{R.value:,.0f} writes a second x {T.value:g} ms = {expected:,.0f} writes arrive per fsync"]
     return _check("wrong", "group_size", expected, "writes", c,
                   f"At {say.count(R.value)} writes a second and {T.value:g} ms per fsync, one fsync covers about "
@@ -2083,6 +2093,10 @@ _NOT_WHOLE = re.compile(r"\b(?:watchdog|no\s+(?:new\s+)?tokens?|first\s+token|tt
                         re.I)
 
 
+# a figure the formula goes on from: "3.8 s + 0.05 s x max_tokens", "0.05 s x max_tokens"
+_A_TERM = re.compile(r"\s*(?:\+|[x×*]\s*(?:max_tokens|tokens|output|the\s+(?:output|reply)|\d))", re.I)
+
+
 def check_timeout(c: Claim, ctx: Ctx, i: int) -> Check | None:
     """A whole-generation timeout against the work it must allow, said in the same answer: the reply's tokens times
     the time per token ("1,000 tokens at roughly 40 ms a token, so that's 40 s ... whole generation about 30 s" cuts
@@ -2096,6 +2110,8 @@ def check_timeout(c: Claim, ctx: Ctx, i: int) -> Check | None:
     if not tokens or not per or c.value is None or pos < 0 or not _WHOLE_GENERATION.search(near) \
             or _NOT_WHOLE.search(near):
         return None  # (a watchdog's "no token for 5 s", or a first-token timeout, is no whole generation's)
+    if _A_TERM.match(c.sentence, pos + len(c.span)):
+        return None  # a term of the deadline's formula ("deadline ~ 3.8 s + 0.05 s x max_tokens, about 106 s"), not its value
     work = tokens[-1] * per[-1] / 1000.0
     step = f"{tokens[-1]:,.0f} tokens x {per[-1]:g} ms = {work:,.0f} s of decoding"
     if c.value >= 0.9 * work:
@@ -2163,6 +2179,7 @@ def _given(ctx: Ctx, i: int, kind: str) -> list[float]:
 
 
 _SHAPE_WORD = re.compile(r"\d+-(?:gpus?|hosts?|nodes?|cards?)", re.I)
+_SHAPE_WORDS_SAID = re.compile(r"^\d+-(?:gpus?|hosts?|nodes?|cards?)\b", re.I)
 
 
 def check_share_count(c: Claim, ctx: Ctx, i: int) -> Check | None:
@@ -2244,6 +2261,8 @@ def check_host_gpus(c: Claim, ctx: Ctx, i: int) -> Check | None:
     """GPUs worked out from hosts just said ("twenty-five hosts, so a hundred GPUs idle"): hosts times
     the GPUs per host the round set (its fleet's GPUs over its hosts)."""
     h = _drawn_from(c, ctx, i, "host_count", _HOSTS_TO_GPUS)
+    if _SHAPE_WORDS_SAID.search(c.span):
+        return None  # a job's shape, not the hosts' GPUs: "12 whole hosts kept empty so an 8-GPU or 64-GPU job can start"
     # ("25 hosts ... ~6 idle GPUs", "250 hosts, g = 8 GPUs/host" are not the hosts' GPUs; "That's 15 hosts, so about 12
     # GPUs of capacity out" is, miscounted)
     if h is None or (c.value < h.value and not _CAPACITY_OUT.match(c.sentence, _pos(c) + len(c.span))):
@@ -2336,7 +2355,9 @@ def check_record_count(c: Claim, ctx: Ctx, i: int) -> Check | None:
 
 _BANDWIDTH_KINDS = ("memory_bandwidth", "write_bandwidth", "link_bandwidth")
 # ("20 GB at 200 MB/s", "200 GB, and replay reads at maybe 500 MB a second", "20 GB, a sequential read at ~2 GB/s")
-_READ_AT_SPEED = re.compile(r"\s*(?:of\s+(?:log|wal|data|records|snapshot)\s+)?(?:,?\s*(?:and|so)\s+(?:the\s+)?(?:replay|recovery|restart|"
+# the words from a read's speed to its time, and nothing else: " is about ", ", so ", " takes "
+_READ_IS = re.compile(r"\s*(?:sequential\w*\s+)?(?:,\s*)?(?:is|takes|=|≈|so|that.s|it.s|gives)\s+(?:about\s+|roughly\s+|around\s+|~)?", re.I)
+_READ_AT_SPEED = re.compile(r"\s*(?:(?:of\s+)?(?:log|wal|data|records|snapshot)\s+)?(?:,?\s*(?:and|so)\s+(?:the\s+)?(?:replay|recovery|restart|"
                             r"reading|it|we)\s+(?:reads?|replays?|streams?|loads?|runs?|goes)\s+(?:it\s+)?)?(?:read\s+(?:sequentially\s+|back\s+)?|"
                             # ("For 20 GB, reading at ~500 MB/s is about 4 seconds")
                             r",?\s*(?:a\s+)?(?:sequential\s+)?(?:read(?:ing)?|scan(?:ning)?|replay(?:ing)?)\s+)?(?:at|@)\s*"
@@ -2370,6 +2391,7 @@ def check_recovery_time(c: Claim, ctx: Ctx, i: int) -> Check | None:
     # ... or the speed first and the size right before the time: "reads are a few hundred MB/s, so 20 GB
     # replays in about 2 seconds"
     last = said[-1] if said else None
+    read_alone = False
     if last is not None and last.start > at and last.dim == "bytes" and last.value >= 1e8 \
             and _REPLAYS_IN.fullmatch(c.sentence, last.end, pos):
         sizes = [last]
@@ -2390,8 +2412,15 @@ def check_recovery_time(c: Claim, ctx: Ctx, i: int) -> Check | None:
         sizes = said[-1:] if said and said[-1].dim == "bytes" and said[-1].value >= 1e8 else []
         if not sizes or not _READ_AT_SPEED.fullmatch(c.sentence, sizes[0].end, at):
             return None
+        read_alone = bool(_READ_IS.fullmatch(c.sentence, at + len(speed.span), pos))
     floor_s = sizes[0].value / speed.value
     trace = [f"{say.nbytes(sizes[0].value)} / {say.nbytes(speed.value)} a second = {floor_s:,.1f} s at least"]
+    if c.value > 4 * floor_s and read_alone:
+        # the read's own time, said right after its size and speed ("A 20 GB log read sequentially at ~1 GB/s
+        # is about 200 seconds"): an order of magnitude off, whatever applying the records adds after
+        return _check("wrong", "recovery_time", floor_s, c.unit, c,
+                      f"Reading {say.nbytes(sizes[0].value)} at {say.nbytes(speed.value)} a second takes about "
+                      f"{floor_s:,.0f} seconds, not {c.value:g}.", [trace[0].replace(" at least", "")])
     if c.value * 1.5 >= floor_s:
         return None  # at least the read, maybe plus applying it: not judged further
     return _check("wrong", "recovery_time", floor_s, c.unit, c,

@@ -423,7 +423,7 @@ def _row_segments(cells: list[tuple[str, int]], header: list[str]) -> list[Segme
             continue
         prefix = " ".join(p for p in (plain_label, head) if p) + ": "
         # a bare figure under a unit its header or label names: "| per token (KiB) | 512 |", "| weights (GB) |" over "13.5"
-        unit = _UNIT_NAMED.search(head or label) if _BARE_FIGURE.match(cell) else None
+        unit = (_UNIT_NAMED.search(head or label) or _UNIT_HEADER.search(head or label)) if _BARE_FIGURE.match(cell) else None
         suffix = " " + unit.group(1) if unit else ""
         plain = prefix + cell + suffix
         masked, models, gpus = _masked(plain)
@@ -435,6 +435,9 @@ def _row_segments(cells: list[tuple[str, int]], header: list[str]) -> list[Segme
 # a unit in brackets at a header's or label's end, and a cell that is a figure alone
 _UNIT_NAMED = re.compile(r"[(\[]\s*(KiB|MiB|GiB|TiB|KB|MB|GB|TB|bytes|B|ms|s|sec|seconds|tokens|tok|GB/s|TB/s|MB/s|"
                          r"tok/s|tokens/s|TFLOPS|%)\s*[)\]]\s*$", re.I)
+# ... or a header that ends on a unit, unbracketed: "| hour | puts/s | log MB/s |" over "| 03:00 | 6,000 | 6.3 |"
+_UNIT_HEADER = re.compile(r"(?:^|\s)(KiB|MiB|GiB|MB|GB|TB|GB/s|TB/s|MB/s|ms|tok/s|tokens/s|"
+                          r"(?:puts|writes|reqs?|requests|queries)/s(?:ec)?)\s*$", re.I)
 _BARE_FIGURE = re.compile(r"\s*[~≈]?\s*\d[\d,.]*(?:e\d+)?\s*$", re.I)
 
 
