@@ -92,12 +92,16 @@ EXACT, WITHIN_ONE, PITFALL_RECALL, FALSE_PITFALL = 0.85, 0.97, 0.85, 0.02
 # at 486d741, was the first sealed batch to meet every point of the bar; it and ZZZZZZZJ (0.93, 0.94; ZZZZZZZJ on two
 # false no_limits only) were tuned on in cycle 96, and ZZZZZZZK and ZZZZZZZL (0.87 each; ZZZZZZZK on two false pitfalls,
 # one strong and one weak answer, ZZZZZZZL on one false quantizing_on_faith only) in cycle 97. ZZZZZZZN, measured once
-# at 714824a, is the second to meet every point (held to it below, no expected failure).
+# at 714824a, is the second to meet every point; it and ZZZZZZZM (0.84, on exact, two strong, three weak answers and one
+# stuffed) were tuned on in cycle 98.
 BELOW_THE_BAR: dict[str, str] = {
-    "batch_zzzzzzzm": ("measured once at 714824a (the session's end, written blind and kept unopened while cycle 97 "
-                       "ran): within one 0.99 (89/90), pitfall recall 0.93 (25/27) and no false pitfall meet the bar; "
-                       "exact 0.84 (76/90), two strong answers (4/6), three weak answers (5/8) and one stuffed answer "
-                       "(2/3) do not"),
+    "batch_zzzzzzzo": ("measured once at bdd1fe6 (cycle 98's end, written blind and kept unopened while cycle 98 ran): "
+                       "exact 0.86 (77/90), within one 1.00, pitfall recall 0.92 (22/24), every strong and stuffed answer "
+                       "meet the bar; one false quantizing_on_faith (3.7% of the transcripts that forbid it) and one weak "
+                       "answer (7/8) do not"),
+    "batch_zzzzzzzp": ("measured once at bdd1fe6: within one 0.99 (89/90) and every strong answer (6/6) meet the bar; "
+                       "exact 0.83 (75/90), pitfall recall 0.77 (20/26), one false no_limits (3.8%), three weak answers "
+                       "(5/8) and one stuffed answer (2/3) do not"),
 }
 
 BATCHES = sealed_batches()
