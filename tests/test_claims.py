@@ -3679,3 +3679,33 @@ def test_a_jobs_gpu_shape_is_not_the_reserved_hosts_gpus():
     led = ledger("Gang reserve: 12 whole hosts kept empty so an 8-GPU or 64-GPU job can start, that's 96 GPUs.",
                  opening=OPEN_HEALTH)
     assert none_wrong(led, "gpu_count")
+
+
+def test_gpus_memory_in_brackets_is_their_memory_not_weights():
+    led = ledger("The 70B in FP16 is 140 GB of weights, so four H200s (564 GB) hold it with room for KV.",
+                 opening="Eight H200s serve a 13B. Someone wants a 70B on four of them with tensor parallelism.")
+    assert [c.value for c in led.by_kind("weights_bytes") if c.speaker == "candidate"] == [140e9]
+    assert none_wrong(led)
+
+
+def test_the_kv_a_prefill_leaves_behind_is_not_the_free_memory():
+    led = ledger("Re-creating the system prompt on GPU 6 costs one 1,200-token prefill and ~1 GB of KV that then stays "
+                 "there for later requests.", opening="Llama-2-13B on eight H200s; GPU 3's cache is full, GPU 6 has room.")
+    assert not led.by_kind("free_kv_bytes") and none_wrong(led)
+
+
+def test_a_contracts_length_is_not_the_caches_capacity():
+    led = ledger("max_num_batched_tokens = 4,096 per step, with chunked prefill, so a 6,000-token prompt goes in two "
+                 "chunks and a 30k-token contract in eight.")
+    assert not led.by_kind("kv_cache_tokens")
+
+
+def test_a_replay_time_is_held_to_the_read_speed_set_out_earlier_in_the_answer():
+    led = ledger("A9. Replay is a sequential read plus a map insert per record, and I'd expect about 200 MB/s through that "
+                 "loop.\n\nRestart: read records in order and insert them. Given A9, a 20 GB log replays in about 10 "
+                 "seconds.", opening=OPEN_WAL)
+    assert status(led, "recovery_time_s") == "wrong"
+    # (not the log's growth said beside it)
+    led = ledger("Net: group commit, about fifty writes per fsync, ~55 MB/s of log, a 20 GB log replays in under half a "
+                 "minute.", opening=OPEN_WAL)
+    assert none_wrong(led, "recovery_time_s")

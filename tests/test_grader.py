@@ -2263,3 +2263,70 @@ def test_a_memory_trade_off_alone_mentions_no_latency():
                       "Preallocating it is the habit: allocate once at init, never inside the loop; the cost is that short "
                       "prompts hold memory they don't use."))
     assert _scores(report)["tail_latency_tradeoff"] == 0
+
+
+def test_the_rest_of_the_fleet_given_to_training_is_a_demand_figure():
+    ev = _evidence("gpu-scheduling-platform", ["I assume serving is ~30%, so 600 GPUs, 75 hosts. Training gets the other "
+                                               "1 400."])
+    assert "demand_figure" in ev.present
+
+
+@pytest.mark.parametrize("qid, answer", [
+    ("recommendation-serving", "Given A8 and the 75 ms average from A4, we have about 2x headroom, so p99 should land under "
+                               "150 ms."),
+    ("kv-store-wal", "On p99: because the fsyncs are batched, the average stays low, so I don't expect p99 to be a problem "
+                     "- most puts will see the same ~2 ms."),
+])
+def test_a_tail_read_off_the_mean_is_no_target(qid, answer):
+    ev = _evidence(qid, [answer])
+    assert not {"tail_target", "request_tail_target", "write_latency_target", "queue_wait_target"} & ev.present
+
+
+def test_a_split_of_averages_does_not_take_on_the_p99_budget():
+    report = _graded("recommendation-serving",
+                     ("Design the home-feed ranker: 20,000 requests a second, a p99 budget of 150 ms for the call.",
+                      "From our current services: retrieval takes about 20 ms on average, feature fetch about 15 ms, "
+                      "ranking about 30 ms, and network about 10 ms. The averages add to about 75 ms, half the budget."))
+    tail = next(c for c in report.criteria if c.id == "tail_latency_tradeoff")
+    assert "a p95/p99 target with a number" not in tail.found
+
+
+def test_a_pick_whose_details_are_left_to_the_teams_leaves_the_list_open():
+    turns = _dialogue(("Pick one fairness rule. Not a menu - one.",
+                       "There are many good ones: FIFO, strict priority, per-team quota, dominant resource fairness, "
+                       "weighted fair share, gang scheduling with backfill. Each has pros and cons."),
+                      ("One. Which one?", "Probably quota plus priority. But the details we should decide together with "
+                                          "the teams, it is also political."))
+    assert "policy_list" in _pitfall_ids(turns)
+
+
+def test_a_step_that_does_get_slower_names_the_latency():
+    report = _graded("gpu-inference-fundamentals",
+                     ("Why batch?", "With four, the same read makes four tokens. Each step does get a bit slower as the "
+                                    "batch grows, since more cache is read, but you get more tokens per step."))
+    assert _scores(report)["tail_latency_tradeoff"] == 1
+
+
+def test_the_wait_users_feel_names_the_time_to_schedule():
+    report = _graded("gpu-health-repair",
+                     ("How long do teams wait for a healthy replacement?",
+                      "The users feel it as waiting time. I would show the waiting time per job on the dashboard."))
+    assert _scores(report)["tail_latency_tradeoff"] == 1
+
+
+def test_limits_said_as_the_batch_after_a_colon_are_a_limit_with_a_value():
+    ev = _evidence("transformer-kv-cache-drill", [
+        "Limits: batch 8 and 2,048 tokens are the preallocation, so a ninth request waits until a row frees up."])
+    assert "max_seqs" in ev.present
+
+
+def test_a_budget_split_in_words_is_a_stage_split():
+    ev = _evidence("recommendation-serving", ["Something like thirty for retrieval, thirty for features, sixty for ranking "
+                                              "and thirty for the network."])
+    assert "stage_split" in ev.present
+
+
+def test_a_staler_panel_accepted_to_hold_the_p99_is_a_trade_off():
+    ev = _evidence("recommendation-serving", [
+        "I accept a slightly staler, slightly less relevant panel to hold the 150 ms p99; the user never sees a spinner."])
+    assert "tradeoff" in ev.present

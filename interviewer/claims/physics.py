@@ -2356,6 +2356,8 @@ def check_record_count(c: Claim, ctx: Ctx, i: int) -> Check | None:
 _BANDWIDTH_KINDS = ("memory_bandwidth", "write_bandwidth", "link_bandwidth")
 # ("20 GB at 200 MB/s", "200 GB, and replay reads at maybe 500 MB a second", "20 GB, a sequential read at ~2 GB/s")
 # the words from a read's speed to its time, and nothing else: " is about ", ", so ", " takes "
+_OF_LOG = re.compile(r"\s*(?:of\s+(?:log|wal|appends|writes)\b|(?:log|wal)\s+growth\b)", re.I)
+_A_READ = re.compile(r"\b(?:read\w*|replay\w*|scan\w*|load\w*)\b", re.I)
 _READ_IS = re.compile(r"\s*(?:sequential\w*\s+)?(?:,\s*)?(?:is|takes|=|≈|so|that.s|it.s|gives)\s+(?:about\s+|roughly\s+|around\s+|~)?", re.I)
 _READ_AT_SPEED = re.compile(r"\s*(?:(?:of\s+)?(?:log|wal|data|records|snapshot)\s+)?(?:,?\s*(?:and|so)\s+(?:the\s+)?(?:replay|recovery|restart|"
                             r"reading|it|we)\s+(?:reads?|replays?|streams?|loads?|runs?|goes)\s+(?:it\s+)?)?(?:read\s+(?:sequentially\s+|back\s+)?|"
@@ -2365,7 +2367,7 @@ _READ_AT_SPEED = re.compile(r"\s*(?:(?:of\s+)?(?:log|wal|data|records|snapshot)\
 
 
 # ... or "... 500 MB/s sequential, so 20 GB is about 4 seconds"
-_REPLAYS_IN = re.compile(r"\s*(?:of\s+(?:log|wal)\s+)?(?:(?:(?:replays?|reads?|loads?|recovers?|is\s+read|is\s+replayed)\s+)?in\s+"
+_REPLAYS_IN = re.compile(r"\s*(?:(?:of\s+)?(?:log|wal)\s+)?(?:(?:(?:replays?|reads?|loads?|recovers?|is\s+read|is\s+replayed)\s+)?in\s+"
                          r"|(?:is|takes|=|→|->)\s*)(?:about\s+|roughly\s+|around\s+|under\s+|~)?", re.I)
 
 
@@ -2382,10 +2384,17 @@ def check_recovery_time(c: Claim, ctx: Ctx, i: int) -> Check | None:
     if pos <= 0 or not c.value:
         return None
     speed = ctx.said_before(i, _BANDWIDTH_KINDS)
+    earlier = False
     if speed is None:
-        return _replay_by_records(c, ctx, i)
-    at = c.sentence.find(speed.span)
-    if at < 0:
+        # ... or the speed set out earlier in the answer: "A9. ... I'd expect about 200 MB/s through that loop. ... Given
+        # A9, a 20 GB log replays in about 10 seconds"
+        said = [x for x in ctx.earlier(i, _BANDWIDTH_KINDS, same_turn=True)
+                if _A_READ.search(x.sentence) and not _LOG_GROWTH.search(x.sentence)]
+        if not said:
+            return _replay_by_records(c, ctx, i)
+        speed, earlier = said[-1], True
+    at = c.sentence.find(speed.span) if not earlier else -1
+    if at < 0 and not earlier:
         return None
     said = [m for m in find_mentions(c.sentence[:pos], ctx.v) if m.value]
     # ... or the speed first and the size right before the time: "reads are a few hundred MB/s, so 20 GB
@@ -2393,8 +2402,12 @@ def check_recovery_time(c: Claim, ctx: Ctx, i: int) -> Check | None:
     last = said[-1] if said else None
     read_alone = False
     if last is not None and last.start > at and last.dim == "bytes" and last.value >= 1e8 \
-            and _REPLAYS_IN.fullmatch(c.sentence, last.end, pos):
+            and _REPLAYS_IN.fullmatch(c.sentence, last.end, pos) \
+            and not (at >= 0 and _OF_LOG.match(c.sentence, at + len(speed.span))):
+        # (not the log's growth said beside it: "~55 MB/s of log, a 20 GB log replays in under half a minute")
         sizes = [last]
+    elif earlier:
+        return None
     elif not said[:-1] and 0 <= pos - (at + len(speed.span)) <= 30 and _READS_IT.search(c.sentence[:at]) \
             and not any(ch.isdigit() for ch in c.sentence[at + len(speed.span):pos]):
         # ... or the size in the sentence before, pointed back to: "a 20 GB log is roughly 400 seconds of
