@@ -3709,3 +3709,9 @@ def test_a_replay_time_is_held_to_the_read_speed_set_out_earlier_in_the_answer()
     led = ledger("Net: group commit, about fifty writes per fsync, ~55 MB/s of log, a 20 GB log replays in under half a "
                  "minute.", opening=OPEN_WAL)
     assert none_wrong(led, "recovery_time_s")
+
+
+def test_gpus_restated_after_hosts_in_a_chain_are_held_to_the_host_shape():
+    led = ledger("I'd keep a reserve of whole empty hosts: 10% of hosts, that's 25 hosts, 250 GPUs, held for gang placement.",
+                 opening="We run about 2,000 H100s, 250 hosts of eight, shared by roughly 40 teams.")
+    assert [c.check.status for c in led.by_kind("gpu_count") if c.value == 250 and c.speaker == "candidate"] == ["wrong"]

@@ -2330,3 +2330,10 @@ def test_a_staler_panel_accepted_to_hold_the_p99_is_a_trade_off():
     ev = _evidence("recommendation-serving", [
         "I accept a slightly staler, slightly less relevant panel to hold the 150 ms p99; the user never sees a spinner."])
     assert "tradeoff" in ev.present
+
+
+def test_an_old_systems_timeout_taken_over_is_a_timeout_with_a_value():
+    ev = _evidence("inference-timeout-restart", [
+        "So at my last job we had a Flask service in front of a model on T4s, and we just put a timeout on the HTTP call. "
+        "I'd do the same here: 60 seconds on every request."])
+    assert "timeout_value" in ev.present

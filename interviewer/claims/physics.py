@@ -2211,6 +2211,8 @@ def check_share_count(c: Claim, ctx: Ctx, i: int) -> Check | None:
 
 # "twenty-five hosts, so we're leaving a hundred GPUs idle", "8 hosts = 64 GPUs", "take 17 hosts out: about 1,300 GPUs"
 # (a colon only right after the hosts: not "250 hosts each with one busy GPU: 1,750 GPUs 'free'", the others' share)
+_A_COMMA = re.compile(r"\s*,\s*(?:about\s+|roughly\s+|~)?", re.I)
+_RESTATED = re.compile(r"(?:that.s|that\s+is|i\.e\.|=)\s*(?:about\s+|roughly\s+|~)?$", re.I)
 _HOSTS_TO_GPUS = re.compile(r"(?:[^.;\d]{0,30}?(?:\bso\b|that.s|which\s+is|=|→|->|≈|\bmeans\b|\bgives\b)"
                             r"|(?:\s+(?:out|down|offline|drained|cordoned))?\s*:),?"
                             r"(?:\s+(?!of\b|per\b)[\w'’]+){0,3}?\s*(?:(?:like|about|roughly|around|maybe|only|just|some)\s+|~)*",
@@ -2261,6 +2263,11 @@ def check_host_gpus(c: Claim, ctx: Ctx, i: int) -> Check | None:
     """GPUs worked out from hosts just said ("twenty-five hosts, so a hundred GPUs idle"): hosts times
     the GPUs per host the round set (its fleet's GPUs over its hosts)."""
     h = _drawn_from(c, ctx, i, "host_count", _HOSTS_TO_GPUS)
+    if h is None:
+        # a chain of restatements: "10% of hosts, that's 25 hosts, 250 GPUs"
+        h = _drawn_from(c, ctx, i, "host_count", _A_COMMA)
+        if h is not None and not _RESTATED.search(c.sentence, 0, max(c.sentence.find(h.span), 0)):
+            h = None
     if _SHAPE_WORDS_SAID.search(c.span):
         return None  # a job's shape, not the hosts' GPUs: "12 whole hosts kept empty so an 8-GPU or 64-GPU job can start"
     # ("25 hosts ... ~6 idle GPUs", "250 hosts, g = 8 GPUs/host" are not the hosts' GPUs; "That's 15 hosts, so about 12
