@@ -93,15 +93,15 @@ EXACT, WITHIN_ONE, PITFALL_RECALL, FALSE_PITFALL = 0.85, 0.97, 0.85, 0.02
 # false no_limits only) were tuned on in cycle 96, and ZZZZZZZK and ZZZZZZZL (0.87 each; ZZZZZZZK on two false pitfalls,
 # one strong and one weak answer, ZZZZZZZL on one false quantizing_on_faith only) in cycle 97. ZZZZZZZN, measured once
 # at 714824a, is the second to meet every point; it and ZZZZZZZM (0.84, on exact, two strong, three weak answers and one
-# stuffed) were tuned on in cycle 98.
+# stuffed) were tuned on in cycle 98, and ZZZZZZZO and ZZZZZZZP (0.86, 0.83; ZZZZZZZO on one false quantizing_on_faith and
+# one weak answer, ZZZZZZZP on exact, recall 0.77, one false no_limits, three weak and one stuffed answer) in cycle 99.
 BELOW_THE_BAR: dict[str, str] = {
-    "batch_zzzzzzzo": ("measured once at bdd1fe6 (cycle 98's end, written blind and kept unopened while cycle 98 ran): "
-                       "exact 0.86 (77/90), within one 1.00, pitfall recall 0.92 (22/24), every strong and stuffed answer "
-                       "meet the bar; one false quantizing_on_faith (3.7% of the transcripts that forbid it) and one weak "
-                       "answer (7/8) do not"),
-    "batch_zzzzzzzp": ("measured once at bdd1fe6: within one 0.99 (89/90) and every strong answer (6/6) meet the bar; "
-                       "exact 0.83 (75/90), pitfall recall 0.77 (20/26), one false no_limits (3.8%), three weak answers "
-                       "(5/8) and one stuffed answer (2/3) do not"),
+    "batch_zzzzzzzq": ("measured once at 4756d0f (the session's end, written blind and kept unopened while cycle 99 ran): "
+                       "no false pitfall meets the bar; exact 0.83 (75/90), within one 0.967 (87/90), pitfall recall 0.83 "
+                       "(20/24), two strong answers (4/6), two weak answers (6/8) and one stuffed answer (2/3) do not"),
+    "batch_zzzzzzzr": ("measured once at 4756d0f: within one 1.00, every strong (6/6) and stuffed (3/3) answer meet the "
+                       "bar; exact 0.83 (75/90), pitfall recall 0.83 (25/30), one false quantizing_on_faith (4.2%) and two "
+                       "weak answers (6/8) do not"),
 }
 
 BATCHES = sealed_batches()
