@@ -2185,38 +2185,9 @@ def test_a_dtype_size_ratio_is_no_vendor_multiplier():
     assert "vendor_speedup" not in _pitfall_ids(turns, qid="recommendation-serving")
 
 
-def test_a_batch_fixed_at_its_rows_is_a_limit_with_a_value():
-    ev = _evidence("transformer-kv-cache-drill", [
-        "Limits: batch fixed at 8 rows and 2,048 slots, the buffer I sized. A row that hits 2,048 is finished and freed; "
-        "a new prompt only starts when a row is free, otherwise it waits."])
-    assert "max_seqs" in ev.present
 
 
-def test_compaction_triggered_by_the_log_outgrowing_the_live_data_has_a_trigger():
-    ev = _evidence("kv-store-wal", [
-        "Compaction bounds that: when the log since the last snapshot grows past the live data size, 64 GB, take a "
-        "copy-on-write view of the map and roll to a new log segment."])
-    assert "compaction_rule" in ev.present
 
-
-def test_a_replay_time_read_at_a_speed_is_a_recovery_figure():
-    ev = _evidence("kv-store-wal", ["20 GB at 1 KB each is about 20 million records. Reading at maybe 500 MB/s that's 40 "
-                                    "seconds, plus the inserts."])
-    assert "log_size" in ev.present
-
-
-def test_a_deadline_formula_worked_out_in_the_next_sentence_is_a_timeout_with_a_value():
-    ev = _evidence("inference-timeout-restart", [
-        "Per request: deadline = queue budget + prefill estimate + max_tokens x p99 TPOT x 1.25 slack. For a default "
-        "max_tokens of 1,024: 1,024 x 45 ms = 46 s, x 1.25 = 58 s plus prefill."])
-    assert "timeout_value" in ev.present
-
-
-def test_a_latency_accepted_for_the_throughput_it_keeps_is_a_trade_off():
-    ev = _evidence("gpu-inference-serving", [
-        "I wouldn't promise a p99 of 300 ms: that means running the batch at two-thirds of max_num_seqs. I accept 800 ms "
-        "and keep the throughput."])
-    assert "tradeoff" in ev.present
 
 
 def test_a_vague_count_given_when_asked_is_a_figure_answered():
@@ -2233,10 +2204,6 @@ def test_a_vague_count_given_when_asked_is_a_figure_answered():
 def test_a_retry_budget_is_a_cap_on_retries_not_a_share_supposed(answer, budget):
     assert ("retry_budget" in _evidence("inference-timeout-restart", [answer]).present) is budget
 
-
-def test_a_requeue_from_the_beginning_is_a_recompute():
-    ev = _evidence("inference-timeout-restart", ["On restart the request is requeued from the beginning on another worker."])
-    assert "resume_rule" in ev.present
 
 
 def test_a_rate_called_a_ballpark_when_asked_is_guessed():
@@ -2264,11 +2231,6 @@ def test_a_memory_trade_off_alone_mentions_no_latency():
                       "prompts hold memory they don't use."))
     assert _scores(report)["tail_latency_tradeoff"] == 0
 
-
-def test_the_rest_of_the_fleet_given_to_training_is_a_demand_figure():
-    ev = _evidence("gpu-scheduling-platform", ["I assume serving is ~30%, so 600 GPUs, 75 hosts. Training gets the other "
-                                               "1 400."])
-    assert "demand_figure" in ev.present
 
 
 @pytest.mark.parametrize("qid, answer", [
@@ -2314,26 +2276,50 @@ def test_the_wait_users_feel_names_the_time_to_schedule():
     assert _scores(report)["tail_latency_tradeoff"] == 1
 
 
-def test_limits_said_as_the_batch_after_a_colon_are_a_limit_with_a_value():
-    ev = _evidence("transformer-kv-cache-drill", [
-        "Limits: batch 8 and 2,048 tokens are the preallocation, so a ninth request waits until a row frees up."])
-    assert "max_seqs" in ev.present
-
-
-def test_a_budget_split_in_words_is_a_stage_split():
-    ev = _evidence("recommendation-serving", ["Something like thirty for retrieval, thirty for features, sixty for ranking "
-                                              "and thirty for the network."])
-    assert "stage_split" in ev.present
-
-
-def test_a_staler_panel_accepted_to_hold_the_p99_is_a_trade_off():
-    ev = _evidence("recommendation-serving", [
-        "I accept a slightly staler, slightly less relevant panel to hold the 150 ms p99; the user never sees a spinner."])
-    assert "tradeoff" in ev.present
-
-
-def test_an_old_systems_timeout_taken_over_is_a_timeout_with_a_value():
-    ev = _evidence("inference-timeout-restart", [
-        "So at my last job we had a Flask service in front of a model on T4s, and we just put a timeout on the HTTP call. "
-        "I'd do the same here: 60 seconds on every request."])
-    assert "timeout_value" in ev.present
+# sentences read this session (cycles 98-99), each for the item it says
+@pytest.mark.parametrize("qid, item, answer", [
+    pytest.param("transformer-kv-cache-drill", "max_seqs",
+                 "Limits: batch fixed at 8 rows and 2,048 slots, the buffer I sized. A row that hits 2,048 is finished "
+                 "and freed; a new prompt only starts when a row is free, otherwise it waits.",
+                 id="a_batch_fixed_at_its_rows_is_a_limit_with_a_value"),
+    pytest.param("kv-store-wal", "compaction_rule",
+                 "Compaction bounds that: when the log since the last snapshot grows past the live data size, 64 GB, "
+                 "take a copy-on-write view of the map and roll to a new log segment.",
+                 id="compaction_triggered_by_the_log_outgrowing_the_live_data_has_a_trigger"),
+    pytest.param("kv-store-wal", "log_size",
+                 "20 GB at 1 KB each is about 20 million records. Reading at maybe 500 MB/s that's 40 seconds, plus "
+                 "the inserts.",
+                 id="a_replay_time_read_at_a_speed_is_a_recovery_figure"),
+    pytest.param("inference-timeout-restart", "timeout_value",
+                 "Per request: deadline = queue budget + prefill estimate + max_tokens x p99 TPOT x 1.25 slack. For a "
+                 "default max_tokens of 1,024: 1,024 x 45 ms = 46 s, x 1.25 = 58 s plus prefill.",
+                 id="a_deadline_formula_worked_out_in_the_next_sentence_is_a_timeout_with_a_value"),
+    pytest.param("gpu-inference-serving", "tradeoff",
+                 "I wouldn't promise a p99 of 300 ms: that means running the batch at two-thirds of max_num_seqs. I "
+                 "accept 800 ms and keep the throughput.",
+                 id="a_latency_accepted_for_the_throughput_it_keeps_is_a_trade_off"),
+    pytest.param("inference-timeout-restart", "resume_rule",
+                 "On restart the request is requeued from the beginning on another worker.",
+                 id="a_requeue_from_the_beginning_is_a_recompute"),
+    pytest.param("gpu-scheduling-platform", "demand_figure",
+                 "I assume serving is ~30%, so 600 GPUs, 75 hosts. Training gets the other 1 400.",
+                 id="the_rest_of_the_fleet_given_to_training_is_a_demand_figure"),
+    pytest.param("transformer-kv-cache-drill", "max_seqs",
+                 "Limits: batch 8 and 2,048 tokens are the preallocation, so a ninth request waits until a row frees "
+                 "up.",
+                 id="limits_said_as_the_batch_after_a_colon_are_a_limit_with_a_value"),
+    pytest.param("recommendation-serving", "stage_split",
+                 "Something like thirty for retrieval, thirty for features, sixty for ranking and thirty for the "
+                 "network.",
+                 id="a_budget_split_in_words_is_a_stage_split"),
+    pytest.param("recommendation-serving", "tradeoff",
+                 "I accept a slightly staler, slightly less relevant panel to hold the 150 ms p99; the user never sees "
+                 "a spinner.",
+                 id="a_staler_panel_accepted_to_hold_the_p99_is_a_trade_off"),
+    pytest.param("inference-timeout-restart", "timeout_value",
+                 "So at my last job we had a Flask service in front of a model on T4s, and we just put a timeout on "
+                 "the HTTP call. I'd do the same here: 60 seconds on every request.",
+                 id="an_old_systems_timeout_taken_over_is_a_timeout_with_a_value"),
+])
+def test_what_a_sentence_says_is_read_as_its_item(qid, item, answer):
+    assert item in _evidence(qid, [answer]).present
