@@ -973,13 +973,12 @@ def _owned_guesses(ev: Evidence, rubric: Rubric) -> None:
 
 
 def _owned_as_guess(ev: Evidence, hit: Hit) -> bool:
-    later = [t for t in ev.texts if t > hit.turn]
-    text = ev.texts.get(hit.turn, "")
-    for n in {m.group(0) for m in _A_FIGURE.finditer(text, hit.start, hit.end)} if later else ():
-        said = re.compile(r"\bthe\s+~?" + re.escape(n) + _OWNED_GUESS, re.I)
-        if any(said.search(ev.texts[t]) for t in later):
-            return True
-    return False
+    later = [ev.texts[t] for t in ev.texts if t > hit.turn]
+    if not later:
+        return False
+    figures = {m.group(0) for m in _A_FIGURE.finditer(ev.texts.get(hit.turn, ""), hit.start, hit.end)}
+    owned = [re.compile(r"\bthe\s+~?" + re.escape(n) + _OWNED_GUESS, re.I) for n in figures]
+    return any(p.search(text) for p in owned for text in later)
 
 
 def _cue_repeats(quote: str, given: tuple[frozenset, frozenset]) -> bool | None:

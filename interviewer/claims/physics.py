@@ -2179,7 +2179,6 @@ def _given(ctx: Ctx, i: int, kind: str) -> list[float]:
 
 
 _SHAPE_WORD = re.compile(r"\d+-(?:gpus?|hosts?|nodes?|cards?)", re.I)
-_SHAPE_WORDS_SAID = re.compile(r"^\d+-(?:gpus?|hosts?|nodes?|cards?)\b", re.I)
 
 
 def check_share_count(c: Claim, ctx: Ctx, i: int) -> Check | None:
@@ -2268,7 +2267,7 @@ def check_host_gpus(c: Claim, ctx: Ctx, i: int) -> Check | None:
         h = _drawn_from(c, ctx, i, "host_count", _A_COMMA)
         if h is not None and not _RESTATED.search(c.sentence, 0, max(c.sentence.find(h.span), 0)):
             h = None
-    if _SHAPE_WORDS_SAID.search(c.span):
+    if _SHAPE_WORD.match(c.span):
         return None  # a job's shape, not the hosts' GPUs: "12 whole hosts kept empty so an 8-GPU or 64-GPU job can start"
     # ("25 hosts ... ~6 idle GPUs", "250 hosts, g = 8 GPUs/host" are not the hosts' GPUs; "That's 15 hosts, so about 12
     # GPUs of capacity out" is, miscounted)
@@ -2361,11 +2360,12 @@ def check_record_count(c: Claim, ctx: Ctx, i: int) -> Check | None:
 
 
 _BANDWIDTH_KINDS = ("memory_bandwidth", "write_bandwidth", "link_bandwidth")
-# ("20 GB at 200 MB/s", "200 GB, and replay reads at maybe 500 MB a second", "20 GB, a sequential read at ~2 GB/s")
-# the words from a read's speed to its time, and nothing else: " is about ", ", so ", " takes "
+# a speed said of the log's growth ("~55 MB/s of log"), and a sentence about reading it back
 _OF_LOG = re.compile(r"\s*(?:of\s+(?:log|wal|appends|writes)\b|(?:log|wal)\s+growth\b)", re.I)
 _A_READ = re.compile(r"\b(?:read\w*|replay\w*|scan\w*|load\w*)\b", re.I)
+# the words from a read's speed to its time, and nothing else: " is about ", ", so ", " takes "
 _READ_IS = re.compile(r"\s*(?:sequential\w*\s+)?(?:,\s*)?(?:is|takes|=|≈|so|that.s|it.s|gives)\s+(?:about\s+|roughly\s+|around\s+|~)?", re.I)
+# ("20 GB at 200 MB/s", "200 GB, and replay reads at maybe 500 MB a second", "20 GB, a sequential read at ~2 GB/s")
 _READ_AT_SPEED = re.compile(r"\s*(?:(?:of\s+)?(?:log|wal|data|records|snapshot)\s+)?(?:,?\s*(?:and|so)\s+(?:the\s+)?(?:replay|recovery|restart|"
                             r"reading|it|we)\s+(?:reads?|replays?|streams?|loads?|runs?|goes)\s+(?:it\s+)?)?(?:read\s+(?:sequentially\s+|back\s+)?|"
                             # ("For 20 GB, reading at ~500 MB/s is about 4 seconds")
