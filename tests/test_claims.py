@@ -3715,3 +3715,16 @@ def test_gpus_restated_after_hosts_in_a_chain_are_held_to_the_host_shape():
     led = ledger("I'd keep a reserve of whole empty hosts: 10% of hosts, that's 25 hosts, 250 GPUs, held for gang placement.",
                  opening="We run about 2,000 H100s, 250 hosts of eight, shared by roughly 40 teams.")
     assert [c.check.status for c in led.by_kind("gpu_count") if c.value == 250 and c.speaker == "candidate"] == ["wrong"]
+
+
+def test_a_retry_after_headers_seconds_are_no_count_of_sequences():
+    led = ledger("If there's no batch-class sequence to evict, the new request gets a 429 with Retry-After: 2 and the router "
+                 "tries another replica.")
+    assert not [c for c in led.by_kind("concurrent_sequences") if c.speaker == "candidate"]
+
+
+def test_a_price_per_million_tokens_is_no_cache_capacity_and_output_tokens_no_model_size():
+    led = ledger("I'll start where finance will start: what does a million tokens cost us. Output is 200 x 300 = 60,000 "
+                 "tokens a second; if peak ran all month, that's about 158 billion output tokens.")
+    assert not led.by_kind("kv_cache_tokens")
+    assert all(c.subject.model == "llama-3-70b" for c in led.candidate_claims())

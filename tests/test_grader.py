@@ -2320,6 +2320,26 @@ def test_the_wait_users_feel_names_the_time_to_schedule():
                  "So at my last job we had a Flask service in front of a model on T4s, and we just put a timeout on "
                  "the HTTP call. I'd do the same here: 60 seconds on every request.",
                  id="an_old_systems_timeout_taken_over_is_a_timeout_with_a_value"),
+    pytest.param("inference-timeout-restart", "timeout_value",
+                 "```\nmax_generation  = 0.5 + 4,096 x 0.045 = 185 s  -> x1.3 -> 240 s\n```",
+                 id="a_worksheets_generation_limit_by_its_name_is_a_timeout_with_a_value"),
+    pytest.param("inference-timeout-restart", "timeout_value",
+                 "First token: 2 s queue budget plus 0.7 s prefill, so alert at 3 s and kill at 10 s.",
+                 id="kill_at_a_time_is_a_timeout_with_a_value"),
+    pytest.param("recommendation-serving", "qps_figure", "```python\npeak_rps      = 20_000\ncandidates    = 300\n```",
+                 id="a_peak_rate_in_code_is_the_peak_request_rate"),
+    pytest.param("recommendation-serving", "per_replica_rate",
+                 "```python\nl4_rate       = 150_000   # measured: our ranker, FP16, batch 1,024 rows\n```",
+                 id="one_cards_rate_in_code_is_its_scoring_rate"),
+    pytest.param("kv-store-wal", "fsync_latency",
+                 "I'd measure with `fio --rw=write --bs=4k --fdatasync=1`, but PLP drives land around 50-100 µs, so use "
+                 "100 µs.",
+                 id="an_fdatasync_in_microseconds_is_a_disk_latency_figure"),
+    pytest.param("kv-store-wal", "compaction_rule",
+                 "Trigger: live log > 2 x the last snapshot's size, or 4 GB, whichever comes first.",
+                 id="a_trigger_as_a_multiple_of_the_snapshot_is_a_compaction_trigger"),
+    pytest.param("kv-store-wal", "fsync_policy", 'WAL = {\n    "group_commit_window_us": 500,\n}',
+                 id="a_group_commit_window_in_config_is_an_fsync_policy"),
 ])
 def test_what_a_sentence_says_is_read_as_its_item(qid, item, answer):
     assert item in _evidence(qid, [answer]).present

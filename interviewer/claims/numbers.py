@@ -363,8 +363,8 @@ def _parse_after(text: str, atom: _Atom, v: Vocab) -> Mention:
         if udim == "bytes" and dim == "bytes" and unit == "G":
             value /= 1e9  # "16G bytes" is 16 GB: the suffix and the unit are one
             factor = 1e9
-        if dim == "params" and udim != "params":
-            pass  # "13 billion times ...": keep params, ignore what follows
+        if dim == "params" and udim not in ("params", "tokens", "items", "writes", "sequences"):
+            pass  # "13 billion times ...": keep params, ignore what follows (not "158 billion output tokens")
         elif dim == "bytes" and unit == "G" and udim == "gpus":
             pass  # "a 24G card" is the card's memory, not 24 billion cards
         else:
