@@ -959,12 +959,18 @@ _A_FIGURE = re.compile(r"\d[\d,]*(?:\.\d+)?")
 _OWNED_GUESS = r"\s*(?:[a-z/]+\s+){0,3}?(?:is|was)\s+(?:just\s+|only\s+|really\s+|a\s+bit\s+of\s+)?(?:a\s+|my\s+)?(?:ballpark|guess|rough\s+(?:guess|number|figure)|made[- ]up|placeholder|gut\s+feel(?:ing)?)\b"
 
 
+_GUESS_WORD = re.compile(r"\b(?:ballpark|guess|rough|made[- ]up|placeholder|gut)\b", re.I)
+
+
 def _owned_guesses(ev: Evidence, rubric: Rubric) -> None:
     """A figure a later answer calls a guess ("The 1,000 is a ballpark") is guessed, for items marked guess_is_named."""
+    owning = {t: text for t, text in ev.texts.items() if _GUESS_WORD.search(text)}
+    if not owning:
+        return  # (most rounds: no answer calls anything a guess, so nothing to look up)
     for item, hits in list(ev.hits.items()):
         if not rubric.items[item].guess_is_named:
             continue
-        keep = [h for h in hits if not _owned_as_guess(ev, h)]
+        keep = [h for h in hits if not _owned_as_guess(ev, h, owning)]
         if len(keep) < len(hits):
             ev.named_hits.setdefault(item, []).extend(h for h in hits if h not in keep)
             ev.hits[item] = keep
@@ -972,12 +978,13 @@ def _owned_guesses(ev: Evidence, rubric: Rubric) -> None:
                 ev.guessed.add(item)
 
 
-def _owned_as_guess(ev: Evidence, hit: Hit) -> bool:
-    later = [ev.texts[t] for t in ev.texts if t > hit.turn]
+def _owned_as_guess(ev: Evidence, hit: Hit, owning: dict[int, str]) -> bool:
+    later = [text for t, text in owning.items() if t > hit.turn]
     if not later:
         return False
     figures = {m.group(0) for m in _A_FIGURE.finditer(ev.texts.get(hit.turn, ""), hit.start, hit.end)}
-    owned = [re.compile(r"\bthe\s+~?" + re.escape(n) + _OWNED_GUESS, re.I) for n in figures]
+    owned = [re.compile(r"\bthe\s+~?" + re.escape(n) + _OWNED_GUESS, re.I) for n in figures
+             if any(n in text for text in later)]
     return any(p.search(text) for p in owned for text in later)
 
 
