@@ -97,6 +97,7 @@ class Evidence:
     unchosen: set[str] = field(default_factory=set)                  # items named only as options of a menu left open
     guessed: set[str] = field(default_factory=set)                   # items whose figure was only guessed
     echoed: set[str] = field(default_factory=set)                    # items named only by the interviewer's words said back
+    tainted: set[str] = field(default_factory=set)                   # items said only in answers a pitfall taints
 
     @property
     def present(self) -> set[str]:
@@ -1132,5 +1133,7 @@ def _taint(ev: Evidence, rubric: Rubric, words_too: bool = False) -> None:
         for item, hits in ev.hits.items():
             if words_too or rubric.items[item].tier == "substance":
                 ev.hits[item] = [h for h in hits if h.turn != hit.turn]
+                if hits and not ev.hits[item]:
+                    ev.tainted.add(item)
         for item, hits in ev.named_hits.items():
             ev.named_hits[item] = [h for h in hits if h.turn != hit.turn]

@@ -43,8 +43,10 @@ def derive_pitfalls(ev: Evidence, rubric: Rubric, family: str) -> None:
                 since = ev.pitfalls.pop(p.id).turn + 1
                 ev.pitfall_kinds.pop(p.id, None)
         if p.when and p.when in present and p.id not in ev.pitfalls:
-            # (the question's own target said back - "you said a 150 ms p99 budget" - is no tail the candidate argues)
-            clearing = _family_scoped(p.unless_any, rubric, family) & (present | (ev.named - (ev.echoed - present)))
+            # (the question's own target said back - "you said a 150 ms p99 budget" - is no tail the candidate argues;
+            # a limit said in an answer the KV cache's confusion taints earns nothing, but it was said: "I'd cap it at 32
+            # active sequences. And when the KV cache fills up, we spill ... to a Redis cluster" sets a limit)
+            clearing = _family_scoped(p.unless_any, rubric, family) & (present | ev.tainted | (ev.named - (ev.echoed - present)))
             if p.unless_tied and clearing:
                 clearing = {i for i in clearing if _tied(ev, p.unless_tied, i)}
             if not clearing:

@@ -3728,3 +3728,29 @@ def test_a_price_per_million_tokens_is_no_cache_capacity_and_output_tokens_no_mo
                  "tokens a second; if peak ran all month, that's about 158 billion output tokens.")
     assert not led.by_kind("kv_cache_tokens")
     assert all(c.subject.model == "llama-3-70b" for c in led.candidate_claims())
+
+
+def test_a_product_said_for_each_of_k_and_v_is_doubled_for_the_pair():
+    led = ledger("Per token per layer it's K and V, 32 heads × 128 × 2 bytes each = 16 KiB. Times 32 layers = 512 KiB "
+                 "per token.", opening="A small decoder: 32 layers, 32 heads of dimension 128, FP16.")
+    assert statuses(led, "arithmetic") and none_wrong(led, "arithmetic")
+    # (without "each", 16 KiB is twice the product said)
+    led = ledger("Per token per layer it's K and V, 32 heads × 128 × 2 bytes = 16 KiB.",
+                 opening="A small decoder: 32 layers, 32 heads of dimension 128, FP16.")
+    assert "wrong" in statuses(led, "arithmetic")
+
+
+def test_whole_counts_multiplied_are_held_to_the_results_own_rounding():
+    opening = "Shared fleet: about 2,000 H100s, 250 hosts of eight, roughly 40 teams."
+    led = ledger("I'd hold 20 whole hosts for eight-GPU jobs: 20 × 8 = 180 GPUs, about 9% of the fleet.", opening=opening)
+    assert "wrong" in statuses(led, "arithmetic")
+    # (a result rounded as said is no slip: 1,920 said as 2,000)
+    led = ledger("Serving gets 24 × 80 = 2,000 GPUs or so at peak.", opening=opening)
+    assert none_wrong(led, "arithmetic")
+
+
+def test_a_commit_window_said_before_its_bound_sizes_the_group():
+    led = ledger("An fsync takes ~0.5 ms on this NVMe. So group commit: one fsync covers every record appended in a "
+                 "window of at most 2 ms; at 50k/s that's ~100 records per fsync.", opening=OPEN_WAL)
+    assert [c.value for c in led.by_kind("max_wait_ms")] == [2.0]
+    assert none_wrong(led, "writes_per_fsync")

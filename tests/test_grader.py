@@ -2340,6 +2340,71 @@ def test_the_wait_users_feel_names_the_time_to_schedule():
                  id="a_trigger_as_a_multiple_of_the_snapshot_is_a_compaction_trigger"),
     pytest.param("kv-store-wal", "fsync_policy", 'WAL = {\n    "group_commit_window_us": 500,\n}',
                  id="a_group_commit_window_in_config_is_an_fsync_policy"),
+    pytest.param("gpu-health-repair", "preemption_budget",
+                 "A blast-radius limit. Automatic drains are capped at 1% of the fleet, 100 GPUs, per rolling hour.",
+                 id="drains_capped_at_a_share_of_the_fleet_are_a_budget"),
+    pytest.param("route-batch-eight-gpus", "tradeoff",
+                 "The trade-off is utilisation: to protect p99 I'd accept the GPUs running a bit emptier.",
+                 id="emptier_gpus_accepted_to_protect_the_p99_is_a_trade_off"),
+    pytest.param("recommendation-serving", "tradeoff",
+                 "Under load I cut candidates from 400 to 200. That costs ranking quality - long-tail titles stop "
+                 "getting scored - rather than latency.",
+                 id="quality_paid_rather_than_latency_is_a_trade_off"),
 ])
 def test_what_a_sentence_says_is_read_as_its_item(qid, item, answer):
     assert item in _evidence(qid, [answer]).present
+
+
+@pytest.mark.parametrize("qid,item,answer", [
+    pytest.param("gpu-inference-serving", "memory_constraint", "GPU memory isn't the limit here; the network is.",
+                 id="gpu_memory_said_not_to_bind_is_no_constraint"),
+    pytest.param("gpu-inference-serving", "free_memory",
+                 "Let m be Redis memory per node; with m = 64 GB and six nodes we have 384 GB for the cache.",
+                 id="a_stores_memory_is_no_memory_left_on_the_gpu"),
+    pytest.param("route-batch-eight-gpus", "tradeoff",
+                 "At this load I don't think we give up anything meaningful; the caps cost us nothing we'd otherwise "
+                 "use.", id="a_cost_denied_is_no_trade_off"),
+    pytest.param("inference-timeout-restart", "expected_duration", "A long one would usually finish before sixty seconds.",
+                 id="a_bound_felt_rather_than_worked_out_is_no_expected_time"),
+])
+def test_what_a_sentence_does_not_say_is_not_read_as_the_item(qid, item, answer):
+    assert item not in _evidence(qid, [answer]).present
+
+
+@pytest.mark.parametrize("qid,pitfall,answer", [
+    pytest.param("recommendation-serving", "average_only",
+                 "I'd aim for the whole call averaging around 80 ms, which leaves plenty of room under 150.",
+                 id="a_target_said_as_an_average_is_average_only"),
+    pytest.param("kv-store-wal", "policy_list",
+                 "It depends on the durability level you configure: you can do synchronous commit, asynchronous commit "
+                 "or group commit, and each has different guarantees and performance characteristics.",
+                 id="commit_modes_left_to_configuration_are_a_policy_list"),
+    pytest.param("gpu-inference-serving", "kv_cache_confusion",
+                 "For each request we store the keys and values in C. I'd put C in a Redis cluster keyed by request id "
+                 "- that way any GPU worker can pick up any request, and the GPUs only hold the model.",
+                 id="the_gpus_left_holding_only_the_model_beside_redis_is_the_kv_confusion"),
+])
+def test_what_a_sentence_commits_is_raised_as_its_pitfall(qid, pitfall, answer):
+    assert pitfall in _pitfall_ids(_dialogue(("Go on.", answer)), qid)
+
+
+def test_the_mean_kept_as_the_signal_is_average_only_beside_a_per_token_p99():
+    """A per-token p99 that sizes a deadline sets no target for the requests: the mean kept as the signal
+    for the retries' effect is still 'optimising the average'."""
+    ids = _pitfall_ids(_dialogue(
+        ("Retries: what happens to everyone's p99?",
+         "At our real batch the measured p99 per token is ~45 ms, so a 2,048-token reply needs about 92 s. Retries are "
+         "rare, so on average they barely move it - if 1% of requests retry, the mean latency goes up by about 5 ms."),
+        ("And the p99?", "The average is what I'd watch; if it stays flat the retries aren't hurting anyone.")),
+        "inference-timeout-restart")
+    assert "average_only" in ids
+
+
+def test_a_limit_said_in_an_answer_the_kv_confusion_taints_still_sets_a_limit():
+    """The limit earns nothing there, but it was said: no 'continuous batching with no limits'."""
+    ids = _pitfall_ids(_dialogue(("How do you batch?",
+                                  "Continuous batching: every decode step, finished sequences leave and queued ones join. "
+                                  "I'd cap it at 32 active sequences. And when the KV cache fills up, we spill older "
+                                  "sequences' KV to a Redis cluster and pull it back when there's room.")),
+                       "gpu-inference-fundamentals")
+    assert "kv_cache_confusion" in ids and "no_limits" not in ids

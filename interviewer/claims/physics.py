@@ -1458,6 +1458,58 @@ def _every_unit_said(c: Claim, ctx: Ctx, said: str, expected: float, trace: list
     check.ratio = round(r, 4) if r is not None else None
     return check
 
+def formula_end(c: Claim) -> int:
+    """Where the factors said end in the claim's span: each found after the one before (the last factor's
+    digits can recur in the result - "20 × 8 = 180" - so it is not looked for from the end)."""
+    at = 0
+    for part in c.formula:
+        k = c.span.find(part, at)
+        if k < 0:
+            return c.span.rfind(c.formula[-1]) + len(c.formula[-1])
+        at = k + len(part)
+    return at
+
+
+# the product said for one of K and V, the result for both: "Per token per layer it's K and V, 32 heads × 128 × 2 bytes
+# each = 16 KiB" (the pair named just before the factors, "each" after them)
+_KV_PAIR_BEFORE = re.compile(r"\b(?:k\s*(?:and|&|/)\s*v|keys?\s+and\s+values?)\b[^.\n]{0,40}$", re.I)
+_EACH_AFTER = re.compile(r"\s*each\s*(?:=|≈|is\b|comes\s+to\b)", re.I)
+
+
+def _each_of_k_and_v(c: Claim) -> bool:
+    if not c.formula or not c.sentence:
+        return False
+    if not _EACH_AFTER.match(c.span, formula_end(c)):
+        return False
+    head = c.sentence.find(c.span)
+    return head > 0 and _KV_PAIR_BEFORE.search(c.sentence, 0, head) is not None
+
+
+_WHOLE = frozenset({"count", "gpus", "hosts", "replicas", "tokens"})  # things counted one by one
+_SAID_EQUAL = re.compile(r"\s*(?:=|equals|is|makes|gives)\s*", re.I)
+
+
+def _whole_product_off(c: Claim, ops: list[str], parts: list, result: list, expected: float) -> bool:
+    """A product of whole counts said equal to a whole count, off by more than the result's own rounding
+    ("20 × 8 = 180": 160; "24 x 80 = 2,000" is 1,920 rounded)."""
+    from interviewer.claims import arithmetic
+
+    if not result or not ops or not set(ops) <= arithmetic.MUL or c.approx:
+        return False
+    res = result[-1]
+    if res.approx or res.dim not in _WHOLE or not res.raw or res.raw != int(res.raw) or any(
+            m is None or m.approx or m.dim not in _WHOLE or m.value != int(m.value) or m.value < 2 for m in parts):
+        return False
+    after = c.span[formula_end(c):]
+    if not _SAID_EQUAL.fullmatch(after[:res.start]):
+        return False
+    if not 0.5 < res.value / expected < 2:
+        return False  # a change of unit or scale ("4 x 80 = 3.2e11" bytes, "20,000 x 400 = 8 M"): read as before
+    digits = str(int(res.raw))
+    unit = 10 ** (len(digits) - len(digits.rstrip("0")))
+    return abs(res.raw - expected * res.raw / res.value) > unit / 2
+
+
 def check_calculation(c: Claim, ctx: Ctx, i: int) -> Check | None:
     """A calculation said aloud ("20,000 x 300 is 600,000"): re-done in base units, a change of unit
     allowed between the operands and the result."""
@@ -1481,7 +1533,7 @@ def check_calculation(c: Claim, ctx: Ctx, i: int) -> Check | None:
         values.append(ms[0].value)
         parts.append(ms[0])
         dims.add(ms[0].dim)
-    result = find_mentions(c.span[c.span.rfind(c.formula[-1]) + len(c.formula[-1]):], ctx.v) if c.formula else []
+    result = find_mentions(c.span[formula_end(c):], ctx.v) if c.formula else []
     if result and result[-1].dim == "time" and "params" in dims and not dims & {"time", "flops", "flop_rate"}:
         return None  # "one chunk ≈ 2 × 6.74B × 2,048 ≈ 46 ms": FLOPs over a speed left unsaid, not a product
     if result:
@@ -1510,6 +1562,9 @@ def check_calculation(c: Claim, ctx: Ctx, i: int) -> Check | None:
     if expected is None or c.value is None:
         return None
     said = " ".join(c.formula)
+    if _each_of_k_and_v(c) and set(ops) <= arithmetic.MUL:
+        expected *= 2  # "K and V, 32 heads × 128 × 2 bytes each = 16 KiB": the product is one of the pair's
+        said = f"2 (K and V) x {said}"
     if not ops and result and parts[0] is not None and parts[0].dim == result[-1].dim:
         # the same rate said again in other units ("50 MB/s, which on the wire is 50 Gb/s"): no change of unit can
         # explain a gap, it is the change of unit
@@ -1544,6 +1599,12 @@ def check_calculation(c: Claim, ctx: Ctx, i: int) -> Check | None:
         # a count times a size said with its unit, into bytes: every unit is said, so no change of unit can explain
         # a gap ("50,000 writes x 1 KB is 50 GB per second of log" is 1,000 times high)
         return _every_unit_said(c, ctx, said, expected, trace, 1.0995)
+    if _whole_product_off(c, ops, parts, result, expected):
+        # "20 × 8 = 180 GPUs": whole counts multiplied, nothing estimated - the tolerance kept for estimates is no excuse
+        check = _check("wrong", "arithmetic", expected, c.unit, c,
+                       f"{said} is {expected:,.0f}, not {result[-1].raw:,.0f}: redo it ({' '.join(c.span.split())}).", trace)
+        check.ratio = round(c.value / expected, 3)
+        return check
     if arithmetic.consistent(c.value, expected, ctx.v.physics["tolerance"], dims):
         return _check("ok", "arithmetic", expected, c.unit, c, f"{said} checks out.", trace)
     grouped = arithmetic.divisor_grouped(values, ops)
@@ -2793,7 +2854,7 @@ def _check_redone(ctx: Ctx, i: int, text: str) -> None:
     elif said[-1].unit and new.dim != said[-1].dim:
         return
     a, b = start + new.start, start + new.end
-    head = c.span[:c.span.rfind(c.formula[-1]) + len(c.formula[-1])]
+    head = c.span[:formula_end(c)]
     check = check_calculation(c.model_copy(update={"value": value, "span": f"{head} = {text[a:b]}"}), ctx, i)
     if check is None:
         return
