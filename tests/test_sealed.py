@@ -96,14 +96,16 @@ EXACT, WITHIN_ONE, PITFALL_RECALL, FALSE_PITFALL = 0.85, 0.97, 0.85, 0.02
 # stuffed) were tuned on in cycle 98, and ZZZZZZZO and ZZZZZZZP (0.86, 0.83; ZZZZZZZO on one false quantizing_on_faith and
 # one weak answer, ZZZZZZZP on exact, recall 0.77, one false no_limits, three weak and one stuffed answer) in cycle 99,
 # and ZZZZZZZQ and ZZZZZZZR (0.83 each; ZZZZZZZQ on all but false pitfalls, ZZZZZZZR on exact, recall 0.83, one false
-# quantizing_on_faith and two weak answers) in cycle 100.
+# quantizing_on_faith and two weak answers) in cycle 100, and ZZZZZZZS and ZZZZZZZT (0.87, 0.89; ZZZZZZZS on recall 0.85,
+# one false no_limits and two weak answers, ZZZZZZZT on one false quantizing_on_faith, three weak answers and one
+# stuffed) in cycle 101.
 BELOW_THE_BAR: dict[str, str] = {
-    "batch_zzzzzzzs": ("measured once at f19a933 (the session's end, written blind and kept unopened while cycle 100 ran): "
-                       "exact 0.87 (78/90), within one 1.00, every strong (6/6) and stuffed (3/3) answer meet the bar; "
-                       "pitfall recall 0.846 (22/26), one false no_limits (3.8%) and two weak answers (6/8) do not"),
-    "batch_zzzzzzzt": ("measured once at f19a933: exact 0.89 (80/90), within one 1.00, pitfall recall 0.92 (23/25) and every "
-                       "strong answer (6/6) meet the bar; one false quantizing_on_faith (3.6%), three weak answers (5/8) "
-                       "and one stuffed answer (2/3) do not"),
+    "batch_zzzzzzzu": ("measured once at dabca30 (cycle 101's end, written blind and kept unopened while it ran): exact "
+                       "0.87 (78/90), within one 1.00, pitfall recall 0.91 (20/22), every strong (6/6), weak (8/8) and "
+                       "stuffed (3/3) answer meet the bar; three false vendor_speedup (11.5%) do not"),
+    "batch_zzzzzzzv": ("measured once at dabca30: exact 0.86 (77/90), within one 0.98 (88/90) and pitfall recall 0.86 "
+                       "(19/22) meet the bar; one false no_limits (3.6%), one strong (5/6), one weak (7/8) and one "
+                       "stuffed answer (2/3) do not"),
 }
 
 BATCHES = sealed_batches()
