@@ -3754,3 +3754,25 @@ def test_a_commit_window_said_before_its_bound_sizes_the_group():
                  "window of at most 2 ms; at 50k/s that's ~100 records per fsync.", opening=OPEN_WAL)
     assert [c.value for c in led.by_kind("max_wait_ms")] == [2.0]
     assert none_wrong(led, "writes_per_fsync")
+
+
+def test_an_overhead_said_per_card_then_per_replica_is_no_gpus_memory():
+    led = ledger("v0 is TP=4: 320 GB of HBM per replica. Overhead - activations, CUDA graphs, NCCL buffers - I budget 8 GB "
+                 "a card, 32 GB per replica. Free for KV: 320 - 140 - 32 = 148 GB.")
+    assert 32e9 not in [c.value for c in led.by_kind("gpu_memory_bytes")]
+    assert none_wrong(led, "free_kv_bytes")
+
+
+def test_a_weights_figure_is_explained_at_the_precision_it_was_worked_at():
+    """An FP8 phase named earlier does not make "70B params x 2 bytes = 140 GB" an FP8 figure in the report."""
+    led = ledger("v0: FP16 on TP=4. v2: FP8 weights behind a quality gate.",
+                 "This is the v0 budget. Weights: 70B params x 2 bytes = 140 GB.")
+    [w] = [c for c in led.by_kind("weights_bytes") if c.value == 140e9]
+    assert w.check.status == "ok" and "two bytes" in w.check.explanation
+
+
+def test_a_round_figure_said_loosely_counts_and_a_length_beside_it_does_not():
+    led = ledger("Weights are 16 GB; leave a few gigs for overhead and there's north of 55 GB free, so fifty-odd 8k "
+                 "sequences fit on the card.", opening="Llama-3-8B on an H100 80GB, conversations of 8k tokens.")
+    assert [c.value for c in led.by_kind("concurrent_sequences") if c.speaker == "candidate"] == [50]
+    assert none_wrong(led, "concurrent_sequences")

@@ -2350,6 +2350,11 @@ def test_the_wait_users_feel_names_the_time_to_schedule():
                  "Under load I cut candidates from 400 to 200. That costs ranking quality - long-tail titles stop "
                  "getting scored - rather than latency.",
                  id="quality_paid_rather_than_latency_is_a_trade_off"),
+    pytest.param("transformer-kv-cache-drill", "max_seqs", "Limits: at most 8 rows and 2,048 positions per row.",
+                 id="at_most_n_rows_of_a_preallocated_cache_is_a_limit"),
+    pytest.param("transformer-kv-cache-drill", "admission_rule",
+                 "When a row finishes, its slot is refilled with the next waiting prompt at the next step.",
+                 id="a_finished_rows_slot_given_to_the_next_waiting_prompt_is_an_admission_rule"),
 ])
 def test_what_a_sentence_says_is_read_as_its_item(qid, item, answer):
     assert item in _evidence(qid, [answer]).present
@@ -2366,6 +2371,10 @@ def test_what_a_sentence_says_is_read_as_its_item(qid, item, answer):
                  "use.", id="a_cost_denied_is_no_trade_off"),
     pytest.param("inference-timeout-restart", "expected_duration", "A long one would usually finish before sixty seconds.",
                  id="a_bound_felt_rather_than_worked_out_is_no_expected_time"),
+    pytest.param("kv-store-wal", "fsync_policy", "Fsync plus group commit give us durability with high throughput.",
+                 id="two_names_joined_are_no_fsync_policy"),
+    pytest.param("gpu-inference-serving", "concurrency", "Continuous batching with a cap of 24 running sequences per GPU.",
+                 id="a_cap_on_running_sequences_is_no_concurrency_figure"),
 ])
 def test_what_a_sentence_does_not_say_is_not_read_as_the_item(qid, item, answer):
     assert item not in _evidence(qid, [answer]).present
@@ -2383,6 +2392,14 @@ def test_what_a_sentence_does_not_say_is_not_read_as_the_item(qid, item, answer)
                  "For each request we store the keys and values in C. I'd put C in a Redis cluster keyed by request id "
                  "- that way any GPU worker can pick up any request, and the GPUs only hold the model.",
                  id="the_gpus_left_holding_only_the_model_beside_redis_is_the_kv_confusion"),
+    pytest.param("gpu-inference-serving", "vendor_speedup",
+                 "NVIDIA's own numbers put FP8 at roughly double the throughput of FP16 on H100, so right off the bat we "
+                 "need about half the GPUs.", id="a_vendors_double_in_words_is_a_vendor_speedup"),
+    pytest.param("gpu-inference-serving", "vendor_speedup",
+                 "NVIDIA's Hopper launch material says the Transformer Engine with FP8 gives up to 2x on inference. I "
+                 "know, that's their chart. My instinct is to budget half of it. But for the plan I'll just take the 2x: "
+                 "two times the throughput per GPU means half the replicas.",
+                 id="a_vendor_multiplier_doubted_then_taken_for_the_plan_is_a_vendor_speedup"),
 ])
 def test_what_a_sentence_commits_is_raised_as_its_pitfall(qid, pitfall, answer):
     assert pitfall in _pitfall_ids(_dialogue(("Go on.", answer)), qid)
@@ -2398,6 +2415,27 @@ def test_the_mean_kept_as_the_signal_is_average_only_beside_a_per_token_p99():
         ("And the p99?", "The average is what I'd watch; if it stays flat the retries aren't hurting anyone.")),
         "inference-timeout-restart")
     assert "average_only" in ids
+
+
+@pytest.mark.parametrize("answer", [
+    "The vLLM launch post's 24x is against plain HF Transformers with naive batching, not against a tuned server.",
+    "The FlashAttention paper's up-to-3x is on their benchmark shapes; I wouldn't assume it at our length.",
+    "The FlashAttention paper's headline 3x is at long sequences on A100; at 2K on this toy I'd expect much less.",
+])
+def test_a_vendor_multiplier_discounted_in_its_sentence_is_no_vendor_speedup(answer):
+    assert "vendor_speedup" not in _pitfall_ids(_dialogue(("Go on.", answer)), "gpu-inference-serving")
+
+
+def test_the_fleet_said_back_loosely_is_the_interviewers_figure():
+    """"A couple of thousand GPUs and forty-odd teams" restates the brief's 2,000 H100s and 40 teams: no sizing."""
+    report = grade(parse_transcript({"question_id": "gpu-scheduling-platform", "turns": [
+        {"role": "interviewer", "text": "We run a shared fleet of about 2,000 H100s, 250 hosts with eight GPUs each, used "
+                                        "by roughly 40 teams. Design the platform that decides which job gets which GPUs."},
+        {"role": "candidate", "text": "A scheduler that matches jobs to GPUs, with priority classes."},
+        {"role": "interviewer", "text": "Before the design: how big is this and how is it used?"},
+        {"role": "candidate", "text": "It's a couple of thousand GPUs and forty-odd teams. I'd guess a mix of training "
+                                      "and inference."}]}))
+    assert report.criterion("capacity_number").score <= 1
 
 
 def test_a_limit_said_in_an_answer_the_kv_confusion_taints_still_sets_a_limit():

@@ -36,8 +36,11 @@ _TP = guarded(re.compile(r"(?<![\w])tp\s*[-=:]?\s*(\d{1,2})(?!\d)|(\d{1,2})-way\
 _TP_NEEDS = ("-way", "tp")
 _RANGE_JOIN = re.compile(r"\s*(?:-|–|—|to|or|through)\s*(?=[~≈\d]|[a-z])", re.I)
 # (only before a unit: "a few hundred requests" is no figure to check, "a few hundred MB/s" is a drive's speed)
+# (... or "a couple of thousand GPUs", a fleet said back loosely: two thousand, not a vague few)
 _FEW_HUNDRED = re.compile(r"\b(a\s+few|a\s+couple(?:\s+of)?|several)\s+(hundred|thousand)\b"
-                          r"(?=\s*(?:[kmgt]i?b\b|[kmgt]b/s|megabytes?|gigabytes?|ms\b|milliseconds?|microseconds?|us\b|µs))", re.I)
+                          r"(?=\s*(?:[kmgt]i?b\b|[kmgt]b/s|megabytes?|gigabytes?|ms\b|milliseconds?|microseconds?|us\b|µs))"
+                          r"|\b(a\s+couple(?:\s+of)?)\s+(hundred|thousand)\s+(?=(?:[ahlb]\d+\w*\s+)?(?:gpus?|hosts?|nodes?|machines?)\b)",
+                          re.I)
 # ... and "a few" straight before a size: "the KV for 6,000 tokens is only a few megabytes" is about three
 FEW_SIZE = re.compile(r"\b(a\s+few|a\s+couple(?:\s+of)?)(?=\s+(?:[kmgt]i?b\b|kilobytes?\b|megabytes?\b|gigabytes?\b|megs?\b|gigs?\b))", re.I)
 # a capital multiplier set apart before a counted noun: "1.5 M scores per second", "250 K candidates"
@@ -71,6 +74,8 @@ _WORD_HINTS = ("one", "two", "thr", "four", "five", "six", "seven", "eight", "ni
 _WORD_HINT = re.compile("|".join(_WORD_HINTS))
 _SCALE_WORDS = {"hundred", "thousand", "million", "billion", "trillion"}
 _AND_A_HALF = re.compile(r"\s+and\s+a\s+half\b", re.I)
+# a round figure said loosely: "fifty-odd", "50-odd", "fiftyish", "120-ish"
+_ODD = re.compile(r"-?(?:odd|ish)\b", re.I)
 _AND_BEFORE = re.compile(r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|teen|ty|hundred|thousand|\d)"
                          r"\s+and\s+$", re.I)
 _DIGIT_WORDS = {"zero": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
@@ -158,6 +163,8 @@ def _atoms(text: str, v: Vocab, skip: list[tuple[int, int]], digits: bool = True
     for m in (v.fraction_re.finditer(text) if fractions else ()):
         if " ".join(m.group(0).lower().split()) == "a half" and _AND_BEFORE.search(text, 0, m.start()):
             continue  # "thirteen and a half": the half belongs to the number before it
+        if _FEW_HUNDRED.match(text, m.start()):
+            continue  # "a couple of thousand GPUs": read whole below
         if free(m.start(), m.end()):
             phrase = " ".join(m.group(0).lower().split())
             atoms.append(_Atom(m.start(), m.end(), v.fractions[phrase], spelled=True, weak=phrase in _WEAK_WORDS,
@@ -170,9 +177,10 @@ def _atoms(text: str, v: Vocab, skip: list[tuple[int, int]], digits: bool = True
     for m in (_FEW_HUNDRED.finditer(text) if ("few" in low or "couple" in low or "several" in low) else ()):
         # "a few hundred MB/s": about three hundred, said as an estimate
         if free(m.start(), m.end()):
-            scale = 100.0 if m.group(2).lower() == "hundred" else 1000.0
-            atoms.append(_Atom(m.start(), m.end(), (2.0 if "couple" in m.group(1).lower() else 3.0) * scale,
-                               approx=True, spelled=True))
+            few, scale_word = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+            scale = 100.0 if scale_word.lower() == "hundred" else 1000.0
+            atoms.append(_Atom(m.start(), m.start() + len(m.group(0).rstrip()),
+                               (2.0 if "couple" in few.lower() else 3.0) * scale, approx=True, spelled=True))
     for m in (FEW_SIZE.finditer(text) if ("few" in low or "couple" in low) else ()):
         if free(m.start(), m.end()):
             atoms.append(_Atom(m.start(), m.end(), 2.0 if "couple" in m.group(1).lower() else 3.0, approx=True, spelled=True))
@@ -205,10 +213,13 @@ def _atoms(text: str, v: Vocab, skip: list[tuple[int, int]], digits: bool = True
         half = _AND_A_HALF.match(text, end)
         if half:
             value, end = value + 0.5, half.end()
+        odd = _ODD.match(text, end) if not half else None
+        if odd:
+            end = odd.end()  # "fifty-odd", "fiftyish": about fifty
         if free(m.start(), end):
             # ("one percent of the fleet" is a figure, as "a single GPU" is not)
-            atoms.append(_Atom(m.start(), end, value, spelled=True,
-                               weak=body == "one" and not half and not _PERCENT_AFTER.match(text, end)))
+            atoms.append(_Atom(m.start(), end, value, spelled=True, approx=bool(odd),
+                               weak=body == "one" and not half and not odd and not _PERCENT_AFTER.match(text, end)))
     for m in _DIGITS.finditer(text) if digits else ():
         s = m.start("n")
         if not free(s, m.end()):
@@ -233,7 +244,10 @@ def _atoms(text: str, v: Vocab, skip: list[tuple[int, int]], digits: bool = True
         half = _AND_A_HALF.match(text, end) if not sci and not pw and "." not in n else None
         if half:
             value, end = value + 0.5, half.end()  # "33 and a half gigabytes"
-        atoms.append(_Atom(m.start(), end, value, approx=bool(m.group("approx"))))
+        odd = _ODD.match(text, end) if not sci and not pw and not ten and not half else None
+        if odd:
+            end = odd.end()  # "50-odd sequences", "120-ish": about that many
+        atoms.append(_Atom(m.start(), end, value, approx=bool(m.group("approx")) or bool(odd)))
     atoms.sort(key=lambda a: a.start)
     return atoms
 

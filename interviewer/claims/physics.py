@@ -414,6 +414,13 @@ def check_weights(c: Claim, ctx: Ctx, i: int) -> Check | None:
         shard = best not in [r for r, _ in readings]
         said = (f"{say.nbytes(best * tp)}, {say.nbytes(best)} on each of {say.small(tp)} GPUs" if shard
                 else say.nbytes(best))
+        # the precision of the reading that matched, not of the first one tried ("70B params x 2 bytes = 140 GB"
+        # where an FP8 phase was named earlier in the round)
+        dt = next((d for r, d in readings if best in (r, r / tp, r / 2, r / 4, r / 8)), dt)
+        if dt != readings[0][1]:
+            b = _bpp(dt, ctx.v)
+            trace = [f"weights = {say.params(p)} parameters x {b:g} bytes ({dt}) = {p * b:,.0f} bytes "
+                     f"({say.nbytes(p * b)})"]
         return _check("ok", "weights", best, "bytes", c,
                       f"Right: {say.params(p)} parameters at {_dtype_words(b)} each is about {said}.", trace)
     mem = _mem(c.subject)

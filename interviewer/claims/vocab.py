@@ -256,8 +256,9 @@ def load() -> Vocab:
     number_word_re = guarded(re.compile(
         # "four-way tensor parallel", "TP-four", "a two-GPU replica", "a three-second deadline", "a
         # ten-minute window": joined by a hyphen, still a number
-        rf"(?:(?<![\w-])|(?<=tp-))(?:a\s+)?(?:{w_alt})(?:(?:[\s-]+|\s+and\s+)(?:{w_alt}))*"
-        rf"(?:(?![\w-])|(?=-(?:way|gpus?|seconds?|minutes?|hours?|days?|milliseconds?|tokens?)\b))", FLAGS))
+        # ... "a hundred-and-twenty", and said loosely: "fifty-odd", "fiftyish" (numbers.py reads the suffix)
+        rf"(?:(?<![\w-])|(?<=tp-))(?:a\s+)?(?:{w_alt})(?:(?:[\s-]+|\s+and\s+|-and-)(?:{w_alt}))*"
+        rf"(?:(?![\w-])|(?=-(?:way|gpus?|seconds?|minutes?|hours?|days?|milliseconds?|tokens?|odd|ish)\b)|(?=ish\b))", FLAGS))
     fractions = {key.lower(): float(v) for key, v in u["fractions"].items()}
     fraction_re = guarded(re.compile(rf"(?<![\w-])(?:{_alternation(fractions)})(?![\w-])", FLAGS))
 
