@@ -98,14 +98,13 @@ EXACT, WITHIN_ONE, PITFALL_RECALL, FALSE_PITFALL = 0.85, 0.97, 0.85, 0.02
 # and ZZZZZZZQ and ZZZZZZZR (0.83 each; ZZZZZZZQ on all but false pitfalls, ZZZZZZZR on exact, recall 0.83, one false
 # quantizing_on_faith and two weak answers) in cycle 100, and ZZZZZZZS and ZZZZZZZT (0.87, 0.89; ZZZZZZZS on recall 0.85,
 # one false no_limits and two weak answers, ZZZZZZZT on one false quantizing_on_faith, three weak answers and one
-# stuffed) in cycle 101.
+# stuffed) in cycle 101, and ZZZZZZZU and ZZZZZZZV (0.87, 0.86; ZZZZZZZU on three false vendor_speedup only, ZZZZZZZV on
+# one false no_limits, one strong, one weak and one stuffed answer) in cycle 102. ZZZZZZZX, measured once at ac91d03, is
+# the third to meet every point.
 BELOW_THE_BAR: dict[str, str] = {
-    "batch_zzzzzzzu": ("measured once at dabca30 (cycle 101's end, written blind and kept unopened while it ran): exact "
-                       "0.87 (78/90), within one 1.00, pitfall recall 0.91 (20/22), every strong (6/6), weak (8/8) and "
-                       "stuffed (3/3) answer meet the bar; three false vendor_speedup (11.5%) do not"),
-    "batch_zzzzzzzv": ("measured once at dabca30: exact 0.86 (77/90), within one 0.98 (88/90) and pitfall recall 0.86 "
-                       "(19/22) meet the bar; one false no_limits (3.6%), one strong (5/6), one weak (7/8) and one "
-                       "stuffed answer (2/3) do not"),
+    "batch_zzzzzzzw": ("measured once at ac91d03 (cycle 102's end, written blind and kept unopened while it ran): "
+                       "within one 1.00, pitfall recall 0.95 (19/20), no false pitfall, every strong (6/6) and stuffed "
+                       "(3/3) answer meet the bar; exact 0.844 (76/90) and one weak answer (7/8) do not"),
 }
 
 BATCHES = sealed_batches()
