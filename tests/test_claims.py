@@ -3776,3 +3776,23 @@ def test_a_round_figure_said_loosely_counts_and_a_length_beside_it_does_not():
                  "sequences fit on the card.", opening="Llama-3-8B on an H100 80GB, conversations of 8k tokens.")
     assert [c.value for c in led.by_kind("concurrent_sequences") if c.speaker == "candidate"] == [50]
     assert none_wrong(led, "concurrent_sequences")
+
+
+def test_a_sum_starting_at_an_exponent_is_not_checked_as_its_own_product():
+    led = ledger("Weights: 32 layers with d_model 4,096 is ~12 x 4,096^2 x 32 = 6.4B plus embeddings, ~6.7B params.",
+                 opening="A small decoder: 32 layers, 32 heads of dimension 128, FP16.")
+    assert none_wrong(led, "arithmetic")
+    # (Markdown bold before a sum is no exponent: the slip is still caught)
+    led = ledger("**Sizing:** 30,000 rps x 500 candidates = 1.5 M scores per second.", opening=OPEN_REC)
+    assert "wrong" in statuses(led, "arithmetic")
+
+
+def test_a_size_put_right_in_the_next_answer_stands_corrected():
+    turns = [("interviewer", "Walk me through decode for a 7B model at batch 1 on an H100."),
+             ("candidate", "7B in FP16 is about 7 GB of weights, and H100 SXM does ~3.35 TB/s, so roughly 480 tokens a "
+                           "second at batch 1."),
+             ("interviewer", "How many bytes per parameter is FP16?"),
+             ("candidate", "Two - my mistake. So 14 GB per token, and 3.35 TB/s / 14 GB is ~240 tokens/s as the ceiling.")]
+    led = build_ledger(turns, "gpu-inference-fundamentals")
+    [w] = led.by_kind("weights_bytes")
+    assert w.check.rule == "corrected" and none_wrong(led)

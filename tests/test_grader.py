@@ -2355,6 +2355,21 @@ def test_the_wait_users_feel_names_the_time_to_schedule():
     pytest.param("transformer-kv-cache-drill", "admission_rule",
                  "When a row finishes, its slot is refilled with the next waiting prompt at the next step.",
                  id="a_finished_rows_slot_given_to_the_next_waiting_prompt_is_an_admission_rule"),
+    pytest.param("transformer-kv-cache-drill", "admission_rule",
+                 "A sequence that reaches 2,048 stops with finish_reason=length and its slot is left idle until the batch "
+                 "ends - it doesn't take anyone else's cache.", id="a_full_row_that_stops_and_evicts_no_other_is_a_full_rule"),
+    pytest.param("recommendation-serving", "fallback_rule",
+                 "Feature fetch gets a 25 ms timeout; past that the ranker runs with default values for the missing "
+                 "features.", id="ranking_with_default_values_past_a_timeout_is_a_fallback"),
+    pytest.param("recommendation-serving", "fallback_rule",
+                 "If the feature store breaches its 35 ms, the request skips personalisation and gets the cached "
+                 "popular-in-state offer list.", id="a_cached_popular_list_named_with_its_kind_is_a_fallback"),
+    pytest.param("recommendation-serving", "stage_split",
+                 "p99 150 ms end to end, split the way I said: 75 ranking, 30 retrieval, 30 features, 15 network.",
+                 id="each_share_before_its_stage_is_a_stage_split"),
+    pytest.param("kv-store-wal", "ack_before_log",
+                 "Decision: put writes into the hash map and returns; a background writer appends the change to the log "
+                 "file and fsyncs every 10 ms.", id="the_map_the_return_then_the_log_is_an_ack_before_the_log"),
 ])
 def test_what_a_sentence_says_is_read_as_its_item(qid, item, answer):
     assert item in _evidence(qid, [answer]).present
@@ -2375,6 +2390,9 @@ def test_what_a_sentence_says_is_read_as_its_item(qid, item, answer):
                  id="two_names_joined_are_no_fsync_policy"),
     pytest.param("gpu-inference-serving", "concurrency", "Continuous batching with a cap of 24 running sequences per GPU.",
                  id="a_cap_on_running_sequences_is_no_concurrency_figure"),
+    pytest.param("kv-store-wal", "ack_before_log",
+                 "Put writes to the map and to the log buffer and returns; a background flusher fsyncs the log every "
+                 "100 ms.", id="a_record_written_before_the_return_is_no_ack_before_the_log"),
 ])
 def test_what_a_sentence_does_not_say_is_not_read_as_the_item(qid, item, answer):
     assert item not in _evidence(qid, [answer]).present

@@ -1517,12 +1517,18 @@ def _whole_product_off(c: Claim, ops: list[str], parts: list, result: list, expe
     return abs(res.raw - expected * res.raw / res.value) > unit / 2
 
 
+_EXPONENT_BEFORE = re.compile(r"\d\s*(?:\^|\*\*)\s*$")  # (not Markdown bold: "**Sizing:** 30,000 x 500")
+
+
 def check_calculation(c: Claim, ctx: Ctx, i: int) -> Check | None:
     """A calculation said aloud ("20,000 x 300 is 600,000"): re-done in base units, a change of unit
     allowed between the operands and the result."""
     from interviewer.claims import arithmetic
     from interviewer.claims.numbers import BITS_RATE, find_mentions
 
+    head = c.sentence.find(c.span) if c.sentence else -1
+    if head > 0 and _EXPONENT_BEFORE.search(c.sentence, 0, head):
+        return None  # "12 x 4,096^2 x 32 = 6.4B": the sum starts at an exponent, not a factor of its own
     values, ops, dims, parts = [], [], set(), []
     for k, part in enumerate(c.formula):
         if k % 2:
@@ -2895,13 +2901,18 @@ def _corrected_later(ctx: Ctx) -> None:
             if (said_right or owned) and abs(d.value - chk.expected) <= 0.25 * abs(chk.expected):
                 fix = repr(d.span)
                 break
-        if fix is None and c.kind == "arithmetic" and ctx.texts is not None and c.turn + 2 < len(ctx.texts):
-            # ... or a sum's right result said back as a plain number ("Oh - that's 163,840 ms, so about 164 seconds")
+        if fix is None and ctx.texts is not None and c.turn + 2 < len(ctx.texts):
+            # ... or a sum's right result said back as a plain number ("Oh - that's 163,840 ms, so about 164 seconds"),
+            # or a size put right in words another kind reads ("Two - my mistake. So 14 GB per token")
             from interviewer.claims.numbers import find_mentions
 
             text = ctx.texts[c.turn + 2]
-            redo = next((m for m in find_mentions(text, ctx.v)
-                         if m.raw and abs(m.raw - chk.expected) <= 0.02 * abs(chk.expected)), None)
+            if c.kind == "arithmetic":
+                redo = next((m for m in find_mentions(text, ctx.v)
+                             if m.raw and abs(m.raw - chk.expected) <= 0.02 * abs(chk.expected)), None)
+            else:
+                redo = next((m for m in find_mentions(text, ctx.v) if m.dim == "bytes" and c.unit == "bytes"
+                             and abs(m.value - chk.expected) <= 0.1 * abs(chk.expected)), None)
             if redo is not None and _OWNED_SLIP.search(text):
                 fix = repr(text[redo.start:redo.end])
         if fix is not None:
