@@ -100,11 +100,14 @@ EXACT, WITHIN_ONE, PITFALL_RECALL, FALSE_PITFALL = 0.85, 0.97, 0.85, 0.02
 # one false no_limits and two weak answers, ZZZZZZZT on one false quantizing_on_faith, three weak answers and one
 # stuffed) in cycle 101, and ZZZZZZZU and ZZZZZZZV (0.87, 0.86; ZZZZZZZU on three false vendor_speedup only, ZZZZZZZV on
 # one false no_limits, one strong, one weak and one stuffed answer) in cycle 102. ZZZZZZZX, measured once at ac91d03, is
-# the third to meet every point.
+# the third to meet every point; it and ZZZZZZZW (0.84, on exact and one weak answer) were tuned on in cycle 103.
 BELOW_THE_BAR: dict[str, str] = {
-    "batch_zzzzzzzw": ("measured once at ac91d03 (cycle 102's end, written blind and kept unopened while it ran): "
-                       "within one 1.00, pitfall recall 0.95 (19/20), no false pitfall, every strong (6/6) and stuffed "
-                       "(3/3) answer meet the bar; exact 0.844 (76/90) and one weak answer (7/8) do not"),
+    "batch_zzzzzzzy": ("measured once at 6ebc225 (cycle 103's end, written blind and kept unopened while it ran): "
+                       "within one 0.99 (89/90), pitfall recall 0.92 (24/26), no false pitfall, every strong (6/6) and "
+                       "stuffed (3/3) answer meet the bar; exact 0.822 (74/90) and two weak answers (6/8) do not"),
+    "batch_zzzzzzzz": ("measured once at 6ebc225: within one 1.00, pitfall recall 0.91 (21/23), every strong (6/6) and "
+                       "stuffed (3/3) answer meet the bar; exact 0.811 (73/90), two false pitfalls (no_limits 3.7%) and "
+                       "two weak answers (6/8) do not"),
 }
 
 BATCHES = sealed_batches()
