@@ -3796,3 +3796,13 @@ def test_a_size_put_right_in_the_next_answer_stands_corrected():
     led = build_ledger(turns, "gpu-inference-fundamentals")
     [w] = led.by_kind("weights_bytes")
     assert w.check.rule == "corrected" and none_wrong(led)
+
+
+def test_the_interviewers_kv_heads_premise_taken_up_is_not_held_to_the_named_model():
+    turns = [("interviewer", "Decoder, 32 layers, 32 heads of dimension 128, FP16, batch 8 at 2,048 tokens."),
+             ("candidate", "That's 512 KiB a token and 8 GiB for the batch."),
+             ("interviewer", "The model switches to grouped-query attention with 8 KV heads for 32 query heads. What changes?"),
+             ("candidate", "It shrinks 4x to 2 GiB. This is Llama-2-7B's shape, so on an H100 80 GB there's ~62 GB for cache, "
+                           "~58 sequences of 2,048 tokens without GQA, and four times that, ~230, with 8 KV heads.")]
+    led = build_ledger(turns, "transformer-kv-cache-drill")
+    assert none_wrong(led, "kv_heads")

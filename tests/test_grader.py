@@ -2370,6 +2370,17 @@ def test_the_wait_users_feel_names_the_time_to_schedule():
     pytest.param("kv-store-wal", "ack_before_log",
                  "Decision: put writes into the hash map and returns; a background writer appends the change to the log "
                  "file and fsyncs every 10 ms.", id="the_map_the_return_then_the_log_is_an_ack_before_the_log"),
+    pytest.param("route-batch-eight-gpus", "concurrency", "Fifty over 1.84, twenty-seven sequences, give or take.",
+                 id="a_division_said_aloud_into_sequences_is_a_concurrency_figure"),
+    pytest.param("route-batch-eight-gpus", "max_seqs",
+                 "Fifty over 1.84, twenty-seven sequences, give or take. You'd run it at 24 so one long essay doesn't tip "
+                 "you into preemption.", id="running_it_just_under_what_fits_is_a_limit"),
+    pytest.param("transformer-kv-cache-drill", "max_seqs",
+                 "In this toy the cap is the 8 preallocated slots, so the ninth prompt waits in a queue until a slot frees.",
+                 id="the_cap_is_the_preallocated_slots_is_a_limit"),
+    pytest.param("transformer-kv-cache-drill", "max_seqs",
+                 "The cache is fixed at batch 8 by 2,048: a sequence that reaches 2,048 stops with a length finish.",
+                 id="a_cache_fixed_at_a_batch_is_a_limit"),
 ])
 def test_what_a_sentence_says_is_read_as_its_item(qid, item, answer):
     assert item in _evidence(qid, [answer]).present
@@ -2418,6 +2429,13 @@ def test_what_a_sentence_does_not_say_is_not_read_as_the_item(qid, item, answer)
                  "know, that's their chart. My instinct is to budget half of it. But for the plan I'll just take the 2x: "
                  "two times the throughput per GPU means half the replicas.",
                  id="a_vendor_multiplier_doubted_then_taken_for_the_plan_is_a_vendor_speedup"),
+    pytest.param("recommendation-serving", "policy_list",
+                 "Several options: Triton dynamic batching, adaptive batching based on queue depth, request coalescing, "
+                 "or per-model-instance batching. We'd choose per surface.", id="options_chosen_per_surface_are_a_policy_list"),
+    pytest.param("transformer-kv-cache-drill", "kv_cache_confusion",
+                 "For the KV cache, I'd keep a dict keyed by (layer, position) mapping to the (k, v) tensors. And since "
+                 "we're a serving shop, I'd back that dict with Redis so other workers can reuse a prefix.",
+                 id="the_caches_dict_backed_with_redis_is_the_kv_confusion"),
 ])
 def test_what_a_sentence_commits_is_raised_as_its_pitfall(qid, pitfall, answer):
     assert pitfall in _pitfall_ids(_dialogue(("Go on.", answer)), qid)

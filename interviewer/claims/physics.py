@@ -1388,6 +1388,9 @@ def check_shape(c: Claim, ctx: Ctx, i: int) -> Check | None:
     trace = [f"{a.name}: {c.kind} = {actual}"]
     if c.value == actual or (c.kind == "attention_heads" and c.value == a.kv_heads):
         return _check("ok", "shape", actual, c.unit, c, f"Right: {a.name} has {actual} {label}.", trace)
+    if c.kind == "kv_heads" and any(x.kind == "kv_heads" and x.speaker == "interviewer" and x.value == c.value
+                                    and x.turn < c.turn for x in ctx.claims):
+        return None  # the interviewer's premise taken up ("switches to grouped-query attention with 8 KV heads")
     return _check("wrong", "shape", actual, c.unit, c, f"{a.name} has {actual} {label}, not {c.value:g}.", trace)
 
 
