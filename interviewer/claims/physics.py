@@ -2886,6 +2886,7 @@ def _corrected_later(ctx: Ctx) -> None:
     candidate caught it: "8%" then "80 of 2,000 is 4%, sorry") stands corrected: the figure they
     settled on is the one that counts, as the report says."""
     slips: set[tuple[int, str]] = set()  # (turn, sentence) of each slip put right
+    mentions: dict[int, list] = {}  # each owning answer's figures, read once
     for i, c in enumerate(ctx.claims):
         chk = c.check
         if c.speaker != "candidate" or chk is None or chk.status != "wrong" or not chk.expected:
@@ -2904,19 +2905,23 @@ def _corrected_later(ctx: Ctx) -> None:
             if (said_right or owned) and abs(d.value - chk.expected) <= 0.25 * abs(chk.expected):
                 fix = repr(d.span)
                 break
-        if fix is None and ctx.texts is not None and c.turn + 2 < len(ctx.texts):
+        if fix is None and ctx.texts is not None and c.turn + 2 < len(ctx.texts) \
+                and (c.kind == "arithmetic" or c.unit == "bytes") and _OWNED_SLIP.search(ctx.texts[c.turn + 2]):
             # ... or a sum's right result said back as a plain number ("Oh - that's 163,840 ms, so about 164 seconds"),
-            # or a size put right in words another kind reads ("Two - my mistake. So 14 GB per token")
-            from interviewer.claims.numbers import find_mentions
-
+            # or a size put right in words another kind reads ("Two - my mistake. So 14 GB per token"); only an answer
+            # that owns a slip is read for it (its figures read once for every slip it may put right)
             text = ctx.texts[c.turn + 2]
+            if c.turn + 2 not in mentions:
+                from interviewer.claims.numbers import find_mentions
+
+                mentions[c.turn + 2] = find_mentions(text, ctx.v)
             if c.kind == "arithmetic":
-                redo = next((m for m in find_mentions(text, ctx.v)
+                redo = next((m for m in mentions[c.turn + 2]
                              if m.raw and abs(m.raw - chk.expected) <= 0.02 * abs(chk.expected)), None)
             else:
-                redo = next((m for m in find_mentions(text, ctx.v) if m.dim == "bytes" and c.unit == "bytes"
+                redo = next((m for m in mentions[c.turn + 2] if m.dim == "bytes"
                              and abs(m.value - chk.expected) <= 0.1 * abs(chk.expected)), None)
-            if redo is not None and _OWNED_SLIP.search(text):
+            if redo is not None:
                 fix = repr(text[redo.start:redo.end])
         if fix is not None:
             c.check = Check(status="unchecked", rule="corrected",
