@@ -113,6 +113,9 @@ def _cleared(ev: Evidence, p: Pitfall, hit: Hit | None) -> bool:
         or _answered_pick(ev, p, hit)
 
 
+# a pick that points at a region of the options rather than one of them
+_SPECTRUM_PICK = re.compile(r"\b\w+-ish\s+(?:end|side)\b|\bsomewhere\s+(?:in\s+the\s+middle|between|on\s+the\s+\w+\s+(?:end|side))\b"
+                            r"|\b(?:lean|leaning)\s+towards?\s+the\s+\w+\s+end\b", re.I)
 # a first sentence that still does not choose: "Default... depends.", "whatever the load test favours"
 _UNDECIDED = re.compile(r"\bor\b|\?|\b(?:depend\w*|whatever|whichever|varies|not\s+sure|hard\s+to\s+say)\b", re.I)
 
@@ -216,6 +219,10 @@ def _answered_pick(ev: Evidence, p: Pitfall, hit: Hit | None) -> bool:
                     continue
                 # "Probably least-connections, or maybe the prefix hashing if ...": two options still open
                 if first is not None and _or_between(first.group(0), p):
+                    continue
+                # "Then the strict-ish end of the spectrum - but group commit and batching give you most of the throughput
+                # back": a region of the options pointed at, none of them taken
+                if first is not None and _SPECTRUM_PICK.search(first.group(0)):
                     continue
                 # "If I had to... probably least connections, though prefix-aware is tempting": another still in view
                 if _still_tempted(said, p):

@@ -3806,3 +3806,71 @@ def test_the_interviewers_kv_heads_premise_taken_up_is_not_held_to_the_named_mod
                            "~58 sequences of 2,048 tokens without GQA, and four times that, ~230, with 8 KV heads.")]
     led = build_ledger(turns, "transformer-kv-cache-drill")
     assert none_wrong(led, "kv_heads")
+
+
+# ---- cycle 105: the whole card divided, a sparse peak, repairs away at the vendor, a read's own time
+
+
+def test_sequences_divided_from_the_whole_card_are_wrong_when_the_weights_sit_on_it():
+    """The count lands near a kind reading of the card (60 GB free, 2,000 tokens), but the division said takes the
+    whole 80 GB: the 26 GB of weights were never taken off."""
+    turns = [("interviewer", "One host, eight A100 80GB GPUs, each with its own copy of a 13B model in FP16. Prompts "
+                             "around 2,000 tokens, replies around 250. With the 13B in FP16 on one A100 80GB, how many "
+                             "2,000-token sequences can it hold at once?"),
+             ("candidate", "Assume the Llama-2-13B shape: 40 layers, 40 heads, head dim 128, no GQA. KV per token = "
+                           "2 × 40 × 40 × 128 × 2 bytes = 819,200 bytes, ~0.8 MB. A sequence is 2,000 prompt + 250 reply "
+                           "= 2,250 tokens → ~1.84 GB. 80 GB ÷ 1.84 GB ≈ 43 sequences per GPU.")]
+    led = build_ledger(turns, "route-batch-eight-gpus")
+    (c,) = led.by_kind("concurrent_sequences")
+    assert c.check.status == "wrong" and "whole" in c.check.explanation, led.summary()
+
+
+def test_sequences_divided_from_the_free_memory_stand():
+    led = ledger("KV per token = 2 × 40 × 40 × 128 × 2 bytes = 819,200 bytes. A sequence is 2,250 tokens → ~1.84 GB. "
+                 "50 GB ÷ 1.84 GB ≈ 27 sequences per GPU.", opening=OPEN_13B)
+    assert status(led, "concurrent_sequences") == "ok", led.summary()
+
+
+@pytest.mark.parametrize("peak, verdict", [("~240 TFLOPS FP16 on the datasheet", "wrong"),
+                                           ("~121 TFLOPS FP16 on the datasheet", None),
+                                           ("~242 TFLOPS FP16 with sparsity on the datasheet", None)])
+def test_a_gpus_sparse_peak_quoted_as_its_fp16_figure_is_wrong(peak, verdict):
+    led = ledger(f"6M × 20 MFLOPs = 120 TFLOP/s of work. An L4 is {peak}; I'd expect 10% of that.", opening=OPEN_REC)
+    peaks = [c for c in led.by_kind("flops") if c.value and c.value > 1e14 and c.value != 1.2e14]
+    assert [c.check.status if c.check else None for c in peaks] == [verdict], led.summary()
+
+
+def test_gpus_away_at_the_vendor_for_weeks_are_checked_as_in_repair():
+    led = ledger("Say fifty a month, under two a day. Vendor RMA turnaround is about two weeks, so at any moment about a "
+                 "hundred GPUs are out at the vendor.", opening=OPEN_HEALTH)
+    checked = [c for c in led.by_kind("gpu_count") if c.check is not None and c.check.rule == "in_repair"]
+    assert [c.check.status for c in checked] == ["wrong"], led.summary()
+
+
+def test_the_share_of_failures_that_goes_to_repair_is_read():
+    led = ledger("Two hundred a month. Call it six or seven a day. Roughly half clear with a reboot; the other half go to "
+                 "RMA, and I'd assume about three weeks turnaround. So in steady state around seventy GPUs sit in the "
+                 "repair pipeline.", opening=OPEN_HEALTH)
+    checked = [c for c in led.by_kind("gpu_count") if c.check is not None and c.check.rule == "in_repair"]
+    assert [c.check.status for c in checked] == ["ok"], led.summary()
+
+
+@pytest.mark.parametrize("said, wrong", [("40", True), ("10", False)])
+def test_a_replay_said_as_seconds_of_reading_is_held_to_the_read(said, wrong):
+    led = ledger(f"For 20 GB: sequential read on NVMe is about 2 GB/s, which is 2 seconds per GB, so 20 GB is {said} "
+                 "seconds of reading.", opening=OPEN_WAL)
+    times = led.by_kind("recovery_time_s")  # (the "2 seconds per GB" is the speed turned over, no recovery time)
+    assert [(c.value, c.check is not None and c.check.status == "wrong") for c in times] == [(float(said), wrong)], \
+        led.summary()
+
+
+@pytest.mark.parametrize("said, verdict", [("40", "wrong"), ("10", "ok")])
+def test_a_size_over_a_byte_rate_is_held_to_its_seconds(said, verdict):
+    (c,) = _calcs(f"Replay: 20 GB at 2 GB/s is {said} seconds.")
+    assert c.check.status == verdict, c.check
+
+
+def test_one_sequences_kv_said_beside_its_length_is_no_free_memory():
+    led = ledger("A sequence is now ~8,050 tokens, about 2.6 GB of KV, so 164 GB holds ~62 of them.",
+                 opening=OPEN_70B)
+    assert not led.by_kind("free_kv_bytes"), led.summary()

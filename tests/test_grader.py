@@ -2381,6 +2381,33 @@ def test_the_wait_users_feel_names_the_time_to_schedule():
     pytest.param("transformer-kv-cache-drill", "max_seqs",
                  "The cache is fixed at batch 8 by 2,048: a sequence that reaches 2,048 stops with a length finish.",
                  id="a_cache_fixed_at_a_batch_is_a_limit"),
+    pytest.param("kv-store-wal", "fsync_constraint",
+                 "Group commit. The batch size is a tunable, so it depends on the disk's fsync characteristics.",
+                 id="a_batch_said_to_depend_on_the_disks_fsync_names_the_constraint"),
+    pytest.param("recommendation-serving", "tradeoff",
+                 "I'm not cutting candidates or shrinking the ranker. I buy the deadline with hardware: GPUs at 50% and "
+                 "a feature store sized for shift change.", id="the_deadline_bought_with_hardware_is_a_trade_off"),
+    pytest.param("transformer-kv-cache-drill", "latency_named",
+                 "A batch of four makes each step a bit slower than one prompt alone, but it's four tokens per pass.",
+                 id="a_batch_making_each_step_slower_names_the_latency"),
+    pytest.param("inference-timeout-restart", "detection",
+                 "Hung: no token emitted for 8 s while the worker's step counter is still advancing.",
+                 id="no_token_emitted_for_a_time_is_detection"),
+    pytest.param("inference-timeout-restart", "detection",
+                 "Dead worker: the health RPC misses 3 beats at 2 s intervals.",
+                 id="missed_beats_counted_are_detection"),
+    pytest.param("inference-timeout-restart", "poison_quarantine",
+                 "Every request carries a prompt hash, and a hash that's in the batch for two crashes is quarantined.",
+                 id="a_prompt_hash_quarantined_after_crashes_is_a_poison_rule"),
+    pytest.param("inference-timeout-restart", "poison_quarantine",
+                 "After two crashes with the same fingerprint it goes into a quarantine list and returns an error.",
+                 id="quarantined_after_two_crashes_is_a_poison_rule"),
+    pytest.param("kv-store-wal", "wrong_metric",
+                 "If the device's fsync p99 climbs over 1.5 ms, the writer saturates and the window can't drain; "
+                 "that's the alert.", id="a_threshold_then_thats_the_alert_is_the_wrong_metric"),
+    pytest.param("inference-timeout-restart", "expected_duration",
+                 "Support chat caps max_tokens at 1,024. At 25 tokens per second that's ~41 s of decode, plus prefill.",
+                 id="a_rate_after_the_length_into_seconds_of_decode_is_an_expected_time"),
 ])
 def test_what_a_sentence_says_is_read_as_its_item(qid, item, answer):
     assert item in _evidence(qid, [answer]).present
@@ -2404,6 +2431,18 @@ def test_what_a_sentence_says_is_read_as_its_item(qid, item, answer):
     pytest.param("kv-store-wal", "ack_before_log",
                  "Put writes to the map and to the log buffer and returns; a background flusher fsyncs the log every "
                  "100 ms.", id="a_record_written_before_the_return_is_no_ack_before_the_log"),
+    pytest.param("kv-store-wal", "fsync_constraint",
+                 "Replay time is proportional to log size, which is why compaction and snapshots matter.",
+                 id="replay_proportional_to_the_log_names_no_constraint"),
+    pytest.param("inference-timeout-restart", "expected_duration",
+                 "It'll push the average up a bit, since the retried requests take a second slot.",
+                 id="a_second_slot_is_no_second_of_generation"),
+    pytest.param("route-batch-eight-gpus", "tradeoff",
+                 "The shopper is standing in the aisle, so a 5 s delay costs us a picking slot, not just a metric.",
+                 id="what_a_delay_costs_is_no_trade_off_accepted"),
+    pytest.param("route-batch-eight-gpus", "concurrency",
+                 "If the text sits there they click again, and now we have two requests.",
+                 id="a_request_sent_twice_is_no_concurrency_figure"),
 ])
 def test_what_a_sentence_does_not_say_is_not_read_as_the_item(qid, item, answer):
     assert item not in _evidence(qid, [answer]).present
@@ -2436,6 +2475,12 @@ def test_what_a_sentence_does_not_say_is_not_read_as_the_item(qid, item, answer)
                  "For the KV cache, I'd keep a dict keyed by (layer, position) mapping to the (k, v) tensors. And since "
                  "we're a serving shop, I'd back that dict with Redis so other workers can reuse a prefix.",
                  id="the_caches_dict_backed_with_redis_is_the_kv_confusion"),
+    pytest.param("recommendation-serving", "no_limits",
+                 "I'd turn on dynamic batching in Triton so requests get grouped together on the GPU. That's what it's "
+                 "designed for, and it handles the batching for us.", id="the_server_handling_the_batching_for_us_is_no_limits"),
+    pytest.param("transformer-kv-cache-drill", "average_only",
+                 "I'd watch average tokens per second per user, and as long as that average stays above reading speed, "
+                 "the batch is fine.", id="average_tokens_per_second_watched_is_average_only"),
 ])
 def test_what_a_sentence_commits_is_raised_as_its_pitfall(qid, pitfall, answer):
     assert pitfall in _pitfall_ids(_dialogue(("Go on.", answer)), qid)
@@ -2482,3 +2527,39 @@ def test_a_limit_said_in_an_answer_the_kv_confusion_taints_still_sets_a_limit():
                                   "sequences' KV to a Redis cluster and pull it back when there's room.")),
                        "gpu-inference-fundamentals")
     assert "kv_cache_confusion" in ids and "no_limits" not in ids
+
+
+def test_a_region_of_the_spectrum_pointed_at_chooses_no_durability_mode():
+    """Asked which of three fsync modes, "the strict-ish end of the spectrum" takes none of them: the list stands."""
+    ids = _pitfall_ids(_dialogue(
+        ("When put returns, what have you promised?",
+         "That depends on the durability mode. We could fsync per write for strict durability, use group commit to "
+         "amortise the fsync, or do periodic fsync on an interval for throughput. The right one depends on the use case."),
+        ("The requirement says once put returns it's not lost. So which one?",
+         "Then the strict-ish end of the spectrum - but group commit and batching give you most of the throughput back.")),
+        "kv-store-wal")
+    assert "policy_list" in ids
+
+
+def test_continuous_batching_turned_down_for_a_toy_is_no_batching_without_limits():
+    ids = _pitfall_ids(_dialogue(
+        ("Now decode four prompts of different lengths in one batch. What changes?",
+         "Left-pad to the longest and mask the pads. It's static batching - all four run until the longest finishes. "
+         "Continuous batching would let a short one leave and another join, but I wouldn't do that in a toy.")),
+        "transformer-kv-cache-drill")
+    assert "no_limits" not in ids
+
+
+@pytest.mark.parametrize("extra, score", [
+    ("", 2),
+    (" A prompt whose hash is in the batch for two worker crashes is quarantined and never retried.", 3),
+])
+def test_full_marks_on_a_restart_policy_need_something_that_stops_one_failure_spreading(extra, score):
+    """Detection, a retry budget and a resume rule are the anchor's limits; its 3 adds what keeps one failure from
+    spreading - retries off everyone's tail, a priority, cancellation, or a poison prompt quarantined."""
+    r = _graded("inference-timeout-restart",
+                ("How do you tell a hung generation from a long one?",
+                 "If a sequence hasn't produced a new token in 5 seconds, it's hung."),
+                ("The worker restarts. Resume or recompute?",
+                 "Recompute - the cache died with the worker. Each request gets at most 2 retries, then an error." + extra))
+    assert r.criterion("scheduling_policy").score == score

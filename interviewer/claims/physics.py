@@ -850,6 +850,37 @@ def check_bandwidth(c: Claim, ctx: Ctx, i: int) -> Check | None:
                   f"not {c.value / 1e12:.2g}.", trace)
 
 
+_PEAK_WORD = re.compile(r"\b(?:datasheet|data\s+sheet|spec(?:s|\s+sheet)?|peak|on\s+paper)\b", re.I)
+_FP8_WORD = re.compile(r"\b(?:fp8|int8|8-bit)\b", re.I)
+
+
+def check_peak_flops(c: Claim, ctx: Ctx, i: int) -> Check | None:
+    """A named GPU's peak tensor rate said as its dense figure: the with-sparsity peak (twice the dense one) quoted
+    for FP16 ("An L4 is ~240 TFLOPS FP16 on the datasheet") halves every compute-bound estimate built on it. Only
+    that slip is judged; any other rate (a delivered share, a measured one) is the candidate's to choose."""
+    g = _gpu(c.subject)
+    pos = _pos(c)
+    if not g or pos < 0 or not c.value or re.search(r"spars", c.sentence, re.I):
+        return None
+    before, after = c.sentence[max(0, pos - 50):pos], c.sentence[pos + len(c.span):pos + len(c.span) + 40]
+    names = [re.escape(a) for a in [g.id, *g.aliases] if a]
+    named = re.search(r"\b(?:" + "|".join(names) + r")\b(?:'s)?[^.;,\d]{0,25}$", before, re.I)
+    if not named or not (_PEAK_WORD.search(before + " " + after) or re.match(r"\s*(?:fp16|bf16)\b", after, re.I)):
+        return None
+    fp8 = bool(_FP8_WORD.search(after[:20]) or _FP8_WORD.search(before[-20:]))
+    dense = g.tflops_fp8 if fp8 else g.tflops_fp16
+    if not dense:
+        return None
+    sparse = 2 * dense * 1e12
+    if abs(c.value / sparse - 1) > 0.12:
+        return None
+    dt = "FP8" if fp8 else "FP16"
+    return _check("wrong", "peak_flops", dense * 1e12, "flop", c,
+                  f"{c.value / 1e12:,.0f} TFLOPS is the {_gpu_label(c.subject)}'s {dt} peak with 2:4 sparsity; its "
+                  f"dense {dt} peak is about {dense:,.0f} TFLOPS, so a compute-bound estimate built on it is twice too "
+                  f"kind.", [f"{g.id}: dense {dt} {dense:,.0f} TFLOPS, with sparsity {2 * dense:,.0f} ({g.source})"])
+
+
 def check_cache_tokens(c: Claim, ctx: Ctx, i: int) -> Check | None:
     cap = _capacity(c, ctx, i, c.scope if c.scope_stated else None)
     tol = ctx.v.physics["tolerance"]
@@ -1035,6 +1066,15 @@ def check_sequences(c: Claim, ctx: Ctx, i: int) -> Check | None:
                               f"that is about {say.count(expected)} sequences {where}, not {say.count(c.value)}.",
                               trace + [f"the free memory said: {say.nbytes(own)}; {say.nbytes(own)} / ({kv:,} bytes x "
                                        f"{s_len:,.0f} tokens) = {expected:,.1f}"], assumptions)
+    whole = _whole_card_divided(c, cap) if ok and own is None else None
+    if whole is not None and not _best(c, [expected], tol)[0]:
+        # "80 GB ÷ 1.84 GB ≈ 43 sequences" on a card that also holds 26 GB of weights: the count passes only on a
+        # kinder reading of the card, but the division said uses the whole card, so the weights were never taken off
+        return _check("wrong", "sequences", expected, "sequences", c,
+                      f"That divides the whole {say.nbytes(whole)} of the card; about {say.nbytes(cap['weights'])} of "
+                      f"it holds the weights, so about {say.nbytes(cap['primary_free'])} is free: roughly "
+                      f"{say.count(expected)} sequences {where}, not {say.count(c.value)}.",
+                      trace + [f"the memory divided: {say.nbytes(whole)}, the whole card"], assumptions)
     if ok:
         _v, f, n, kv, s_len, where = min(positive, key=lambda x: abs(math.log(max(x[0], 1e-9) / max(c.value, 1e-9))))
         per = _seq_bytes(kv * s_len)
@@ -1105,6 +1145,26 @@ _LOAD_BEFORE = re.compile(r"(?:(?:^|[.;:,]\s*|\b(?:and|so|then)\s+|\b(?:ms|milli
                           # the fleet's load shared out: "each replica sits at $2500 / 28 \approx$ 90 live sequences"
                           r"|\b(?:sits?|sitting)\s+at\b[^.;]{0,30}?)"
                           r"(?:about\s+|roughly\s+|~)?$", re.I)
+
+
+# the memory divided by one sequence's KV just before the count: "80 GB ÷ 1.84 GB ≈ 43 sequences"
+_DIVIDED_BEFORE = re.compile(r"(?<![\d.,])(\d[\d,]*(?:\.\d+)?)\s*(?:GB|GiB|G|gigs?)\s*(?:÷|/|divided\s+by)\s*~?\d[\d,]*(?:\.\d+)?"
+                             r"\s*(?:GB|GiB|MB|MiB|G|M)\b\s*(?:(?:≈|=|~|is|gives)\s*(?:about\s+|roughly\s+|~)?)?$", re.I)
+
+
+def _whole_card_divided(c: Claim, cap: dict) -> float | None:
+    """The memory a count of sequences was divided from, in bytes, when it is the whole card (or replica) although the
+    weights sit on it too; None otherwise."""
+    pos = _pos(c)
+    m = _DIVIDED_BEFORE.search(c.sentence[max(0, pos - 60):pos]) if pos >= 0 else None
+    if m is None or not cap["mem"] or cap["weights"] < 0.1 * cap["mem"]:
+        return None
+    said = float(m.group(1).replace(",", ""))
+    for total in (cap["mem"], cap["n"] * cap["mem"]):
+        for unit in (1e9, GIB):
+            if abs(said * unit / total - 1) <= 0.08:
+                return said * 1e9
+    return None
 
 
 def _load_chosen(c: Claim) -> bool:
@@ -1609,6 +1669,20 @@ def check_calculation(c: Claim, ctx: Ctx, i: int) -> Check | None:
         other = parts[1 - rated[0]]
         expected = values[rated[0]] * (values[1 - rated[0]] if other is None else other.value / 1000.0)
         return _every_unit_said(c, ctx, said, expected, [f"{said} = {say.nbytes(expected)}"], 1.0737)
+    if result and result[-1].dim == "time" and ops == ["/"] and parts[0] is not None and parts[1] is not None \
+            and parts[0].dim == "bytes" and parts[1].dim == "bytes_rate" and parts[0].unit and parts[1].unit:
+        # a size over a byte rate, into a time: every unit is said, so no change of unit (seconds to hours) can explain a
+        # gap ("20 GB at 2 GB/s is 40 seconds" is four times the 10 s it takes)
+        secs = values[0] / values[1]
+        r = c.value / (secs * 1000.0) if secs else None
+        trace = [f"{said} = {secs:,.3g} s"]
+        if r is not None and abs(math.log(r)) <= math.log(1 + ctx.v.physics["tolerance"]) + math.log(1.0737):
+            return _check("ok", "arithmetic", secs, c.unit, c, f"{said} checks out.", trace)
+        check = _check("wrong", "arithmetic", secs, c.unit, c,
+                       f"{said} is about {secs:,.3g} seconds, not {c.value / 1000.0:,.3g}: redo it "
+                       f"({' '.join(c.span.split())}).", trace)
+        check.ratio = round(r, 4) if r is not None else None
+        return check
     sized = [m for m in parts if m is not None and m.dim == "bytes" and m.unit]
     if result and result[-1].dim in ("bytes", "bytes_rate") and set(ops) <= arithmetic.MUL and len(sized) == 1 \
             and all(m is not None and (m is sized[0] or m.dim not in ("bytes", "bytes_rate", "time")) for m in parts):
@@ -2455,6 +2529,7 @@ _REPLAYS_IN = re.compile(r"\s*(?:(?:of\s+)?(?:log|wal)\s+)?(?:(?:(?:replays?|rea
                          r"|(?:is|takes|=|→|->)\s*)(?:about\s+|roughly\s+|around\s+|under\s+|~)?", re.I)
 
 
+_OF_READING = re.compile(r"\s+(?:of\s+(?:sequential\s+|raw\s+)?(?:reading|read\s+time|disk\s+reads?)|just\s+to\s+read\b|to\s+read\s+(?:it|the\s+log)\b)", re.I)
 _READS_IT = re.compile(r"\b(?:replay\w*|recovery|restart\w*|it|we)\s+(?:reads?|replays?|streams?|scans?)\s+(?:it|the\s+(?:whole\s+)?(?:log|wal|file))\b", re.I)
 
 
@@ -2512,7 +2587,9 @@ def check_recovery_time(c: Claim, ctx: Ctx, i: int) -> Check | None:
         read_alone = bool(_READ_IS.fullmatch(c.sentence, at + len(speed.span), pos))
     floor_s = sizes[0].value / speed.value
     trace = [f"{say.nbytes(sizes[0].value)} / {say.nbytes(speed.value)} a second = {floor_s:,.1f} s at least"]
-    if c.value > 4 * floor_s and read_alone:
+    # the read's time by name: "so 20 GB is 40 seconds of reading" leaves nothing else in it
+    named_read = _OF_READING.match(c.sentence, pos + len(c.span)) is not None
+    if read_alone and c.value > 4 * floor_s or named_read and c.value > 1.6 * floor_s:
         # the read's own time, said right after its size and speed ("A 20 GB log read sequentially at ~1 GB/s
         # is about 200 seconds"): an order of magnitude off, whatever applying the records adds after
         return _check("wrong", "recovery_time", floor_s, c.unit, c,
@@ -2589,9 +2666,13 @@ def check_gpus_from_rate(c: Claim, ctx: Ctx, i: int) -> Check | None:
 _FAILURES_PER_PERIOD = re.compile(r"\s*(?:(?:sick|bad|broken|failed|failing|faulty|unhealthy|dead)\s+)?"
                                   r"(?:(?:gpus?|hosts?|nodes?|cards?|machines?|failures?|repairs?|of\s+them)\s+)?(?:a|per|each|every|/)\s*"
                                   r"(day|week|wk|month|year)\b", re.I)
+_SHARE_OF = re.compile(r"\b(?:the\s+other\s+|about\s+|roughly\s+|around\s+)?(half|a\s+third|a\s+quarter|two\s+thirds)\b(?!\s+(?:a|an|of\s+an?)\s+(?:day|hour|week))", re.I)
+_SHARE_WORDS = {"half": 0.5, "third": 1 / 3, "quarter": 0.25, "thirds": 2 / 3}
 _PERIOD_DAYS = {"day": 1.0, "week": 7.0, "wk": 7.0, "month": 30.0, "year": 365.0}
 _IN_REPAIR = re.compile(r"[^.;!?\d]{0,24}?\b(?:in\s+(?:repair|the\s+shop|the\s+(?:repair\s+)?pipeline|rma|flight)|out\s+of\s+service|"
-                        r"being\s+repaired|at\s+any\s+(?:time|moment|one\s+time|given\s+time))", re.I)
+                        r"being\s+repaired|at\s+any\s+(?:time|moment|one\s+time|given\s+time)|"
+                        # "about a hundred GPUs are out at the vendor": away for the RMA
+                        r"(?:out\s+)?(?:at|with)\s+the\s+(?:vendor|oem|manufacturer)\b)", re.I)
 _DAY_MS = _PERIOD_MS["day"]
 _STEADY_STATE = re.compile(r"\b(?:steady[- ]state|little.s\s+law|at\s+any\s+(?:one\s+|given\s+)?(?:time|moment)|on\s+average)\b", re.I)
 _SUM_SIGN = re.compile(r"\+|\bplus\b", re.I)
@@ -2658,9 +2739,15 @@ def check_in_repair(c: Claim, ctx: Ctx, i: int) -> Check | None:
     # (or counted in hosts: "~6 nodes a day ... ~19 nodes, ~150 GPUs")
     hosts = (1.0, 8.0) if _WHOLE_HOST.search(text) or any(_HOST_UNIT.search(r[1]) for r in named) else (1.0,)
 
+    # a share of the failures that goes to repair, said after the rate: "Roughly half clear with a reset ...; the other
+    # half are real hardware and go to RMA ... three weeks turnaround. So ... around seventy GPUs"
+    first_rate = min(r[2] for r in named)
+    shares = (1.0, *{_SHARE_WORDS[w.group(1).lower().split()[-1]] for w in _SHARE_OF.finditer(text, first_rate, pos)})
+
     def closest(rs):
         """(out at once, the rate as said, a day, days, GPUs a host): the reading of `rs` nearest the count."""
-        return min(((r * d * h, said, r, d, h) for r, said, _at, _of in rs for d in days for h in hosts),
+        return min(((r * d * h * f, said, r * f, d, h) for r, said, _at, _of in rs for d in days for h in hosts
+                    for f in shares),
                    key=lambda x: abs(math.log(c.value / x[0])))
 
     def near(out: float) -> bool:
@@ -2715,6 +2802,7 @@ CHECKS = {
     "usable_memory_bytes": check_usable,
     "gpu_memory_bytes": check_gpu_memory,
     "memory_bandwidth": check_bandwidth,
+    "flops": check_peak_flops,
     "kv_cache_tokens": check_cache_tokens,
     "concurrent_sequences": check_sequences,
     "max_num_seqs": check_max_num_seqs,
