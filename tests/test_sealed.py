@@ -101,14 +101,16 @@ EXACT, WITHIN_ONE, PITFALL_RECALL, FALSE_PITFALL = 0.85, 0.97, 0.85, 0.02
 # stuffed) in cycle 101, and ZZZZZZZU and ZZZZZZZV (0.87, 0.86; ZZZZZZZU on three false vendor_speedup only, ZZZZZZZV on
 # one false no_limits, one strong, one weak and one stuffed answer) in cycle 102. ZZZZZZZX, measured once at ac91d03, is
 # the third to meet every point; it and ZZZZZZZW (0.84, on exact and one weak answer) were tuned on in cycle 103, and
-# ZZZZZZZY and ZZZZZZZZ (0.82, 0.81; both on exact and two weak answers, ZZZZZZZZ also on two false pitfalls) in cycle 104.
+# ZZZZZZZY and ZZZZZZZZ (0.82, 0.81; both on exact and two weak answers, ZZZZZZZZ also on two false pitfalls) in cycle 104,
+# and ZZZZZZZZA and ZZZZZZZZB (0.89 each; ZZZZZZZZA on one false no_limits and one strong answer, ZZZZZZZZB on two weak
+# answers and one stuffed) in cycle 105.
 BELOW_THE_BAR: dict[str, str] = {
-    "batch_zzzzzzzza": ("measured once at e20fa0e (cycle 104's end, written blind and kept unopened while it ran): "
-                        "exact 0.89 (80/90), within one 0.99 (89/90), pitfall recall 1.00 (19/19), every weak (8/8) and "
-                        "stuffed (3/3) answer meet the bar; one false no_limits (3.8%) and one strong answer (5/6) do not"),
-    "batch_zzzzzzzzb": ("measured once at e20fa0e: exact 0.89 (80/90), within one 1.00, pitfall recall 0.88 (22/25), no "
-                        "false pitfall and every strong answer (7/7) meet the bar; two weak answers (6/8) and one stuffed "
-                        "answer (2/3) do not"),
+    "batch_zzzzzzzzc": ("measured once at 39de15b (cycle 105's end, written blind and kept unopened while it ran): "
+                        "exact 0.92 (83/90), within one 1.00, pitfall recall 0.87 (20/23), every strong (6/6) and stuffed "
+                        "(3/3) answer meet the bar; one false no_limits (4.0%) and one weak answer (7/8) do not"),
+    "batch_zzzzzzzzd": ("measured once at 39de15b: exact 0.87 (78/90), within one 1.00, pitfall recall 0.91 (21/23), no "
+                        "false pitfall, every strong (6/6) and stuffed (3/3) answer meet the bar; one weak answer (7/8) "
+                        "does not"),
 }
 
 BATCHES = sealed_batches()
