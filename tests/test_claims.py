@@ -3874,3 +3874,39 @@ def test_one_sequences_kv_said_beside_its_length_is_no_free_memory():
     led = ledger("A sequence is now ~8,050 tokens, about 2.6 GB of KV, so 164 GB holds ~62 of them.",
                  opening=OPEN_70B)
     assert not led.by_kind("free_kv_bytes"), led.summary()
+
+
+# ---- cycle 106: shorthand shapes, a chosen reserve, a free figure said again, a share in its own column
+
+
+def test_a_shape_in_shorthand_letters_is_a_kv_product():
+    led = ledger("Per tok: 2 (K,V) x 32 L x 32 H x 128 x 2 B = 524,288 B = 512 KiB.",
+                 opening="How much memory for batch 8, 2,048 tokens, 32 layers, 32 heads of dim 128, FP16?")
+    assert none_wrong(led, "kv_bytes_per_token") and status(led, "kv_bytes_per_token") == "ok", led.summary()
+
+
+def test_the_kv_said_beside_the_weights_by_its_noun_is_no_weights_figure():
+    led = ledger("Per step it reads ~14 GB weights + up to 8 GiB KV at ~2 TB/s, so ~7-11 ms.",
+                 opening="A 7B model in FP16 on an A100 80GB at batch 8 with a preallocated cache.")
+    assert [c.value for c in led.by_kind("weights_bytes")] == [14e9], led.summary()
+
+
+def test_free_memory_under_a_reserve_the_candidate_chose_stands():
+    led = ledger("Llama-3-70B in FP16 is 140 GB of weights, so a replica is four H100s, 35 GB of weights per card. We never "
+                 "plan past 85% of HBM: so 68 GB usable per card, minus 35 of weights, minus about 5 for activations: 28 GB a "
+                 "card, 112 GB a replica for KV cache.", "At 320 KiB a token, a 1,800-token sequence is about 590 MB. 112 GB "
+                 "over 0.59 GB gives about 190 concurrent sequences per replica.")
+    assert status(led, "free_kv_bytes") == "ok", led.summary()
+    assert [c.check.status for c in led.by_kind("concurrent_sequences")] == ["ok"], led.summary()
+
+
+def test_a_share_in_its_own_table_column_is_not_read_as_the_hosts_share():
+    led = ledger("policy | util cost | 8-GPU p99 wait\npure pack | ~0 | hours\nreserve 8 hosts | ~1% of fleet | < 30 min",
+                 opening="We run about 2,000 H100s, 250 hosts with eight GPUs each. Design the scheduler.")
+    assert none_wrong(led, "fleet_share"), led.summary()
+
+
+def test_candidate_scores_a_second_are_checked_against_the_demand():
+    led = ledger("Inputs: 20,000 rps and 300 candidates per request, so that's 600,000 candidate scores a second.",
+                 opening=OPEN_REC)
+    assert status(led, "items_per_s") == "wrong", led.summary()

@@ -2408,6 +2408,14 @@ def test_the_wait_users_feel_names_the_time_to_schedule():
     pytest.param("inference-timeout-restart", "expected_duration",
                  "Support chat caps max_tokens at 1,024. At 25 tokens per second that's ~41 s of decode, plus prefill.",
                  id="a_rate_after_the_length_into_seconds_of_decode_is_an_expected_time"),
+    pytest.param("inference-timeout-restart", "expected_duration",
+                 "| row | item | value |\n|---|---|---|\n| 6 | max_tokens | 4,096 |\n| 7 | decode time at the cap | ~164 s |",
+                 id="a_sheets_decode_time_row_is_an_expected_time"),
+    pytest.param("transformer-kv-cache-drill", "latency_named", "Each step also gets a bit slower as the batch grows.",
+                 id="each_step_also_slower_names_the_latency"),
+    pytest.param("inference-timeout-restart", "poison_quarantine",
+                 "Hash the prompt; if the same hash has killed a worker twice, block it and return an error.",
+                 id="a_hash_that_killed_a_worker_twice_blocked_is_a_poison_rule"),
 ])
 def test_what_a_sentence_says_is_read_as_its_item(qid, item, answer):
     assert item in _evidence(qid, [answer]).present
@@ -2481,6 +2489,13 @@ def test_what_a_sentence_does_not_say_is_not_read_as_the_item(qid, item, answer)
     pytest.param("transformer-kv-cache-drill", "average_only",
                  "I'd watch average tokens per second per user, and as long as that average stays above reading speed, "
                  "the batch is fine.", id="average_tokens_per_second_watched_is_average_only"),
+    pytest.param("gpu-inference-serving", "kv_cache_confusion",
+                 "The KV$ goes into a Redis cluster, ~200 GB of RAM, keyed by conversation id.",
+                 id="the_kv_cache_in_shorthand_put_in_redis_is_the_kv_confusion"),
+    pytest.param("recommendation-serving", "policy_list",
+                 "Dynamic batching in Triton, or request coalescing, or micro-batching; there's also padding-free "
+                 "batching, and circuit breakers, fallbacks to popular items, load shedding. Lots of tools; you'd combine "
+                 "them as needed.", id="tools_combined_as_needed_are_a_policy_list"),
 ])
 def test_what_a_sentence_commits_is_raised_as_its_pitfall(qid, pitfall, answer):
     assert pitfall in _pitfall_ids(_dialogue(("Go on.", answer)), qid)
@@ -2563,3 +2578,24 @@ def test_full_marks_on_a_restart_policy_need_something_that_stops_one_failure_sp
                 ("The worker restarts. Resume or recompute?",
                  "Recompute - the cache died with the worker. Each request gets at most 2 retries, then an error." + extra))
     assert r.criterion("scheduling_policy").score == score
+
+
+def test_every_policy_weighted_into_one_sum_chooses_none():
+    ids = _pitfall_ids(_dialogue(
+        ("Pick one fairness rule. Not a menu, one. What is its failure mode?",
+         "There are a few that work. Fair share with decay is what most universities run. Strict priority tiers are "
+         "simpler. Hard per-team quotas are easiest to explain to finance. And FIFO with backfill handles the small jobs. "
+         "In practice I'd make the priority a weighted sum of all of them - age, fair-share, QOS, job size - and tune the "
+         "weights per org.")))
+    assert "policy_list" in ids
+
+
+def test_values_left_to_chaos_experiments_answer_no_which_one():
+    ids = _pitfall_ids(_dialogue(
+        ("The worker restarts. Do you resume from cached state or recompute the prompt?",
+         "There are several paths: resume from the KV cache if it survived, swap in from CPU, recompute the prefill, fail "
+         "over to another replica, or push to a dead-letter queue. Each has its place; the orchestrator picks."),
+        ("Which one, with what numbers?",
+         "I'd tune them in a load test - the right values fall out of the chaos experiments.")),
+        "inference-timeout-restart")
+    assert "policy_list" in ids

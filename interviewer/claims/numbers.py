@@ -452,6 +452,8 @@ def find_mentions(text: str, vocab: Vocab | None = None) -> list[Mention]:
         i += 1
     out.extend(merged)
     out.sort(key=lambda m: m.start)
+    if "L" in text or "H" in text:
+        out = [_shape_letter(text, m) for m in out]
     for k in range(len(out) - 1):
         a, b = out[k], out[k + 1]
         # (sequences counted, not an example's prompts: "one card has three 8K prompts and another ten tiny ones")
@@ -463,6 +465,32 @@ def find_mentions(text: str, vocab: Vocab | None = None) -> list[Mention]:
             out[k + 1] = replace(b, end=km.end(), dim="tokens", unit="",
                                  value=b.raw * (1024.0 if b.raw in v.binary_k else 1000.0), k_suffix=True)
     return out
+
+
+# a model's shape in shorthand inside a product: "2 (K,V) x 32 L x 32 H x 128 x 2 B" - L for layers, H for heads (not
+# hours: a time is written "2 h" or "2 hrs", and is no factor of a KV product)
+_SHAPE_LETTER = re.compile(r"\s*([LH])\b(?!')")
+_TIMES_NEAR = re.compile(r"(?:[x×*]\s*$)")
+_TIMES_AFTER = re.compile(r"\s*[x×*]\s*\d")
+
+
+def _shape_letter(text: str, m: Mention) -> Mention:
+    """A count or an "hours" figure that is a layer or head count written as one capital letter in a product."""
+    if m.dim not in ("count", "time"):
+        return m
+    at = m.start
+    while at < m.end and (text[at].isdigit() or text[at] in ",."):
+        at += 1  # the digits; the unit (if any) follows
+    lm = _SHAPE_LETTER.match(text, at)
+    if lm is None or lm.end() < m.end or (m.dim == "time" and lm.group(1) != "H"):
+        return m
+    # (a factor re-read on its own, as a formula's part is: "32 H" from "... x 32 H x ...")
+    alone = m.start == len(text) - len(text.lstrip()) and not text[lm.end():].strip()
+    if not (alone or _TIMES_NEAR.search(text, max(0, m.start - 4), m.start) or _TIMES_AFTER.match(text, lm.end())):
+        return m
+    dim, unit = ("layers", "layers") if lm.group(1) == "L" else ("attention_heads", "heads")
+    raw = m.raw if m.raw else m.value
+    return replace(m, end=lm.end(), value=raw, dim=dim, unit=unit, raw=raw)
 
 
 _K_LENGTH = re.compile(r"(\d+(?:\.\d+)?)\s*[kK](?=[\s-]+\w)")

@@ -693,6 +693,16 @@ def check_free(c: Claim, ctx: Ctx, i: int) -> Check | None:
     readings += after_cache
     ok, best = _best(c, readings, tol)
     n, mem, w = cap["n"], cap["mem"], cap["weights"]
+    if not ok and c.value:
+        # the usable memory the candidate set (and was right to): "we never plan past 85% of HBM ... So 68 GB usable
+        # per card, minus 35 of weights, minus about 5 for activations: 28 GB a card, 112 GB a replica" - a chosen
+        # reserve, with up to a tenth of the card more held back for the runtime
+        for u in _usable_said(c, ctx, i, mem):
+            per_card = [u - w / n - x * mem for x in (0.0, 0.1)]
+            lo, hi = max(min(per_card), 0.0), max(per_card)
+            if lo <= c.value <= hi * (1 + tol) or n > 1 and lo * n <= c.value <= hi * n * (1 + tol):
+                ok, best = True, c.value
+                break
     expected = cap["primary_free"]
     cards = _cards_said(c, ctx, i, mem)
     if not ok and cards and cards != n and c.value and 0.9 * cards * mem - w - 0.1 * mem <= c.value <= cards * mem - w:
@@ -739,6 +749,17 @@ def _cards_said(c: Claim, ctx: Ctx, i: int, mem: float) -> int | None:
                 if abs(m.value / (k * nominal) - 1) <= 0.08 or abs(m.value / (k * mem) - 1) <= 0.08:
                     return k
     return None
+
+
+def _usable_said(c: Claim, ctx: Ctx, i: int, mem: float) -> list[float]:
+    """Usable memory per card the candidate said before the figure (and found right), in bytes."""
+    out = []
+    for j in ctx.by_kind.get("usable_memory_bytes", []):
+        u = ctx.claims[j]
+        if j < i and u.speaker == c.speaker and u.value and u.check is not None and u.check.status == "ok" \
+                and 0.5 * mem <= u.value <= 1.05 * mem:
+            out.append(u.value)
+    return out
 
 
 def _left_after_a_total(c: Claim, ctx: Ctx, readings: list[float], weights: float) -> list[float]:
@@ -1118,10 +1139,23 @@ def _weights_over_kv(c: Claim, ctx: Ctx, i: int) -> bool:
     return False
 
 
+def _restates(c: Claim, value: float, ctx: Ctx) -> bool:
+    """Does the count's sentence, before the count, say this many bytes again?"""
+    from interviewer.claims.numbers import find_mentions
+
+    pos = _pos(c)
+    return pos > 0 and any(m.dim == "bytes" and m.value and abs(m.value / value - 1) <= 0.02
+                           for m in find_mentions(c.sentence[:pos], ctx.v))
+
+
 def _own_free(c: Claim, ctx: Ctx, i: int, same_sentence: bool = False) -> float | None:
     """The free memory for the cache said (and found right) in the same answer as a count of sequences, if any (with
     `same_sentence`, also one said in the count's own sentence when the count names no scope)."""
     said = ctx.related(i, ("free_kv_bytes",))
+    if said is not None and said.turn != c.turn and said.speaker == c.speaker and said.value \
+            and said.check is not None and said.check.status == "ok" and _restates(c, said.value, ctx):
+        # said in an earlier answer and divided again in this one: "112 GB over 0.59 GB gives about 190"
+        return said.value
     if said is None or said.speaker != c.speaker or said.turn != c.turn or not said.value \
             or not (c.scope_stated or same_sentence and said.sentence == c.sentence) \
             or said.check is None or said.check.status != "ok":
@@ -1724,7 +1758,8 @@ _THAT_IS = re.compile(r"\s*(?:that.s|that\s+is|this\s+is|it.s|which\s+is)\b", re
 _SAID_AS_SHARE = re.compile(r"\s*(?:\w+\s*){0,3}[,;:]?\s*(?:that.s|that\s+is|which\s+is|i\.e\.|=|≈|~)\s*(?:about\s+|roughly\s+|~)?", re.I)
 _SHAPE_OF = re.compile(r"\s*(?:gang\s+|training\s+)?(?:jobs?|gangs?|hosts?|nodes?|boxes|servers?|machines?|slices?|pods?)\b", re.I)
 _SHARE_OF_A_COST = re.compile(r"\b(?:churn|cost|waste|overhead|idle\s+time|loss|losses)\s+(?:on|of|across|in|from)\s+(?:those|these|the|its|their|our)\s+$", re.I)
-_NOT_A_SHARE_OF = re.compile(r"\d|%|\b(?:plus|together|total|combined|altogether|handful|and\s+the)\b", re.I)
+# (nor across a table's cells: "reserve 8 hosts | ~1% of fleet | < 30 min", the share in its own column - a cost)
+_NOT_A_SHARE_OF = re.compile(r"\d|%|\||\b(?:plus|together|total|combined|altogether|handful|and\s+the)\b", re.I)
 _GPU_HOURS = re.compile(r"^[^.;,]{0,12}?\b(?:gpu[- ]?)?(?:hours?|hrs?|h)\b|gpu[- ]?hours?", re.I)
 
 
