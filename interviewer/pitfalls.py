@@ -373,10 +373,16 @@ def _names_in(sentence: str, p: Pitfall) -> list[tuple[int, int]]:
     """Distinct policy names in a sentence: (start, end) of the first mention of each."""
     found = {}
     for i, pat in enumerate(p.names):
-        m = pat.search(sentence)
+        # (the topic said first is no policy: "Fairness is layered: DRF, weighted fair share, ...")
+        m = next((x for x in pat.finditer(sentence) if not _TOPIC_WORD.fullmatch(x.group(0))
+                  or not _TOPIC_AFTER.match(sentence, x.end())), None)
         if m and i not in found and not any(s <= m.start() < e for s, e in found.values()):
             found[i] = (m.start(), m.end())
     return sorted(found.values())
+
+
+_TOPIC_WORD = re.compile(r"fairness", re.I)
+_TOPIC_AFTER = re.compile(r"\s+(?:is|are)\b|\s*:", re.I)
 
 
 # between two items of an enumeration: a separator and at most two words ("queues, weighted", ", or")
@@ -540,7 +546,10 @@ def _policy_list(ev: Evidence, p: Pitfall, since: int = 0) -> bool:
                     and _COMMITTED.search(sentence, 0, names[0][0]) is not None
                 # asked for one, the answer opens on it: "Pick one fairness rule." - "Weighted fair share over GPUs with
                 # guaranteed quotas, and three priority classes: P0 serving, ..." (one rule and its parts)
-                picked = not deferred and before is None and _OPENS_ON_IT.fullmatch(sentence, 0, names[0][0]) is not None \
+                # (not a sentence naming four or more: "Fairness is layered: DRF, weighted fair share, hierarchical quotas,
+                # priority classes, ... plus preemption and backfill" is every rule at once)
+                picked = not deferred and before is None and len(names) <= 3 \
+                    and _OPENS_ON_IT.fullmatch(sentence, 0, names[0][0]) is not None \
                     and asked is not None \
                     and _asks_for_one(p, ev.context[asked]) and not any(m.search(sentence) for m in p.menu) \
                     and _QUALIFIES.fullmatch(sentence, names[0][1], names[1][0]) is not None

@@ -3910,3 +3910,19 @@ def test_candidate_scores_a_second_are_checked_against_the_demand():
     led = ledger("Inputs: 20,000 rps and 300 candidates per request, so that's 600,000 candidate scores a second.",
                  opening=OPEN_REC)
     assert status(led, "items_per_s") == "wrong", led.summary()
+
+
+# ---- cycle 107: an A10 named, one prompt's KV said with "so ... is ≈"
+
+
+def test_an_a10_is_a_named_gpu():
+    from interviewer import capacity
+
+    assert [g for g, _s, _e in capacity.match_gpus("On the 24 GB A10 we prototype on")] == ["a10"]
+    assert [g for g, _s, _e in capacity.match_gpus("an A10G on AWS")] == ["a10g"]
+
+
+def test_one_prompts_kv_said_after_so_is_no_free_memory():
+    led = ledger("Recompute. 80 layers × 8 KV heads × 128 × 2 × 2 B is 320 KiB a token, so 6,000 tokens is ≈ 1.9 GiB of "
+                 "KV, and it lived in the dead process's HBM.")
+    assert not led.by_kind("free_kv_bytes"), led.summary()

@@ -2416,6 +2416,15 @@ def test_the_wait_users_feel_names_the_time_to_schedule():
     pytest.param("inference-timeout-restart", "poison_quarantine",
                  "Hash the prompt; if the same hash has killed a worker twice, block it and return an error.",
                  id="a_hash_that_killed_a_worker_twice_blocked_is_a_poison_rule"),
+    pytest.param("inference-timeout-restart", "wrong_metric",
+                 "Metric: fresh-request p99 TTFT split by whether the retry queue is non-empty, and retries as a share of "
+                 "prefill tokens; above 5% means the budget is wrong.", id="above_a_threshold_means_the_budget_is_wrong"),
+    pytest.param("recommendation-serving", "load_shedding",
+                 "Load shedding order when the whole tier is hot: first drop background prefetch calls, then degrade "
+                 "logged-out users to the popular list, and logged-in users last.", id="a_load_shedding_order_is_a_shedding_rule"),
+    pytest.param("kv-store-wal", "ack_before_log",
+                 "A hash map in memory, and a write-ahead log that a background thread appends to. It's in the hash map, "
+                 "so reads see it; the log thread picks it up shortly after.", id="a_log_a_background_thread_appends_to_is_an_ack_before_the_log"),
 ])
 def test_what_a_sentence_says_is_read_as_its_item(qid, item, answer):
     assert item in _evidence(qid, [answer]).present
@@ -2439,6 +2448,9 @@ def test_what_a_sentence_says_is_read_as_its_item(qid, item, answer):
     pytest.param("kv-store-wal", "ack_before_log",
                  "Put writes to the map and to the log buffer and returns; a background flusher fsyncs the log every "
                  "100 ms.", id="a_record_written_before_the_return_is_no_ack_before_the_log"),
+    pytest.param("inference-timeout-restart", "retry_first",
+                 "Who pays? Everyone, if retries jump the queue, because each brings a fresh prefill. So: one retry per "
+                 "request, in a separate queue.", id="retries_jumping_the_queue_as_a_condition_are_no_retry_first"),
     pytest.param("kv-store-wal", "fsync_constraint",
                  "Replay time is proportional to log size, which is why compaction and snapshots matter.",
                  id="replay_proportional_to_the_log_names_no_constraint"),
@@ -2496,6 +2508,12 @@ def test_what_a_sentence_does_not_say_is_not_read_as_the_item(qid, item, answer)
                  "Dynamic batching in Triton, or request coalescing, or micro-batching; there's also padding-free "
                  "batching, and circuit breakers, fallbacks to popular items, load shedding. Lots of tools; you'd combine "
                  "them as needed.", id="tools_combined_as_needed_are_a_policy_list"),
+    pytest.param("recommendation-serving", "no_limits",
+                 "Dynamic batching in Triton. It figures out the batch size by itself; I wouldn't hand-tune it.",
+                 id="the_batcher_figuring_out_the_batch_by_itself_is_no_limits"),
+    pytest.param("recommendation-serving", "no_limits",
+                 "Dynamic batching. Triton has it built in and groups requests together automatically.",
+                 id="batching_built_in_and_automatic_is_no_limits"),
 ])
 def test_what_a_sentence_commits_is_raised_as_its_pitfall(qid, pitfall, answer):
     assert pitfall in _pitfall_ids(_dialogue(("Go on.", answer)), qid)
@@ -2597,5 +2615,24 @@ def test_values_left_to_chaos_experiments_answer_no_which_one():
          "over to another replica, or push to a dead-letter queue. Each has its place; the orchestrator picks."),
         ("Which one, with what numbers?",
          "I'd tune them in a load test - the right values fall out of the chaos experiments.")),
+        "inference-timeout-restart")
+    assert "policy_list" in ids
+
+
+def test_every_fairness_rule_layered_at_once_is_a_policy_list():
+    ids = _pitfall_ids(_dialogue(
+        ("Pick one fairness rule. Which?",
+         "Fairness is layered: DRF, weighted fair share, hierarchical quotas, priority classes, borrowing and lending "
+         "with Kueue cohorts, plus preemption and backfill.")))
+    assert "policy_list" in ids
+
+
+def test_options_kept_behind_an_interface_choose_none():
+    ids = _pitfall_ids(_dialogue(
+        ("The worker restarts. Do you resume from cached state or recompute the prompt?",
+         "There are a few options: resume from a checkpoint of the cache, recompute from the prompt, reroute to another "
+         "worker, or just fail and let the client retry. They all have trade-offs."),
+        ("Choose one for this case.",
+         "I'd keep them all behind a strategy interface so we can switch per model.")),
         "inference-timeout-restart")
     assert "policy_list" in ids
