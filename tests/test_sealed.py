@@ -104,14 +104,14 @@ EXACT, WITHIN_ONE, PITFALL_RECALL, FALSE_PITFALL = 0.85, 0.97, 0.85, 0.02
 # ZZZZZZZY and ZZZZZZZZ (0.82, 0.81; both on exact and two weak answers, ZZZZZZZZ also on two false pitfalls) in cycle 104,
 # and ZZZZZZZZA and ZZZZZZZZB (0.89 each; ZZZZZZZZA on one false no_limits and one strong answer, ZZZZZZZZB on two weak
 # answers and one stuffed) in cycle 105, and ZZZZZZZZC and ZZZZZZZZD (0.92, 0.87; ZZZZZZZZC on one false no_limits and one
-# weak answer, ZZZZZZZZD on one weak answer only) in cycle 106.
+# weak answer, ZZZZZZZZD on one weak answer only) in cycle 106, and ZZZZZZZZE and ZZZZZZZZF (0.87, 0.89; ZZZZZZZZE on one
+# false quantizing_on_faith, one strong, three weak and one stuffed answer, ZZZZZZZZF on two weak answers and one stuffed)
+# in cycle 107. ZZZZZZZZH, measured once at f457744, is the fourth to meet every point (exact 0.91, within one 1.00,
+# recall 0.94, no false pitfall, strong 6/6, weak 8/8, stuffed 3/3).
 BELOW_THE_BAR: dict[str, str] = {
-    "batch_zzzzzzzze": ("measured once at 89a18dc (cycle 106's end, written blind and kept unopened while it ran): "
-                        "exact 0.87 (78/90), within one 1.00, pitfall recall 0.86 (19/22); one false quantizing_on_faith "
-                        "(3.6%), one strong answer (5/6), three weak answers (5/8) and one stuffed (2/3) miss the bar"),
-    "batch_zzzzzzzzf": ("measured once at 89a18dc: exact 0.89 (80/90), within one 1.00, pitfall recall 0.86 (19/22), no "
-                        "false pitfall and every strong answer (6/6) meet the bar; two weak answers (6/8) and one stuffed "
-                        "answer (2/3) do not"),
+    "batch_zzzzzzzzg": ("measured once at f457744 (cycle 107's end, written blind and kept unopened while it ran): "
+                        "exact 0.87 (78/90), within one 1.00, pitfall recall 0.91 (20/22), no false pitfall, every strong "
+                        "(6/6) and stuffed (3/3) answer meet the bar; two weak answers (6/8) do not"),
 }
 
 BATCHES = sealed_batches()
