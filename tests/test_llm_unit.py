@@ -471,3 +471,16 @@ def test_judge_round_and_report_json_carry_no_key():
     assert notice is None and out.judge is not None
     dumped = out.model_dump_json()
     assert SECRET not in dumped and SECRET not in json.dumps(out.judge)
+
+
+@pytest.mark.parametrize("reply", ['The interviewer:\n"Fair. How many sequences fit on one card?"',
+                                   "**Interviewer:** Fair. How many sequences fit on one card?",
+                                   "Fair. How many sequences fit on one card?"])
+def test_what_streams_is_what_the_turn_keeps_when_the_model_opens_with_a_role_label(reply):
+    """A small model may open with "The interviewer:"; the stored turn drops it, so the words shown while the reply
+    streams must drop it too (the streamed text is part of the turn, never more)."""
+    speech = llm.speak(settings(), move(), HISTORY, "Q", None, FALLBACK, model=fake(reply))
+    streamed = "".join(speech.chunks())
+    assert speech.outcome.source == "llm"
+    assert streamed.strip() and streamed.strip() in speech.outcome.text
+    assert not streamed.lower().lstrip("* ").startswith(("the interviewer", "interviewer"))

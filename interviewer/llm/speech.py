@@ -76,6 +76,41 @@ def finish_text(text: str, finish_reason: str | None = None) -> str:
 
 
 
+class _LabelGate:
+    """Holds back the start of a streamed reply until it is clear whether it opens with a role label ("The
+    interviewer:"), so the text shown while it streams is the text the turn keeps (finish_text drops the label)."""
+
+    _DECIDE_AT = 40  # characters: longer than any label _ROLE_PREFIX matches
+
+    def __init__(self) -> None:
+        self.held = ""
+        self.open = False
+
+    def feed(self, text: str) -> str:
+        if self.open:
+            return text
+        self.held += text
+        start = self.held.lstrip()
+        if len(start) < self._DECIDE_AT and ":" not in start and "]" not in start:
+            return ""
+        return self._release()
+
+    def flush(self) -> str:
+        return "" if self.open else self._release()
+
+    def _release(self) -> str:
+        text = self.held
+        for _ in range(3):
+            text, n = _ROLE_PREFIX.subn("", text, count=1)
+            if not n:
+                break
+        if text.strip():
+            self.open = True  # (a label said alone waits for the words after it)
+            return text.lstrip()
+        self.held = text
+        return ""
+
+
 def stream_reply(settings: BackendSettings, move: Move, history: Iterable[Any], question_title: str,
                  company: str | None = None, *, model: ModelSource = None) -> Iterator[str]:
     """Stream the LLM's wording of `move`, chunk by chunk. Raw: backend errors propagate.
@@ -262,6 +297,7 @@ class Speech:
             parts: list[str] = []
             first_at: float | None = None
             finish: str | None = None
+            label = _LabelGate()
             try:
                 while True:
                     wait = deadline - self._clock()
@@ -282,9 +318,15 @@ class Speech:
                     if first_at is None:
                         first_at = self._clock()
                     parts.append(text)
-                    self.text += text
                     deadline = min(self._clock() + settings.timeout_s, budget_end)
-                    yield text
+                    shown = label.feed(text)
+                    if shown:
+                        self.text += shown
+                        yield shown
+                shown = label.flush()
+                if shown:
+                    self.text += shown
+                    yield shown
                 raw = "".join(parts)
                 if worker.is_openai and finish is None:
                     raise _AttemptFailed("broken", "the stream ended without a finish reason")
