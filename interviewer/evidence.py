@@ -622,7 +622,8 @@ def scan_turn(text: str, rubric: Rubric, family: str) -> tuple[tuple[Span, ...],
                 s, e = ostart[m.start(at)], oend[max(m.end() - 1, m.start(at))]
                 sb, se = _sentence_bounds(masked, s, s)
                 # the contrast may hold the match's own first word: "no attention tensors anywhere"
-                if not (negated_at(masked, s) or hypothetical_at(masked, s) or _CONTRAST.search(masked, sb, min(e, se))
+                if not (negated_at(masked, s) or (hypothetical_at(masked, s) and not _ADOPTED.search(masked, e, se))
+                        or _CONTRAST.search(masked, sb, min(e, se))
                         or any(u.search(masked, max(0, sb - 120), se) for u in pitfall.unless_near)):
                     found = (s, e)
                     break
@@ -630,6 +631,12 @@ def scan_turn(text: str, rubric: Rubric, family: str) -> tuple[tuple[Span, ...],
                 pitfalls.append((pitfall.id, found[0], found[1], quote_around(text, found[0], found[1])))
                 break
     return tuple(hits), tuple(pitfalls), ignored
+
+
+# a war story's practice taken up for this design in the same sentence: "what we did at my last job was put the KV
+# cache in Redis keyed by meeting id ...; I'd add that here too"
+_ADOPTED = re.compile(r"\b(?:i.d|we.d|i\s+would|we\s+would|i.ll|we.ll)\s+(?:add|do|use|keep|reuse|copy|bring)\s+"
+                      r"(?:that|this|it|the\s+same)\s+(?:here|again|in\s+this\s+design)\b", re.I)
 
 
 # where a number starts: "~5", "1,024" (at its "1"), "3.5" (at its "3")
@@ -1085,7 +1092,9 @@ _GUESSED = guarded(re.compile(r"(?:\b(?:i.d\s+guess|i\s+guess|my\s+guess\s+is|ru
 # ... or hedged right after it: "maybe 5 to 15 percent, I'm not sure exactly"
 # ... or put as a question: "So I'd say, I mean, maybe a hundred requests per GPU?"
 # ... "Hmm, about 1 GB, I'd guess."
-_UNSURE_AFTER = re.compile(r"[^.!?\n]{0,25}?\b(?:i.m\s+not\s+(?:sure|certain)|not\s+sure\s+exactly|no\s+idea\s+exactly|i.d\s+guess\s*[.!]|i\s+guess\s*[.!])"
+_UNSURE_AFTER = re.compile(r"[^.!?\n]{0,25}?\b(?:i.m\s+not\s+(?:sure|certain)|not\s+sure\s+exactly|no\s+idea\s+exactly|i.d\s+guess\s*[.!]|i\s+guess\s*[.!]"
+                           # "... costs us maybe 10% utilisation; I haven't worked that out"
+                           r"|i\s+haven.t\s+(?:worked|figured)\s+(?:that|it|this)\s+out|i\s+haven.t\s+done\s+the\s+math)"
                            r"|[^.!?\n]{0,25}\?", re.I)
 
 

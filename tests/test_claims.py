@@ -1553,6 +1553,22 @@ def test_a_batchs_aggregate_rate_and_what_a_sum_costs_are_not_checked_as_other_t
     assert not led.by_kind("arithmetic"), led.summary()
 
 
+def test_a_reply_said_before_its_noun_and_the_sum_after_it_is_no_reply_length():
+    """"a 3,000-token prompt and a 500-token reply is 3,500 tokens": the 3,500 is the sequence, not the reply, so
+    the sequences that fit are checked at 3,500 tokens."""
+    led = ledger("Per token: 2 × 32 × 32 × 128 × 2 bytes = 524,288 bytes. A 3,000-token prompt and a 500-token reply is "
+                 "3,500 tokens ≈ 1.7 GiB. On an 80 GB card: 80 − 14 of weights − ~6 of runtime ≈ 60 GB free, so ~32 "
+                 "sequences of that length.", opening="Llama-2-7B in FP16 on an H100 80GB.")
+    assert 3500 not in [c.value for c in led.by_kind("output_tokens")], led.summary()
+    assert status(led, "concurrent_sequences") == "ok", led.summary()
+
+
+def test_slots_fixed_in_advance_are_the_max_sequences():
+    led = ledger("With this preallocation each slot is 1 GiB, so I'd fix 8 slots, the 8 GiB we computed.",
+                 opening="Llama-2-7B in FP16 on H100 80GB.")
+    assert [c.value for c in led.by_kind("max_num_seqs")] == [8], led.summary()
+
+
 def test_limits_said_as_slots_are_the_max_sequences():
     led = ledger("For this loop my limits are 8 slots and 2,048 tokens per slot.", opening="Llama-2-7B in FP16 on H100 80GB.")
     assert [c.value for c in led.by_kind("max_num_seqs")] == [8] and not led.by_kind("concurrent_sequences"), led.summary()

@@ -2425,6 +2425,27 @@ def test_the_wait_users_feel_names_the_time_to_schedule():
     pytest.param("kv-store-wal", "ack_before_log",
                  "A hash map in memory, and a write-ahead log that a background thread appends to. It's in the hash map, "
                  "so reads see it; the log thread picks it up shortly after.", id="a_log_a_background_thread_appends_to_is_an_ack_before_the_log"),
+    pytest.param("recommendation-serving", "fleet_size",
+                 "That is about 5 TFLOPS of work, so one L4 handles it with room to spare; I'd say three for safety.",
+                 id="a_count_said_as_what_covers_the_load_is_a_fleet_size"),
+    pytest.param("gpu-scheduling-platform", "demand_figure",
+                 "From what I've seen, about 65% of GPUs go to training and the rest to serving.",
+                 id="a_share_of_gpus_going_to_training_is_a_demand_figure"),
+    pytest.param("gpu-scheduling-platform", "demand_figure",
+                 "| pool | GPUs | hosts |\n|---|---|---|\n| training | ~1,300 | 160 |\n| serving | ~700 | 90 |",
+                 id="a_pools_gpus_in_a_table_row_are_a_demand_figure"),
+    pytest.param("gpu-inference-fundamentals", "tradeoff",
+                 "I'd cap the batch at 40 even where more would fit; that's throughput I leave on the table for the p99.",
+                 id="throughput_left_on_the_table_is_a_trade_off"),
+    pytest.param("gpu-inference-fundamentals", "tradeoff",
+                 "So each user's stream is about 4x slower for about 4x the throughput.",
+                 id="a_slowdown_for_about_a_multiple_of_throughput_is_a_trade_off"),
+    pytest.param("inference-timeout-restart", "detection", "If no new token comes out for 8 seconds, we call it hung.",
+                 id="no_new_token_coming_out_for_a_time_is_detection"),
+    pytest.param("inference-timeout-restart", "retry_budget", "We cancel it and retry it once on a different replica.",
+                 id="a_retry_said_once_is_a_bounded_retry"),
+    pytest.param("kv-store-wal", "write_rate", "At peak we need about 20K commits a second.",
+                 id="commits_a_second_are_a_write_rate"),
 ])
 def test_what_a_sentence_says_is_read_as_its_item(qid, item, answer):
     assert item in _evidence(qid, [answer]).present
@@ -2463,9 +2484,29 @@ def test_what_a_sentence_says_is_read_as_its_item(qid, item, answer):
     pytest.param("route-batch-eight-gpus", "concurrency",
                  "If the text sits there they click again, and now we have two requests.",
                  id="a_request_sent_twice_is_no_concurrency_figure"),
+    pytest.param("gpu-inference-serving", "memory_constraint",
+                 "GPU memory isn't really what limits concurrency here; the network is.",
+                 id="gpu_memory_said_not_to_be_what_limits_is_no_constraint"),
+    pytest.param("route-batch-eight-gpus", "batching_named",
+                 "Latency would climb if a batch got really big, so I'd keep an eye on it.",
+                 id="the_interviewers_batch_echoed_in_a_condition_is_no_batching"),
+    pytest.param("transformer-kv-cache-drill", "ttft",
+                 "Left-pad the prompts and offset the rotary positions so they start at each prompt's real first token.",
+                 id="a_prompts_real_first_token_is_a_position_not_ttft"),
+    pytest.param("inference-timeout-restart", "retry_budget", "If 2% of requests retry once, the mean barely moves.",
+                 id="a_share_supposed_to_retry_once_is_no_retry_budget"),
 ])
 def test_what_a_sentence_does_not_say_is_not_read_as_the_item(qid, item, answer):
     assert item not in _evidence(qid, [answer]).present
+
+
+def test_gpu_memory_waved_away_by_a_cache_kept_in_redis_is_no_constraint_in_a_later_answer():
+    """The confusion said first taints only its own answer; a later answer that waves GPU memory away because the
+    cache is kept in Redis names no constraint either."""
+    ev = _evidence("gpu-inference-serving", [
+        "Each GPU serves requests and the KV cache goes to a Redis cluster keyed by request id.",
+        "That's the upside of keeping the KV cache in Redis: GPU memory stops mattering for concurrency."])
+    assert "memory_constraint" not in ev.present
 
 
 @pytest.mark.parametrize("qid,pitfall,answer", [
@@ -2514,6 +2555,12 @@ def test_what_a_sentence_does_not_say_is_not_read_as_the_item(qid, item, answer)
     pytest.param("recommendation-serving", "no_limits",
                  "Dynamic batching. Triton has it built in and groups requests together automatically.",
                  id="batching_built_in_and_automatic_is_no_limits"),
+    pytest.param("transformer-kv-cache-drill", "kv_cache_confusion",
+                 "At my last job we put the KV cache in Redis keyed by session id so the next turn could pull it back; "
+                 "I'd do that here too.", id="a_war_storys_redis_cache_taken_up_here_is_the_kv_confusion"),
+    pytest.param("recommendation-serving", "vendor_speedup",
+                 "For the GPU I'll go with NVIDIA's figure: they quote about 3x a T4 on ranking, so one L4 does ~1M "
+                 "scores a second.", id="a_multiplier_they_quote_is_a_vendor_speedup"),
 ])
 def test_what_a_sentence_commits_is_raised_as_its_pitfall(qid, pitfall, answer):
     assert pitfall in _pitfall_ids(_dialogue(("Go on.", answer)), qid)
