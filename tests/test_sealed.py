@@ -107,11 +107,15 @@ EXACT, WITHIN_ONE, PITFALL_RECALL, FALSE_PITFALL = 0.85, 0.97, 0.85, 0.02
 # weak answer, ZZZZZZZZD on one weak answer only) in cycle 106, and ZZZZZZZZE and ZZZZZZZZF (0.87, 0.89; ZZZZZZZZE on one
 # false quantizing_on_faith, one strong, three weak and one stuffed answer, ZZZZZZZZF on two weak answers and one stuffed)
 # in cycle 107. ZZZZZZZZH, measured once at f457744, is the fourth to meet every point (exact 0.91, within one 1.00,
-# recall 0.94, no false pitfall, strong 6/6, weak 8/8, stuffed 3/3).
+# recall 0.94, no false pitfall, strong 6/6, weak 8/8, stuffed 3/3); it and ZZZZZZZZG (0.87, on two weak answers only)
+# were tuned on in cycle 108.
 BELOW_THE_BAR: dict[str, str] = {
-    "batch_zzzzzzzzg": ("measured once at f457744 (cycle 107's end, written blind and kept unopened while it ran): "
-                        "exact 0.87 (78/90), within one 1.00, pitfall recall 0.91 (20/22), no false pitfall, every strong "
-                        "(6/6) and stuffed (3/3) answer meet the bar; two weak answers (6/8) do not"),
+    "batch_zzzzzzzzi": ("measured once at bf75dd8 (cycle 108's end, written blind and kept unopened while it ran): "
+                        "exact 0.81 (73/90), within one 1.00, pitfall recall 0.88 (22/25), no false pitfall, every strong "
+                        "(6/6) and stuffed (3/3) answer meet the bar; exact and two weak answers (6/8) do not"),
+    "batch_zzzzzzzzj": ("measured once at bf75dd8: exact 0.88 (79/90), within one 0.98, pitfall recall 0.88 (23/26) meet "
+                        "the bar; two false average_only (4.2% of the transcripts that forbid it), one strong (5/6) and two "
+                        "weak answers (6/8) do not; stuffed 3/3"),
 }
 
 BATCHES = sealed_batches()
