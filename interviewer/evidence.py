@@ -1086,6 +1086,8 @@ _GUESSED = guarded(re.compile(r"(?:\b(?:i.d\s+guess|i\s+guess|my\s+guess\s+is|ru
                               r"|\bsome\s+[\w-]+\s*,\s*maybe\s*$"
                               # ... or opening the answer: "Maybe 10% of the fleet, and it can run low-priority work"
                               r"|(?:(?<=[.!?]\s)|(?<=\n)|(?<![\s\S]))maybe\s+$"
+                              # ... or after a dash: "It is not so much - maybe around 1 GB"
+                              r"|[—–]\s*maybe\b"
                               r"|\b(?:i\s+think|i.d\s+say|i\s+would\s+say)\b(?:[^.!?\n\d]|(?<=[a-z])\d+){0,40}?\b(?:maybe|perhaps|probably)\b)"
                               r"(?:[^.!?\n\d]|(?<=[a-z])\d+){0,30}$",
                               re.I))
@@ -1094,7 +1096,9 @@ _GUESSED = guarded(re.compile(r"(?:\b(?:i.d\s+guess|i\s+guess|my\s+guess\s+is|ru
 # ... "Hmm, about 1 GB, I'd guess."
 _UNSURE_AFTER = re.compile(r"[^.!?\n]{0,25}?\b(?:i.m\s+not\s+(?:sure|certain)|not\s+sure\s+exactly|no\s+idea\s+exactly|i.d\s+guess\s*[.!]|i\s+guess\s*[.!]"
                            # "... costs us maybe 10% utilisation; I haven't worked that out"
-                           r"|i\s+haven.t\s+(?:worked|figured)\s+(?:that|it|this)\s+out|i\s+haven.t\s+done\s+the\s+math)"
+                           r"|i\s+haven.t\s+(?:worked|figured)\s+(?:that|it|this)\s+out|i\s+haven.t\s+done\s+the\s+math"
+                           # "I think around a hundred sequences per GPU, maybe more"
+                           r"|maybe\s+(?:more|less|fewer|higher|lower)\b)"
                            r"|[^.!?\n]{0,25}\?", re.I)
 
 

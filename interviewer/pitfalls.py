@@ -344,6 +344,8 @@ def _subject_turns(ev: Evidence, item: str) -> set[int]:
         push = min((i for i in ev.context if i > t), default=None)
         if push is None or len(ev.context[push].split()) > _PUSH_WORDS or any(t < u < push for u in ev.texts):
             continue
+        if _OWN_TOPIC.search(ev.context[push]):
+            continue  # "You said continuous batching. What numbers go on it?" moves on to a subject of its own
         nxt = min((u for u in ev.texts if u > push), default=None)
         if nxt is not None:
             turns.add(nxt)
@@ -351,6 +353,9 @@ def _subject_turns(ev: Evidence, item: str) -> set[int]:
 
 
 _PUSH_WORDS = 25
+# a push that opens a subject of its own (a number, the batch, the tail, a trade-off) no longer asks about the last one
+_OWN_TOPIC = re.compile(r"\d|\bbatch\w*|\bsequences?\b|\bttft\b|\bp9\d\b|\blatency\b|\btrade-?offs?\b|\bdashboard\b"
+                        r"|\bqueue\w*|\bfleet\b|\bgpus?\b|\bfailover\b|\bretr(?:y|ies)\b", re.I)
 
 
 _PATTERN_CACHE: dict[str, list] = {}

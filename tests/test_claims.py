@@ -1563,6 +1563,22 @@ def test_a_reply_said_before_its_noun_and_the_sum_after_it_is_no_reply_length():
     assert status(led, "concurrent_sequences") == "ok", led.summary()
 
 
+def test_a_margin_on_the_mean_is_a_mean_whatever_tail_was_named_first():
+    led = ledger("The p99 will be somewhat higher, sure, but with 70 ms of slack on the mean we're safe.",
+                 opening="Design the recommendation serving system. p99 budget of 150 ms.")
+    assert [c.kind for c in led.candidate_claims()] == ["latency_mean_ms"], led.summary()
+
+
+def test_per_gpu_sequences_added_up_over_the_host_are_checked_per_gpu():
+    led = ledger("Model 13B, Llama-2-13B shape: 40 layer, 40 head, no GQA, head dim 128. Weights: 13 billion × 2 byte = "
+                 "26G. A100 is 80G. Runtime overhead I keep ~6G. So for KV there is ~48G.",
+                 "Per token: 2 × 40 × 40 × 128 × 2 = 819,200 byte. A 2,000-token sequence then is 1.64 GB; with reply of "
+                 "250 it grows to 2,250 token, ~1.84 GB. So 48 / 1.84 ≈ 26 sequence per GPU, and eight GPU give 208 for "
+                 "whole host.",
+                 opening="You have one host with eight A100 80GB GPUs, each holding its own copy of a 13B model in FP16.")
+    assert status(led, "concurrent_sequences") == "ok", led.summary()
+
+
 def test_slots_fixed_in_advance_are_the_max_sequences():
     led = ledger("With this preallocation each slot is 1 GiB, so I'd fix 8 slots, the 8 GiB we computed.",
                  opening="Llama-2-7B in FP16 on H100 80GB.")

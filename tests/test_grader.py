@@ -2446,6 +2446,30 @@ def test_the_wait_users_feel_names_the_time_to_schedule():
                  id="a_retry_said_once_is_a_bounded_retry"),
     pytest.param("kv-store-wal", "write_rate", "At peak we need about 20K commits a second.",
                  id="commits_a_second_are_a_write_rate"),
+    pytest.param("recommendation-serving", "fallback_rule",
+                 "If the fetch misses its deadline, we rank with the user's cached feature snapshot from the last session.",
+                 id="ranking_with_the_users_cached_feature_snapshot_is_a_fallback"),
+    pytest.param("kv-store-wal", "log_size", "Read 20 GB sequentially; NVMe reads ~2 GB/s, so 10 second read.",
+                 id="a_log_read_at_a_bandwidth_so_many_seconds_is_a_replay_time"),
+    pytest.param("inference-timeout-restart", "timeout_value",
+                 "First token: prefill of an 8K prompt is a second or two, plus queueing, so I'd set 10 s.",
+                 id="a_worked_line_per_limit_ending_in_a_setting_is_a_timeout"),
+    pytest.param("kv-store-wal", "tradeoff",
+                 "The cost of group commit is latency, not durability: a put can wait one fsync cycle for its batch.",
+                 id="the_cost_of_a_choice_said_as_latency_not_durability_is_a_trade_off"),
+    pytest.param("recommendation-serving", "tradeoff",
+                 "Under load I score 150 candidates instead of 300; we lose some relevance, but p99 stays under 150.",
+                 id="relevance_lost_to_hold_the_tail_is_a_trade_off"),
+    pytest.param("recommendation-serving", "batch_wait",
+                 "```python\ncfg = {\"max_batch_candidates\": 4096, \"max_wait_ms\": 3}\n```",
+                 id="a_quoted_config_key_for_the_wait_is_a_batch_wait"),
+    pytest.param("recommendation-serving", "max_seqs",
+                 "```python\ncfg = {\"max_batch_candidates\": 4096, \"max_wait_ms\": 3}\n```",
+                 id="a_quoted_config_key_for_the_batch_is_a_batch_limit"),
+    pytest.param("recommendation-serving", "average_metric", "That's about 35-40 ms mean per stage across the four stages.",
+                 id="a_mean_per_stage_is_an_average"),
+    pytest.param("recommendation-serving", "average_metric", "As long as the average stays under 150 we're fine.",
+                 id="the_average_kept_under_the_budget_is_an_average"),
 ])
 def test_what_a_sentence_says_is_read_as_its_item(qid, item, answer):
     assert item in _evidence(qid, [answer]).present
@@ -2495,6 +2519,16 @@ def test_what_a_sentence_says_is_read_as_its_item(qid, item, answer):
                  id="a_prompts_real_first_token_is_a_position_not_ttft"),
     pytest.param("inference-timeout-restart", "retry_budget", "If 2% of requests retry once, the mean barely moves.",
                  id="a_share_supposed_to_retry_once_is_no_retry_budget"),
+    pytest.param("route-batch-eight-gpus", "average_metric", "Bigger batches mean more latency, so at some point users "
+                 "will notice.", id="mean_the_verb_is_no_average"),
+    pytest.param("gpu-scheduling-platform", "tradeoff",
+                 "I'd rather spend the effort on a clean plugin interface than on tracking it centrally.",
+                 id="effort_spent_elsewhere_is_no_trade_off"),
+    pytest.param("gpu-scheduling-platform", "demand_figure",
+                 "Split, I think most of it is training, maybe 75% for training and the rest serving.",
+                 id="a_split_guessed_is_no_demand_figure"),
+    pytest.param("gpu-inference-serving", "concurrency", "I think around a hundred sequences per GPU, maybe more.",
+                 id="a_count_hedged_with_maybe_more_is_no_concurrency_figure"),
 ])
 def test_what_a_sentence_does_not_say_is_not_read_as_the_item(qid, item, answer):
     assert item not in _evidence(qid, [answer]).present
@@ -2564,6 +2598,56 @@ def test_gpu_memory_waved_away_by_a_cache_kept_in_redis_is_no_constraint_in_a_la
 ])
 def test_what_a_sentence_commits_is_raised_as_its_pitfall(qid, pitfall, answer):
     assert pitfall in _pitfall_ids(_dialogue(("Go on.", answer)), qid)
+
+
+@pytest.mark.parametrize("answer", ["NVMe can do lakhs of IOPS, so 50 thousand is no problem.",
+                                    "NVMe does a lot of IOPS - hundreds of thousands - so 50K should be fine."])
+def test_a_disks_iops_waved_at_names_a_write_rate_and_no_more(answer):
+    ev = _evidence("kv-store-wal", [answer])
+    assert "write_rate" in ev.named and "write_rate" not in ev.present
+
+
+@pytest.mark.parametrize("text, figure", [("It is not so much — maybe around 1 GB, because FP16 is small.", "1 GB"),
+                                          ("I think around a hundred sequences per GPU, maybe more.",
+                                           "a hundred sequences per GPU")])
+def test_a_figure_after_a_dashed_maybe_or_before_maybe_more_is_a_guess(text, figure):
+    from interviewer.evidence import guessed_at
+
+    start = text.index(figure)
+    assert guessed_at(text, start, start + len(figure))
+
+
+def test_a_tail_argued_from_slack_on_the_mean_is_average_only():
+    """A budget split in means, then the p99 waved through on "slack on the mean", sets no tail target."""
+    ids = _pitfall_ids(_dialogue(
+        ("Split the 150 ms for me.",
+         "On average retrieval takes maybe 20 ms, features 20, ranking 30, network 10 - an average of 80 ms, well under "
+         "the 150."),
+        ("And at p99?", "The p99 will be somewhat higher, sure, but with 70 ms of slack on the mean we're safe.")),
+        "recommendation-serving")
+    assert "average_only" in ids
+
+
+def test_a_push_that_opens_its_own_subject_does_not_carry_the_quantized_model():
+    """A quality word in an answer about something else (A/B-ing scheduling policies, after "You said continuous
+    batching - what numbers go on it?") is no quality gate for the FP8 weights adopted just before."""
+    ids = _pitfall_ids(_dialogue(
+        ("How would you bring the cost down?",
+         "FP8 halves the footprint, and halving the footprint halves the bill, so I'd go FP8 from day one."),
+        ("You said continuous batching. What numbers go on it?",
+         "It handles that dynamically. The scheduling policy could be FCFS or priority queues; we'd A/B them against "
+         "cost per token.")),
+        "gpu-inference-serving")
+    assert "quantizing_on_faith" in ids
+
+
+def test_a_rollouts_shadow_mode_is_no_menu():
+    ids = _pitfall_ids(_dialogue(
+        ("Who settles it when two orgs both claim priority zero?",
+         "A capacity council of one director per org decides, using the share-deficit dashboard. Any policy change, "
+         "like a new weight or a new reserve size, runs in shadow mode for a week, where we log what it would have "
+         "preempted before we let it act.")))
+    assert "policy_list" not in ids
 
 
 def test_the_mean_kept_as_the_signal_is_average_only_beside_a_per_token_p99():

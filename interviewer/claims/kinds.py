@@ -289,6 +289,9 @@ def classify(text: str, m: Mention, rules: list[Rule], block: int, next_start: i
 
 def percentile_of(text: str, m: Mention, block: int, v: Vocab) -> str | None:
     """The percentile said beside a time figure: p50, p95, p99, p999 or mean (None: not said)."""
+    # the margin against the mean, however the tail was named first: "with 70 ms of slack on the mean we're safe"
+    if _ON_THE_MEAN.match(text, m.end):
+        return "mean"
     start = max(block, m.start - 70)
     left = text[start:m.start]
     best, best_pos = None, -1
@@ -308,6 +311,10 @@ def percentile_of(text: str, m: Mention, block: int, v: Vocab) -> str | None:
             if pm and re.fullmatch(r"[\s,(]*(?:at\s+(?:the\s+)?|at\s+)?", right[:pm.start()], re.I):
                 return label
     return None
+
+
+_ON_THE_MEAN = re.compile(r"\s*(?:ms|milliseconds?|s|seconds?)?\s+of\s+(?:slack|headroom|margin|room)\s+(?:on|over|under|against)\s+"
+                          r"(?:the\s+)?(?:mean|average|avg)\b", re.I)
 
 
 _APPROX_END = guarded(re.compile(r"(?:~|≈|\babout|\baround|\broughly|\bapproximately)\s*$", re.I))

@@ -19,6 +19,11 @@ from interviewer.quickre import folds, may_match
 
 # (and the layout a figure is set beside: "the same ~68 as the FP16 four-GPU layout")
 # a GPU count said as an amount of work, not a group of cards: "~11 GPUs' worth", "3 cards' worth of prefill"
+# the per-GPU figure added up over the host, not a replica's GPUs: "~26 sequences per GPU, and eight GPUs give 208 for
+# the whole host"
+_HOST_TOTAL = re.compile(r"\s*(?:gives?|makes?|means?|=|→|->)\s+(?:about\s+|~)?\d[\d,.]*\s*(?:sequences?\s+|seqs?\s+)?"
+                         r"(?:for\s+(?:the\s+)?(?:whole\s+)?(?:host|node|box|server)|in\s+total|total|host[- ]wide|"
+                         r"across\s+(?:the\s+)?(?:host|node|box))\b", re.I)
 _WORTH = re.compile(r"\s*(?:[a-z0-9-]+\s+){0,2}?(?:gpus?|cards?|h100s?|a100s?|l4s?)?\s*[\'’]?s?\s*worth\b", re.I)
 _BASELINE = re.compile(r"\b(?:(?:vs\.?|versus|against|compared\s+(?:to|with)|than|relative\s+to)\s+(?:the\s+)?|as\s+the\s+)$", re.I)
 _WEIGHED = re.compile(r"\s+(?:would|could|might)\b", re.I)
@@ -158,7 +163,8 @@ class Tracker:
         # (nor a compute equivalent: "Prefill alone is ~11 GPUs' worth", "~3 GPUs' worth of decode")
         gpus = [int(f.value) for f in found
                 if f.kind in ("tensor_parallel", "gpu_count", "fits_on_gpus") and f.value and not f.negated
-                and f.value <= 64 and f.scope != "fleet" and not _WORTH.match(seg.text, f.end)]
+                and f.value <= 64 and f.scope != "fleet" and not _WORTH.match(seg.text, f.end)
+                and not _HOST_TOTAL.match(seg.text, f.end)]
         if any(f.kind == "replicas" and f.value and f.value > 1 and not f.negated for f in found):
             gpus = []  # "With 20 GPUs we're at 5 replicas": the GPUs are the pool's, not one replica's
         out["gpu_counts"] = gpus
