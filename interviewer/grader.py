@@ -493,6 +493,19 @@ _LATENCY_SAID = re.compile(r"\b(?:p\d{2}|tail|latenc\w*|ttft|time\s+to\s+(?:firs
 _LATENCY_ASKED = re.compile(r"\b(?:p\d{2}|tail|latency|ttft|time\s+to\s+first|slo|percentile|wait|slow|stall)", re.I)
 
 
+_RECOVERY_ASKED = re.compile(r"\b(?:restart\w*|replay\w*|recover\w*|reboot\w*|crash\w*|come\s+back|start[- ]?up)\b", re.I)
+
+
+def _speed_of_the_request(ev: Evidence) -> bool:
+    """Is latency named anywhere but in an answer to a question about a restart or recovery (where "it should be
+    quick" is the restart's speed, not the requests' latency)?"""
+    for h in ev.hits.get("latency_named", []):
+        asked = ev.asked_before(h.turn)
+        if asked is None or not _RECOVERY_ASKED.search(ev.context[asked]) or _LATENCY_SAID.search(h.quote):
+            return True
+    return False
+
+
 def _said_of_latency(ev: Evidence, spec, item: str) -> bool:
     """Is `item` (a trade-off, or the metric that shows the choice wrong) said in an answer about latency (one with a
     latency item, or answering a question about it)?"""
@@ -522,6 +535,10 @@ def score_criterion(cid: str, family: str, ev: Evidence, rubric: Rubric,
                 # the tail's; "that's the number that tells you FP16 is the wrong call", said of capacity, is no alarm;
                 # alone it mentions no latency at all ("the cost is that short prompts hold memory they don't use")
                 present, named = present - {item}, named - {item}
+        if "latency_named" in present and not _speed_of_the_request(ev):
+            # "Walk me through a restart with a 20 GB log" - "Should be pretty quick on SSD": a restart's speed
+            # waved at, not the requests' latency
+            present, named = present - {"latency_named"}, named - {"latency_named"}
     reached, alt = spec.best(present, named, level1_only)
     score = reached
     feedback, missing = _feedback(reached, spec, present, rubric, cid)

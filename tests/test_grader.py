@@ -2529,6 +2529,9 @@ def test_what_a_sentence_says_is_read_as_its_item(qid, item, answer):
                  id="a_split_guessed_is_no_demand_figure"),
     pytest.param("gpu-inference-serving", "concurrency", "I think around a hundred sequences per GPU, maybe more.",
                  id="a_count_hedged_with_maybe_more_is_no_concurrency_figure"),
+    pytest.param("route-batch-eight-gpus", "latency_named",
+                 "Forty a second is 10,000 tokens a second across the host, and A100s are fast, so memory is no bottleneck.",
+                 id="a_gpu_said_to_be_fast_names_no_latency"),
 ])
 def test_what_a_sentence_does_not_say_is_not_read_as_the_item(qid, item, answer):
     assert item not in _evidence(qid, [answer]).present
@@ -2615,6 +2618,27 @@ def test_a_figure_after_a_dashed_maybe_or_before_maybe_more_is_a_guess(text, fig
 
     start = text.index(figure)
     assert guessed_at(text, start, start + len(figure))
+
+
+def test_a_restarts_speed_waved_at_is_no_latency_discussed():
+    """"Walk me through a restart - how long?" answered "Should be pretty quick on SSD" says how fast recovery is, not
+    what a put's latency is: no tail-latency credit."""
+    report = _graded("kv-store-wal",
+                     ("How do you keep the promise that an acknowledged put is not lost?",
+                      "A background thread appends to the log and we acknowledge once the map is updated."),
+                     ("Walk me through a restart with a 20 GB log. How, and how long?",
+                      "Read the log from the start and rebuild the map. Should be pretty quick on SSD."))
+    assert {c.id: c.score for c in report.criteria}["tail_latency_tradeoff"] == 0
+
+
+def test_averages_argued_are_the_tail_anchors_level_one():
+    """The anchor's 1 is "averages only": a round that argues latency in means is at that level, not at 0."""
+    report = _graded("gpu-scheduling-platform",
+                     ("How would you know inference jobs are scheduled fast enough?",
+                      "I'd track mean queue wait per team and per pool, and alert if the mean for the inference pool goes "
+                      "above a few minutes."))
+    assert "average_only" in {p.id for p in report.pitfalls}
+    assert {c.id: c.score for c in report.criteria}["tail_latency_tradeoff"] == 1
 
 
 def test_a_tail_argued_from_slack_on_the_mean_is_average_only():
