@@ -108,14 +108,15 @@ EXACT, WITHIN_ONE, PITFALL_RECALL, FALSE_PITFALL = 0.85, 0.97, 0.85, 0.02
 # false quantizing_on_faith, one strong, three weak and one stuffed answer, ZZZZZZZZF on two weak answers and one stuffed)
 # in cycle 107. ZZZZZZZZH, measured once at f457744, is the fourth to meet every point (exact 0.91, within one 1.00,
 # recall 0.94, no false pitfall, strong 6/6, weak 8/8, stuffed 3/3); it and ZZZZZZZZG (0.87, on two weak answers only)
-# were tuned on in cycle 108.
+# were tuned on in cycle 108, and ZZZZZZZZI and ZZZZZZZZJ (0.81, 0.88; ZZZZZZZZI on exact and two weak answers, ZZZZZZZZJ
+# on two false average_only, one strong and two weak answers) in cycle 109.
 BELOW_THE_BAR: dict[str, str] = {
-    "batch_zzzzzzzzi": ("measured once at bf75dd8 (cycle 108's end, written blind and kept unopened while it ran): "
-                        "exact 0.81 (73/90), within one 1.00, pitfall recall 0.88 (22/25), no false pitfall, every strong "
-                        "(6/6) and stuffed (3/3) answer meet the bar; exact and two weak answers (6/8) do not"),
-    "batch_zzzzzzzzj": ("measured once at bf75dd8: exact 0.88 (79/90), within one 0.98, pitfall recall 0.88 (23/26) meet "
-                        "the bar; two false average_only (4.2% of the transcripts that forbid it), one strong (5/6) and two "
-                        "weak answers (6/8) do not; stuffed 3/3"),
+    "batch_zzzzzzzzk": ("measured once at 777589b (cycle 109's end, written blind and kept unopened while it ran): "
+                        "exact 0.92 (83/90), within one 1.00, pitfall recall 1.00 (24/24), no false pitfall, every strong "
+                        "answer (6/6) meet the bar; two weak answers (6/8) and one stuffed answer (2/3) do not"),
+    "batch_zzzzzzzzl": ("measured once at 777589b: within one 0.98, pitfall recall 0.92 (24/26), no false pitfall, every "
+                        "stuffed answer (3/3) meet the bar; exact 0.80 (72/90), two strong (4/6) and two weak answers (6/8) "
+                        "do not"),
 }
 
 BATCHES = sealed_batches()
