@@ -167,6 +167,11 @@ def test_issue_average_latency_is_a_mean_not_a_percentile(text, kind):
     ("that's about five ninety megs a sequence", "kv_bytes_per_sequence", 590e6),
     ("Max output we allow is 2 048 tokens.", "output_tokens", 2048),
     ("decode is 0,035 s a token", "tpot_ms", 35),
+    # ... hyphenated as speech runs them together, a decimal with its digits hyphened, a head of two words
+    ("max_num_seqs two-fifty-six per replica", "max_num_seqs", 256),
+    ("max_num_batched_tokens eight thousand one-ninety-two per step", "token_budget", 8192),
+    ("two thousand in plus two-fifty out, twenty-two-fifty tokens each", "seq_len", 2250),
+    ("the fsync takes half a millisecond to a millisecond", "fsync_latency_ms", 0.75),
 ])
 def test_numbers_and_terse_units(text, kind, value):
     c = one(ledger(text), kind)
@@ -1577,6 +1582,23 @@ def test_per_gpu_sequences_added_up_over_the_host_are_checked_per_gpu():
                  "whole host.",
                  opening="You have one host with eight A100 80GB GPUs, each holding its own copy of a 13B model in FP16.")
     assert status(led, "concurrent_sequences") == "ok", led.summary()
+
+
+def test_a_decimal_said_aloud_with_hyphens_is_one_number():
+    from interviewer.claims.numbers import find_mentions
+    from interviewer.claims.vocab import load
+
+    [m] = find_mentions("a sequence is about one-point-eight-four gig", load())
+    assert (m.dim, m.value) == ("bytes", pytest.approx(1.84e9))
+
+
+def test_a_price_said_aloud_is_not_hundreds_and_a_range_of_fsync_times_checks_its_rate():
+    led = ledger("I'd plan about 32 replicas, 128 H100s, which at two-fifty an hour is about 235 grand a month.")
+    assert not [c for c in led.candidate_claims() if c.value == 250], led.summary()
+    led = ledger("The limit is fsync count: a datacenter NVMe does an fsync in, let's say, half a millisecond to a "
+                 "millisecond, so a thousand-ish fsyncs a second back to back.",
+                 opening="Design a KV store with a write-ahead log: 50,000 writes per second.")
+    assert status(led, "fsync_rate") == "ok", led.summary()
 
 
 def test_slots_fixed_in_advance_are_the_max_sequences():

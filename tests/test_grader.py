@@ -2470,6 +2470,21 @@ def test_the_wait_users_feel_names_the_time_to_schedule():
                  id="a_mean_per_stage_is_an_average"),
     pytest.param("recommendation-serving", "average_metric", "As long as the average stays under 150 we're fine.",
                  id="the_average_kept_under_the_budget_is_an_average"),
+    pytest.param("recommendation-serving", "qps_figure",
+                 "So, twenty thousand a second times three hundred candidates is six million scores a second.",
+                 id="a_rate_times_candidates_said_aloud_is_the_peak_rate"),
+    pytest.param("recommendation-serving", "fallback_rule",
+                 "If fewer than half came back, we serve the cached 'popular near you' list for that geo cell.",
+                 id="a_quoted_cached_list_served_is_a_fallback"),
+    pytest.param("gpu-scheduling-platform", "per_host_shape",
+                 "Serving is a quarter of demand: five hundred GPUs, sixty-two and a half hosts, call it sixty-three.",
+                 id="a_pools_gpus_turned_into_hosts_is_the_host_shape"),
+    pytest.param("inference-timeout-restart", "detection",
+                 "If no new token has come out for five seconds while the batch is still stepping, that one's hung.",
+                 id="no_token_that_has_come_out_for_a_time_is_detection"),
+    pytest.param("inference-timeout-restart", "retry_budget",
+                 "And I'd retry at most twice, on a different worker each time, and then return an error.",
+                 id="a_retry_at_most_twice_is_a_bounded_retry"),
 ])
 def test_what_a_sentence_says_is_read_as_its_item(qid, item, answer):
     assert item in _evidence(qid, [answer]).present
@@ -2532,6 +2547,9 @@ def test_what_a_sentence_says_is_read_as_its_item(qid, item, answer):
     pytest.param("route-batch-eight-gpus", "latency_named",
                  "Forty a second is 10,000 tokens a second across the host, and A100s are fast, so memory is no bottleneck.",
                  id="a_gpu_said_to_be_fast_names_no_latency"),
+    pytest.param("kv-store-wal", "append_before_apply",
+                 "On put I update the map and return, and a background thread appends the changes to the log and flushes "
+                 "it now and then, like a write-back cache on a flash controller.", id="the_map_updated_and_returned_before_a_background_append_is_no_log_first"),
 ])
 def test_what_a_sentence_does_not_say_is_not_read_as_the_item(qid, item, answer):
     assert item not in _evidence(qid, [answer]).present
@@ -2598,6 +2616,10 @@ def test_gpu_memory_waved_away_by_a_cache_kept_in_redis_is_no_constraint_in_a_la
     pytest.param("recommendation-serving", "vendor_speedup",
                  "For the GPU I'll go with NVIDIA's figure: they quote about 3x a T4 on ranking, so one L4 does ~1M "
                  "scores a second.", id="a_multiplier_they_quote_is_a_vendor_speedup"),
+    pytest.param("gpu-inference-fundamentals", "vendor_speedup",
+                 "For the number I'd go with what NVIDIA publishes - their TensorRT-LLM numbers show something like an "
+                 "eight-x speedup on H100, so I'd plan on two thousand tokens a second.",
+                 id="a_vendors_multiplier_said_in_words_is_a_vendor_speedup"),
 ])
 def test_what_a_sentence_commits_is_raised_as_its_pitfall(qid, pitfall, answer):
     assert pitfall in _pitfall_ids(_dialogue(("Go on.", answer)), qid)

@@ -84,7 +84,7 @@ _TENS_AND_UNITS = (r"(?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety
                    r"six|seven|eight|nine))?|zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
                    r"thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen)")
 _POINT = guarded(re.compile(r"(?<![\w-])((?:(?:one|two|three|four|five|six|seven|eight|nine)\s+hundred(?:\s+and)?\s+)?"
-                            + _TENS_AND_UNITS + r")\s+point\s+((?:(?:zero|one|two|three|four|five|six|seven|eight|nine)\s*)+?)"
+                            + _TENS_AND_UNITS + r")[\s-]+point[\s-]+((?:(?:zero|one|two|three|four|five|six|seven|eight|nine)[\s-]*)+?)"
                             r"(?:\s+(thousand|million|billion|trillion))?(?![\w-])", re.I))
 _WEAK_WORDS = {"one", "a single", "single", "a couple", "a couple of"}
 
@@ -125,7 +125,7 @@ class _Atom:
     fraction: bool = False
 
 
-A_UNIT = guarded(re.compile(r"\b(?:about|around|roughly|approximately|under|below|within|only|just|than|takes?|took|costs?|is|was)\s+"
+A_UNIT = guarded(re.compile(r"\b(?:about|around|roughly|approximately|under|below|within|only|just|than|to|takes?|took|costs?|is|was)\s+"
                             r"(an?)\s+(?=(?:microsecond|millisecond|second|minute|hour)s?\b)", re.I))
 # every match of A_UNIT looks ahead to one of these, and holds the second pattern (its "a" or "an" between
 # spaces, the unit after): a lower-cased text without either holds no "a <unit>"
@@ -190,7 +190,8 @@ def _atoms(text: str, v: Vocab, skip: list[tuple[int, int]], digits: bool = True
             whole = float(text2num(" ".join(m.group(1).lower().split()), "en"))
         except (ValueError, TypeError):
             continue
-        digits = [_DIGIT_WORDS[w] for w in m.group(2).lower().split()]
+        # ("one-point-eight-four": said aloud, the digits joined by hyphens)
+        digits = [_DIGIT_WORDS[w] for w in re.split(r"[\s-]+", m.group(2).lower().strip(" -")) if w]
         value = whole + float("0." + "".join(digits))
         if m.group(3):
             value *= _SPELLED_FACTORS[m.group(3).lower()]
@@ -207,6 +208,8 @@ def _atoms(text: str, v: Vocab, skip: list[tuple[int, int]], digits: bool = True
             value = _hundreds_elided(body)
             if value is None or (body.startswith("one ") and _ONE_CARD.match(text, m.end())):
                 continue  # "one eighty gig card" is one 80 GB card, not 180 GB
+            if _PRICE_AFTER.match(text, m.end()):
+                continue  # "at two-fifty an hour": a price said aloud ($2.50), not 250
         if body == "one" and (_pronoun_before(text, m.start()) or _PRONOUN_AFTER.match(text, m.end())):
             continue  # "this one", "one of them": not a quantity
         end = m.end()
@@ -507,11 +510,43 @@ _TENS = ("twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ni
 _TEENS = ("ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen")
 
 
+_PRICE_AFTER = re.compile(r"\s*(?:an?|per|/)\s*(?:gpu[- ]?)?(?:hour|hr|h|month|day|year)\b|\s*(?:dollars|bucks|cents)\b", re.I)
+
+
+_TENS_PAIR = re.compile(r"((?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)-(?:one|two|three|four|five|six|seven|"
+                        r"eight|nine))[ -]((?:ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|"
+                        r"nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:-(?:one|two|three|four|five|"
+                        r"six|seven|eight|nine))?)$")
+
+
+def _split_elided(body: str) -> tuple[str, str, str]:
+    """"two fifty" and "two-fifty-six" split after their first word: ("two", " ", "fifty-six")."""
+    m = re.match(r"([a-z]+)([ -])(.*)", body)
+    return (m.group(1), m.group(2), m.group(3)) if m else (body, "", "")
+
+
 def _hundreds_elided(body: str) -> float | None:
     """A figure said as people say them aloud, with "hundred" left out: "two fifty" (250), "five
-    twelve" (512), "one twenty-eight" (128). Only a digit word then ten..ninety-nine: "nineteen
-    ninety" stays unread."""
-    head, _, rest = body.partition(" ")
+    twelve" (512), "one twenty-eight" (128), hyphenated too ("two-fifty-six", "one-twenty-eight"). Only a digit word
+    then ten..ninety-nine: "nineteen ninety" stays unread."""
+    thousands, sep, below = body.partition(" thousand ")
+    if sep and thousands and below:
+        # "eight thousand one-ninety-two" (8,192): the thousands said whole, the rest with "hundred" left out
+        try:
+            high = text2num(thousands, "en")
+        except (ValueError, TypeError):
+            return None
+        low = _hundreds_elided(below)
+        return float(high * 1000 + low) if low is not None and 1 <= high <= 999 else None
+    pair = _TENS_PAIR.match(body)
+    if pair:
+        # "twenty-two-fifty tokens" (2,250): a two-word head, then ten..ninety-nine
+        try:
+            head_value, tail = text2num(pair.group(1).replace("-", " "), "en"), text2num(pair.group(2), "en")
+        except (ValueError, TypeError):
+            return None
+        return float(head_value * 100 + tail) if 10 <= tail <= 99 else None
+    head, _, rest = _split_elided(body)
     if head not in _DIGIT_WORDS or head == "zero" or not (rest.startswith(_TENS) or rest in _TEENS):
         return None
     try:

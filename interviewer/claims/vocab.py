@@ -258,7 +258,9 @@ def load() -> Vocab:
         # ten-minute window": joined by a hyphen, still a number
         # ... "a hundred-and-twenty", and said loosely: "fifty-odd", "fiftyish" (numbers.py reads the suffix)
         rf"(?:(?<![\w-])|(?<=tp-))(?:a\s+)?(?:{w_alt})(?:(?:[\s-]+|\s+and\s+|-and-)(?:{w_alt}))*"
-        rf"(?:(?![\w-])|(?=-(?:way|gpus?|seconds?|minutes?|hours?|days?|milliseconds?|tokens?|odd|ish)\b)|(?=ish\b))", FLAGS))
+        # ... "an eighty-gig card", "a forty-layer model"
+        rf"(?:(?![\w-])|(?=-(?:way|gpus?|seconds?|minutes?|hours?|days?|milliseconds?|tokens?|odd|ish|gigs?|gb|megs?|mb|"
+        rf"bytes?|layers?|heads?|bits?|x)\b)|(?=ish\b))", FLAGS))
     fractions = {key.lower(): float(v) for key, v in u["fractions"].items()}
     fraction_re = guarded(re.compile(rf"(?<![\w-])(?:{_alternation(fractions)})(?![\w-])", FLAGS))
 
