@@ -271,7 +271,17 @@ class _ClauseMarks:
 
     @functools.cached_property
     def hypothetical(self) -> list[int]:
-        return [m.start() for m in _vocab().hypothetical.finditer(self.text)]
+        return [m.start() for m in self._hypothetical]
+
+    @functools.cached_property
+    def _hypothetical(self) -> list[re.Match]:
+        return list(_vocab().hypothetical.finditer(self.text))
+
+    def back_to_plan(self, k: int, start: int) -> bool:
+        """Does the plan resume between hypothetical cue `k` and `start` ("At my last place, two a week on 2,000 GPUs,
+        so scaling linearly, about ten a week on 10,000")?"""
+        end = self._hypothetical[k].end()
+        return end <= start and _vocab().back_to_plan.search(self.text, end, start) is not None
 
 
 @functools.lru_cache(maxsize=1024)
@@ -317,8 +327,9 @@ def hypothetical_at(text: str, start: int) -> bool:
     k = bisect.bisect_left(hyp, s)
     # (a semicolon ends the "if" clause's reach: "And if we moved the weights to INT4 they'd be ~3.5 GB ...; I'd just
     # use INT4")
+    marks = _clause_marks(text)
     while k < len(hyp) and hyp[k] < start:
-        if ";" not in text[hyp[k]:start]:
+        if ";" not in text[hyp[k]:start] and not marks.back_to_plan(k, start):
             return True
         k += 1
     return False

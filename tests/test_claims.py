@@ -1601,6 +1601,12 @@ def test_a_price_said_aloud_is_not_hundreds_and_a_range_of_fsync_times_checks_it
     assert status(led, "fsync_rate") == "ok", led.summary()
 
 
+def test_an_incident_told_under_a_last_job_headline_is_a_war_story():
+    led = ledger("Lunch rush, last job: round-robin router, eight cards, and GPU 2 had 70 requests queued behind one "
+                 "giant prompt.")
+    assert all(c.hypothetical for c in led.candidate_claims()), led.summary()
+
+
 def test_slots_fixed_in_advance_are_the_max_sequences():
     led = ledger("With this preallocation each slot is 1 GiB, so I'd fix 8 slots, the 8 GiB we computed.",
                  opening="Llama-2-7B in FP16 on H100 80GB.")

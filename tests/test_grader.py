@@ -2485,6 +2485,17 @@ def test_the_wait_users_feel_names_the_time_to_schedule():
     pytest.param("inference-timeout-restart", "retry_budget",
                  "And I'd retry at most twice, on a different worker each time, and then return an error.",
                  id="a_retry_at_most_twice_is_a_bounded_retry"),
+    pytest.param("inference-timeout-restart", "timeout_value",
+                 "A hard wall-clock timeout. If the generation hasn't finished in thirty seconds, it's hung, kill it.",
+                 id="a_generation_not_finished_in_a_time_is_a_timeout"),
+    pytest.param("inference-timeout-restart", "timeout_value",
+                 "I'd put a timeout on it. 60 seconds - that's a nice round number.",
+                 id="a_timeout_whose_value_opens_the_next_sentence"),
+    pytest.param("route-batch-eight-gpus", "concurrency", "At 2,000 prompt tokens that's 1.64 GB a sequence, so ~30.",
+                 id="a_sequences_size_then_the_bare_count_is_a_concurrency_figure"),
+    pytest.param("gpu-health-repair", "demand_figure",
+                 "From my last place: roughly two hard failures a week on 2,000 GPUs, so scaling linearly, about ten a "
+                 "week on 10,000.", id="a_war_storys_rate_scaled_to_this_fleet_is_a_demand_figure"),
 ])
 def test_what_a_sentence_says_is_read_as_its_item(qid, item, answer):
     assert item in _evidence(qid, [answer]).present
@@ -2550,6 +2561,9 @@ def test_what_a_sentence_says_is_read_as_its_item(qid, item, answer):
     pytest.param("kv-store-wal", "append_before_apply",
                  "On put I update the map and return, and a background thread appends the changes to the log and flushes "
                  "it now and then, like a write-back cache on a flash controller.", id="the_map_updated_and_returned_before_a_background_append_is_no_log_first"),
+    pytest.param("gpu-inference-serving", "concurrency",
+                 "If we give Redis 64 gig, and a conversation's cache is maybe a megabyte or so, that's on the order of "
+                 "50,000 conversations we can hold warm.", id="conversations_held_in_a_store_are_no_concurrency_figure"),
 ])
 def test_what_a_sentence_does_not_say_is_not_read_as_the_item(qid, item, answer):
     assert item not in _evidence(qid, [answer]).present
