@@ -109,14 +109,15 @@ EXACT, WITHIN_ONE, PITFALL_RECALL, FALSE_PITFALL = 0.85, 0.97, 0.85, 0.02
 # in cycle 107. ZZZZZZZZH, measured once at f457744, is the fourth to meet every point (exact 0.91, within one 1.00,
 # recall 0.94, no false pitfall, strong 6/6, weak 8/8, stuffed 3/3); it and ZZZZZZZZG (0.87, on two weak answers only)
 # were tuned on in cycle 108, and ZZZZZZZZI and ZZZZZZZZJ (0.81, 0.88; ZZZZZZZZI on exact and two weak answers, ZZZZZZZZJ
-# on two false average_only, one strong and two weak answers) in cycle 109.
+# on two false average_only, one strong and two weak answers) in cycle 109, and ZZZZZZZZK and ZZZZZZZZL (0.92, 0.80;
+# ZZZZZZZZK on two weak and one stuffed answer, ZZZZZZZZL on exact, two strong and two weak answers) in cycle 110.
+# ZZZZZZZZN, measured once at 9b12893, is the fifth to meet every point (exact 0.92, within one 1.00, recall 0.88, no
+# false pitfall, strong 6/6, weak 8/8, stuffed 3/3).
 BELOW_THE_BAR: dict[str, str] = {
-    "batch_zzzzzzzzk": ("measured once at 777589b (cycle 109's end, written blind and kept unopened while it ran): "
-                        "exact 0.92 (83/90), within one 1.00, pitfall recall 1.00 (24/24), no false pitfall, every strong "
-                        "answer (6/6) meet the bar; two weak answers (6/8) and one stuffed answer (2/3) do not"),
-    "batch_zzzzzzzzl": ("measured once at 777589b: within one 0.98, pitfall recall 0.92 (24/26), no false pitfall, every "
-                        "stuffed answer (3/3) meet the bar; exact 0.80 (72/90), two strong (4/6) and two weak answers (6/8) "
-                        "do not"),
+    "batch_zzzzzzzzm": ("measured once at 9b12893 (cycle 110's end, written blind and kept unopened while it ran): "
+                        "exact 0.89 (80/90), within one 0.99, pitfall recall 0.96 (24/25), every strong answer (6/6) meet "
+                        "the bar; one false quantizing_on_faith (3.8% of the transcripts that forbid it), three weak "
+                        "answers (5/8) and one stuffed answer (2/3) do not"),
 }
 
 BATCHES = sealed_batches()
