@@ -2496,6 +2496,21 @@ def test_the_wait_users_feel_names_the_time_to_schedule():
     pytest.param("gpu-health-repair", "demand_figure",
                  "From my last place: roughly two hard failures a week on 2,000 GPUs, so scaling linearly, about ten a "
                  "week on 10,000.", id="a_war_storys_rate_scaled_to_this_fleet_is_a_demand_figure"),
+    pytest.param("gpu-health-repair", "wait_named", "Teams would see their jobs waiting longer to schedule.",
+                 id="jobs_waiting_longer_to_schedule_names_the_wait"),
+    pytest.param("transformer-kv-cache-drill", "latency_named",
+                 "Every new word recomputed the whole prefix, so the text came out slower and slower the longer the "
+                 "reply got.",
+                 id="slower_and_slower_names_latency"),
+    pytest.param("gpu-health-repair", "average_metric",
+                 "Averages are what ops reports on.",
+                 id="averages_said_to_be_what_ops_reports_on_are_the_metric"),
+    pytest.param("route-batch-eight-gpus", "latency_split",
+                 "I'd split p99 TTFT into three parts: queue wait at the router, prefill, and then decode.",
+                 id="ttft_split_into_three_parts_is_the_split"),
+    pytest.param("kv-store-wal", "compaction_rule",
+                 "The trigger is log-since-snapshot > 4 GB or 2x the last snapshot size, whichever comes first.",
+                 id="a_trigger_said_with_is_and_a_size_is_a_compaction_rule"),
 ])
 def test_what_a_sentence_says_is_read_as_its_item(qid, item, answer):
     assert item in _evidence(qid, [answer]).present
@@ -2564,6 +2579,11 @@ def test_what_a_sentence_says_is_read_as_its_item(qid, item, answer):
     pytest.param("gpu-inference-serving", "concurrency",
                  "If we give Redis 64 gig, and a conversation's cache is maybe a megabyte or so, that's on the order of "
                  "50,000 conversations we can hold warm.", id="conversations_held_in_a_store_are_no_concurrency_figure"),
+    pytest.param("recommendation-serving", "batching_named",
+                 "Each request goes straight to a GPU; batching means waiting for other requests, and waiting is what "
+                 "makes the tiles late.", id="batching_refused_for_what_it_means_is_no_batching"),
+    pytest.param("gpu-inference-serving", "quant_adopted", "- A4: FlashAttention-2 everywhere, FP8 KV cache as an option.",
+                 id="lower_precision_kept_as_an_option_is_not_adopted"),
 ])
 def test_what_a_sentence_does_not_say_is_not_read_as_the_item(qid, item, answer):
     assert item not in _evidence(qid, [answer]).present
