@@ -112,12 +112,15 @@ EXACT, WITHIN_ONE, PITFALL_RECALL, FALSE_PITFALL = 0.85, 0.97, 0.85, 0.02
 # on two false average_only, one strong and two weak answers) in cycle 109, and ZZZZZZZZK and ZZZZZZZZL (0.92, 0.80;
 # ZZZZZZZZK on two weak and one stuffed answer, ZZZZZZZZL on exact, two strong and two weak answers) in cycle 110.
 # ZZZZZZZZN, measured once at 9b12893, is the fifth to meet every point (exact 0.92, within one 1.00, recall 0.88, no
-# false pitfall, strong 6/6, weak 8/8, stuffed 3/3).
+# false pitfall, strong 6/6, weak 8/8, stuffed 3/3); it and ZZZZZZZZM (0.89, on one false quantizing_on_faith, three weak
+# and one stuffed answer) were tuned on in cycle 111.
 BELOW_THE_BAR: dict[str, str] = {
-    "batch_zzzzzzzzm": ("measured once at 9b12893 (cycle 110's end, written blind and kept unopened while it ran): "
-                        "exact 0.89 (80/90), within one 0.99, pitfall recall 0.96 (24/25), every strong answer (6/6) meet "
-                        "the bar; one false quantizing_on_faith (3.8% of the transcripts that forbid it), three weak "
-                        "answers (5/8) and one stuffed answer (2/3) do not"),
+    "batch_zzzzzzzzo": ("measured once at 13c5e98 (cycle 111's end, written blind and kept unopened while it ran): "
+                        "exact 0.89 (80/90), within one 1.00, pitfall recall 1.00 (25/25), no false pitfall, every stuffed "
+                        "answer (3/3) meet the bar; two strong (4/6) and one weak answer (7/8) do not"),
+    "batch_zzzzzzzzp": ("measured once at 13c5e98: exact 0.89 (80/90), within one 0.98, pitfall recall 0.91 (21/23), every "
+                        "weak (8/8) and stuffed (3/3) answer meet the bar; one false no_limits (3.8% of the transcripts that "
+                        "forbid it) and one strong answer (5/6) do not"),
 }
 
 BATCHES = sealed_batches()
