@@ -109,7 +109,7 @@ EXACT, WITHIN_ONE, PITFALL_RECALL, FALSE_PITFALL = 0.85, 0.97, 0.85, 0.02
 # in cycle 107. ZZZZZZZZH, measured once at f457744, is the fourth to meet every point (exact 0.91, within one 1.00,
 # recall 0.94, no false pitfall, strong 6/6, weak 8/8, stuffed 3/3); it and ZZZZZZZZG (0.87, on two weak answers only)
 # were tuned on in cycle 108, and ZZZZZZZZI and ZZZZZZZZJ (0.81, 0.88; ZZZZZZZZI on exact and two weak answers, ZZZZZZZZJ
-# on two false average_only, one strong and two weak answers) in cycle 109, and ZZZZZZZZK and ZZZZZZZZL (0.92, 0.80;
+# on one false average_only, one false policy_list, one strong and two weak answers) in cycle 109, and ZZZZZZZZK and ZZZZZZZZL (0.92, 0.80;
 # ZZZZZZZZK on two weak and one stuffed answer, ZZZZZZZZL on exact, two strong and two weak answers) in cycle 110.
 # ZZZZZZZZN, measured once at 9b12893, is the fifth to meet every point (exact 0.92, within one 1.00, recall 0.88, no
 # false pitfall, strong 6/6, weak 8/8, stuffed 3/3); it and ZZZZZZZZM (0.89, on one false quantizing_on_faith, three weak
