@@ -69,3 +69,17 @@ def test_the_llm_prompt_carries_the_candidates_checked_figures():
     move = Move(kind="challenge", phase="deep_dive", ask="How does that change your plan?")
     turn = llm.build_messages(move, history, "GPU inference serving")[1].content
     assert '"5,000 sequences"' in turn and "does not check out" in turn
+
+
+def test_what_streams_keeps_the_replys_paragraph_breaks():
+    """The sentences shown while a reply streams are the reply's own text, paragraph break included,
+    so the streamed words are the words the turn keeps (they were once re-joined with single spaces)."""
+    reply = "You put 131,072 bytes per token on the H100 (we'll come back to it).\n\nWhat happens to those 100 sequences at 4k?"
+    state = interview.start_round("gpu-inference-serving", None, "senior")
+    voice = llm.LLMVoice(SETTINGS, model=FakeListChatModel(responses=[reply]))
+    session = Session(store=None, voice=voice, retriever=no_retriever)
+    pending = session.submit(state, ANSWER)
+    streamed = "".join(pending.utterance.chunks())
+    turn = session.complete(state, pending)
+    assert turn.voice == "llm", turn.text
+    assert streamed == turn.text == reply

@@ -90,6 +90,20 @@ def turn_problems(text: str, move: Move, grounds: Grounds) -> list[str]:
     return problems
 
 
+_SENTENCE_END = re.compile(r"[.?!][\"')\]]*(?=\s)")
+_CLOSES = re.compile(r"[.?!][\"')\]]*$")
+
+
+def _sentence_ends(raw: str, start: int) -> list[int]:
+    """Where the complete sentences after `start` end: at closing punctuation followed by a space, or closing the text
+    so far."""
+    ends = [m.end() for m in _SENTENCE_END.finditer(raw, start)]
+    tail = raw.rstrip()
+    if len(tail) > start and _CLOSES.search(tail) and (not ends or ends[-1] < len(tail)):
+        ends.append(len(tail))
+    return ends
+
+
 def split_sentences(text: str) -> list[str]:
     return [s for s in _SENTENCE.split(text.strip()) if s.strip()]
 
@@ -108,22 +122,24 @@ class GuardedSpeech:
             if self._outcome.text:
                 yield self._outcome.text
             return
-        pending, problems = "", []
+        raw, cursor, problems = "", 0, []
         for piece in self._speech.chunks():
-            pending += piece
-            done = split_sentences(pending)
-            if len(done) > 1 or re.search(r"[.?!][\"')\]]*$", pending.rstrip()):
-                complete = done if re.search(r"[.?!][\"')\]]*$", pending.rstrip()) else done[:-1]
-                for sentence in complete:
-                    problems = sentence_problems(sentence, self._grounds)
-                    if problems:
-                        break
-                    shown = (" " if self.text else "") + sentence
-                    self.text += shown
-                    yield shown
+            raw += piece
+            # each complete sentence is yielded as the reply said it, with the space or paragraph break before it, so
+            # the words shown while it streams are the words the turn keeps
+            for end in _sentence_ends(raw, cursor):
+                segment, cursor = raw[cursor:end], end
+                sentence = segment.strip()
+                if not sentence:
+                    continue
+                problems = sentence_problems(sentence, self._grounds)
                 if problems:
                     break
-                pending = "" if complete is done else done[-1]
+                shown = segment if self.text else segment.lstrip()
+                self.text += shown
+                yield shown
+            if problems:
+                break
         if not problems:  # the stream ran to its end: its outcome, then the whole-turn rules
             outcome = self._speech.outcome
             if outcome.source != "llm":   # the speech already fell back (timeout, garbage): keep its notice
