@@ -19,12 +19,12 @@ from interviewer.quickre import folds, may_match
 
 # (and the layout a figure is set beside: "the same ~68 as the FP16 four-GPU layout")
 # a GPU count said as an amount of work, not a group of cards: "~11 GPUs' worth", "3 cards' worth of prefill"
+_WORTH = re.compile(r"\s*(?:[a-z0-9-]+\s+){0,2}?(?:gpus?|cards?|h100s?|a100s?|l4s?)?\s*[\'’]?s?\s*worth\b", re.I)
 # the per-GPU figure added up over the host, not a replica's GPUs: "~26 sequences per GPU, and eight GPUs give 208 for
 # the whole host"
 _HOST_TOTAL = re.compile(r"\s*(?:gives?|makes?|means?|=|→|->)\s+(?:about\s+|~)?\d[\d,.]*\s*(?:sequences?\s+|seqs?\s+)?"
                          r"(?:for\s+(?:the\s+)?(?:whole\s+)?(?:host|node|box|server)|in\s+total|total|host[- ]wide|"
                          r"across\s+(?:the\s+)?(?:host|node|box))\b", re.I)
-_WORTH = re.compile(r"\s*(?:[a-z0-9-]+\s+){0,2}?(?:gpus?|cards?|h100s?|a100s?|l4s?)?\s*[\'’]?s?\s*worth\b", re.I)
 _BASELINE = re.compile(r"\b(?:(?:vs\.?|versus|against|compared\s+(?:to|with)|than|relative\s+to)\s+(?:the\s+)?|as\s+the\s+)$", re.I)
 _WEIGHED = re.compile(r"\s+(?:would|could|might)\b", re.I)
 _CHOSEN = re.compile(r"\b(?:pick|use|run|go\s+with|choose|settle\s+on|deploy|prefer)\s+(?:a\s+|an\s+)?$", re.I)
