@@ -513,15 +513,15 @@ _TEENS = ("ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen
 _PRICE_AFTER = re.compile(r"\s*(?:an?|per|/)\s*(?:gpu[- ]?)?(?:hour|hr|h|month|day|year)\b|\s*(?:dollars|bucks|cents)\b", re.I)
 
 
-_TENS_PAIR = re.compile(r"((?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)-(?:one|two|three|four|five|six|seven|"
-                        r"eight|nine))[ -]((?:ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|"
-                        r"nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:-(?:one|two|three|four|five|"
-                        r"six|seven|eight|nine))?)$")
+_UNITS = "|".join(w for w in _DIGIT_WORDS if w != "zero")
+# "twenty-two-fifty": a tens word and a unit, then ten..ninety-nine
+_TENS_PAIR = re.compile(rf"((?:{'|'.join(_TENS)})-(?:{_UNITS}))[ -]((?:{'|'.join(_TEENS + _TENS)})(?:-(?:{_UNITS}))?)$")
+_FIRST_WORD = re.compile(r"([a-z]+)([ -])(.*)")
 
 
 def _split_elided(body: str) -> tuple[str, str, str]:
     """"two fifty" and "two-fifty-six" split after their first word: ("two", " ", "fifty-six")."""
-    m = re.match(r"([a-z]+)([ -])(.*)", body)
+    m = _FIRST_WORD.match(body)
     return (m.group(1), m.group(2), m.group(3)) if m else (body, "", "")
 
 

@@ -59,15 +59,19 @@ _ROLE_PREFIX = re.compile(r"^\s*(?:the\s+)?(?:\*\*)?(?:\[(?:interviewer|assistan
 _SENTENCE_END = re.compile(r"[.?!…](?:[\"')\]]*)(?=\s|$)")
 
 
-def finish_text(text: str, finish_reason: str | None = None) -> str:
-    """The turn as stored: trimmed, without a role label; a reply cut off by the token limit
-    ("length") is cut back to its last complete sentence (empty if there is none)."""
-    text = clean_text(text).strip()
+def _strip_role_labels(text: str) -> str:
+    """`text` without the role labels it opens with ("The interviewer: **Interviewer:**"), at most three."""
     for _ in range(3):
         text, n = _ROLE_PREFIX.subn("", text, count=1)
         if not n:
             break
-    text = text.strip()
+    return text
+
+
+def finish_text(text: str, finish_reason: str | None = None) -> str:
+    """The turn as stored: trimmed, without a role label; a reply cut off by the token limit
+    ("length") is cut back to its last complete sentence (empty if there is none)."""
+    text = _strip_role_labels(clean_text(text).strip()).strip()
     if finish_reason == "length":
         ends = list(_SENTENCE_END.finditer(text))
         text = text[: ends[-1].end()].strip() if ends else ""
@@ -99,11 +103,7 @@ class _LabelGate:
         return "" if self.open else self._release()
 
     def _release(self) -> str:
-        text = self.held
-        for _ in range(3):
-            text, n = _ROLE_PREFIX.subn("", text, count=1)
-            if not n:
-                break
+        text = _strip_role_labels(self.held)
         if text.strip():
             self.open = True  # (a label said alone waits for the words after it)
             return text.lstrip()
