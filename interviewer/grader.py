@@ -401,6 +401,11 @@ def _claim_cap(cid: str, family: str, ev: Evidence, rubric: Rubric) -> tuple[int
             return False
         if c.check.rule in _WORKED_RULES:
             return False  # likewise a count worked out from the candidate's own rate ("... so that's 12 L4s")
+        if c.check.rule == "timeout" and any(x.kind == "arithmetic" and x.turn == c.turn and x.check is not None
+                                             and x.check.status == "wrong" for x in ev.ledger.claims if _planned(x)):
+            # a deadline set from the candidate's own sum, the sum slipped ("4,096 x 60 ms ≈ 24.6 seconds ... the
+            # deadline is 30 seconds"): derived, the arithmetic off (2)
+            return False
         if c.kind in ("fits_on_gpus", "tensor_parallel") and (kv_right or not rubric.families[family].memory_capacity):
             # "fits on one H100" beside KV bytes per token done right: a budget derived on a wrong fit (2); where
             # capacity is a fleet or a throughput, a wrong fit is one input of a sizing built on it (2)

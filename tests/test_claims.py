@@ -3986,3 +3986,64 @@ def test_one_prompts_kv_said_after_so_is_no_free_memory():
     led = ledger("Recompute. 80 layers × 8 KV heads × 128 × 2 × 2 B is 320 KiB a token, so 6,000 tokens is ≈ 1.9 GiB of "
                  "KV, and it lived in the dead process's HBM.")
     assert not led.by_kind("free_kv_bytes"), led.summary()
+
+
+OPEN_FLEET = "We run a shared fleet of about 2,000 H100s, 250 hosts with eight GPUs each, used by roughly 40 teams."
+
+
+@pytest.mark.parametrize("said, verdict", [("so about 0.8% of the fleet", "wrong"), ("so about 8% of the fleet", "ok")])
+def test_a_share_said_with_both_its_counts_is_that_division(said, verdict):
+    led = ledger(f"And I keep 20 whole hosts reserved for gangs. Worst case they sit idle, which is 160 of 2,000, {said}.",
+                 opening=OPEN_FLEET)
+    assert status(led, "fleet_share") == verdict
+
+
+def test_a_share_then_the_gpus_it_comes_to_is_checked_against_those_gpus():
+    led = ledger("If small inference jobs scatter one or two GPUs across hosts, the stranded remainder typically runs "
+                 "3-5% of the fleet, so 60 to 100 GPUs that no eight-GPU job can use.", opening=OPEN_FLEET)
+    assert status(led, "fleet_share") == "ok"
+    # ("no eight-GPU job" is no correction of the 60 to 100)
+    assert all(c.check is None or c.check.rule != "corrected" for c in led.by_kind("gpu_count"))
+
+
+@pytest.mark.parametrize("share, verdict", [("0.2%", "wrong"), ("2%", "ok")])
+def test_gpus_out_from_whole_hosts_are_a_share_of_the_fleet_not_one_hosts(share, verdict):
+    led = ledger("With a five-day repair round-trip there are ~25 hosts in the pipeline, and since we pull the whole host, "
+                 f"25 x 8 = 200 GPUs out of service. That's about {share} of the fleet.", opening=OPEN_HEALTH)
+    assert status(led, "fleet_share") == verdict
+
+
+@pytest.mark.parametrize("hosts, verdict", [("12", "wrong"), ("15", "ok")])
+def test_gpus_said_again_as_hosts_after_or_are_held_to_the_host_shape(hosts, verdict):
+    led = ledger(f"Serving needs headroom; I'd hold 15% of its 800, which is 120 GPUs, or {hosts} hosts.", opening=OPEN_FLEET)
+    assert status(led, "host_count") == verdict
+
+
+def test_a_limit_said_as_mns_is_max_num_seqs():
+    led = ledger("Continuous batching, not static. Limit: MNS ~28 for 4K contexts, more if contexts are shorter.")
+    assert one(led, "max_num_seqs").value == 28
+
+
+def test_what_fits_said_back_as_a_bare_count_is_checked_as_sequences():
+    led = ledger("Per token 2 x 40 x 40 x 128 x 2 B = 819,200 bytes. Free is about 49 GB.",
+                 "On each GPU I'd cap max_num_seqs at 24, below the 27 that fit, so sequences have room to grow to 250 "
+                 "tokens.", opening=OPEN_13B_HOST)
+    c = [c for c in led.by_kind("concurrent_sequences") if c.value == 27]
+    assert c and c[0].check is not None and c[0].check.status == "ok"
+
+
+def test_a_scope_said_in_another_figures_clause_is_not_this_ones():
+    led = ledger("Little's law: 40 rps x 10 s = 400 in flight on the host, 50 per GPU, against 24 that fit.",
+                 opening=OPEN_13B_HOST)
+    c = [c for c in led.by_kind("concurrent_sequences") if c.value == 24]
+    assert c and c[0].scope != "per_host"
+
+
+def test_a_timeout_built_on_a_slipped_product_reads_its_inputs():
+    led = ledger("Given: max_tokens is 4,096, and p99 time per token averaged over a long reply is ~60 ms.\nSo: 4,096 x 60 ms "
+                 "≈ 24.6 seconds of decode at worst, plus prefill of up to 8K tokens at ~1 s, plus queueing.\nTherefore: "
+                 "the whole-generation deadline is 30 seconds.")
+    assert one(led, "tpot_p99_ms").value == 60
+    assert not [c for c in led.by_kind("prefill_time_ms") if c.value > 20_000]   # 24.6 s is the decode's
+    assert [c.value for c in led.by_kind("prefill_time_ms") if c.speaker == "candidate"] == [1000]
+    assert status(led, "timeout_s") == "wrong"   # 4,096 x 60 ms is 246 s

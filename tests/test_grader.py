@@ -2511,6 +2511,17 @@ def test_the_wait_users_feel_names_the_time_to_schedule():
     pytest.param("kv-store-wal", "compaction_rule",
                  "The trigger is log-since-snapshot > 4 GB or 2x the last snapshot size, whichever comes first.",
                  id="a_trigger_said_with_is_and_a_size_is_a_compaction_rule"),
+    pytest.param("route-batch-eight-gpus", "tradeoff",
+                 "I'm accepting the cap of 24, which leaves about 8% of KV memory idle and caps host throughput.",
+                 id="a_cap_accepted_with_what_it_leaves_idle_is_a_trade_off"),
+    pytest.param("route-batch-eight-gpus", "tradeoff", "And I'm accepting rejects at peak over adding latency for everyone.",
+                 id="rejects_accepted_over_latency_for_everyone_is_a_trade_off"),
+    pytest.param("recommendation-serving", "fallback_rule",
+                 "If the firm and matter features are missing entirely we fall back to ranking by the retrieval score alone.",
+                 id="falling_back_to_ranking_by_the_retrieval_score_is_a_fallback"),
+    pytest.param("recommendation-serving", "fallback_rule",
+                 "A hard deadline on the feature fetch: 40 ms. Whatever features have arrived by then are used, missing "
+                 "ones get defaults.", id="missing_features_getting_defaults_is_a_fallback"),
 ])
 def test_what_a_sentence_says_is_read_as_its_item(qid, item, answer):
     assert item in _evidence(qid, [answer]).present
@@ -2587,6 +2598,36 @@ def test_what_a_sentence_says_is_read_as_its_item(qid, item, answer):
 ])
 def test_what_a_sentence_does_not_say_is_not_read_as_the_item(qid, item, answer):
     assert item not in _evidence(qid, [answer]).present
+
+
+@pytest.mark.parametrize("answer", [
+    "I'd do a two-tower model for retrieval and a ranker on the GPUs, with Spark batch jobs computing user features "
+    "nightly into a feature store.",
+    "I'd let autoscaling handle it. Each request is scored on its own, so there's no batching delay.",
+])
+def test_batch_jobs_or_batching_declined_name_no_batching(answer):
+    ev = _evidence("recommendation-serving", [answer])
+    assert "batching_named" not in ev.present | ev.named
+
+
+@pytest.mark.parametrize("answer, named", [
+    ("Queue-time SLOs per priority class, tracked as percentiles, with alerting.", True),
+    ("Latency gets worse for each user, and at some point you'd see it in the percentiles.", False),
+])
+def test_latency_tracked_as_percentiles_names_them(answer, named):
+    ev = _evidence("gpu-scheduling-platform", [answer])
+    assert ("percentile" in ev.present | ev.named) is named
+
+
+def test_a_deadline_set_from_a_slipped_product_is_derived_with_the_arithmetic_off():
+    report = _graded("inference-timeout-restart",
+        ("Where does the per-token time come from?", "Time per output token on our 70B at TP8 is ~40 ms at p50 and ~90 "
+                                                     "ms at p99 under load."),
+        ("What's your timeout for the whole generation?",
+         "Given: max_tokens is 4,096, and p99 time per token averaged over a long reply is ~60 ms.\nSo: 4,096 x 60 ms ≈ "
+         "24.6 seconds of decode at worst, plus prefill of up to 8K tokens at ~1 s, plus queueing.\nTherefore: the "
+         "whole-generation deadline is 30 seconds."))
+    assert _scores(report)["capacity_number"] == 2
 
 
 def test_gpu_memory_waved_away_by_a_cache_kept_in_redis_is_no_constraint_in_a_later_answer():

@@ -258,16 +258,24 @@ def _scope(text: str, m_start: int, m_end: int, v: Vocab, limit: int | None = No
     if best:
         return best, True
     left = text[max(0, m_start - 60):m_start]
-    pos = -1
+    pos, theirs = -1, -1
     for label, pat in v.scopes.items():
         for sm in pat.finditer(left):
-            if sm.end() > pos and not _FIGURE_BEFORE.search(left, 0, sm.start()):
+            if _FIGURE_BEFORE.search(left, 0, sm.start()):
+                theirs = max(theirs, sm.end())
+            elif sm.end() > pos:
                 best, pos = label, sm.end()
+    if theirs > pos and _FIGURE_BETWEEN.search(left, max(pos, 0)):
+        # the nearest scope is another figure's, with a figure of its own clause between: "400 in flight on the host,
+        # 50 per GPU, against 24 that fit" (the host is the 400's, the GPU the 50's)
+        return None, False
     return best, False
 
 
 # a scope said right after another figure is that figure's: "about 4 GB per GPU for activations, that's about 81 GB"
 _FIGURE_BEFORE = re.compile(r"\d[\d,.]*\s*(?:[a-z]{1,5}\s*)?$", re.I)
+# a figure in a clause of its own
+_FIGURE_BETWEEN = re.compile(r"\d(?:[\d.]|,\d{3})*\s*[^\d\s,;][^,;]*[,;]")
 
 
 def _to_unit(kind: str, mention: Mention, v: Vocab) -> tuple[float, float | None, float | None]:

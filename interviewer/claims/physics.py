@@ -567,6 +567,11 @@ def _seq_lens(c: Claim, ctx: Ctx, i: int) -> list[tuple[float, str]]:
             # the 2k is the 56's)
             and not (x.start > c.end and _NEXT_CASE.search(c.sentence, max(0, _pos(c)) + len(c.span),
                                                             max(0, c.sentence.find(x.span))))]
+    # ... nor the round's reply length said as what a sequence grows to ("room to grow to 250 tokens" when prompts are
+    # 2,000): no sequence is shorter than its prompt
+    replies = {ctx.claims[j].value for j in ctx.by_kind.get("output_tokens", []) if j < i}
+    prompt = max((ctx.claims[j].value or 0 for j in ctx.by_kind.get("prompt_tokens", []) if j < i), default=0)
+    same = [x for x in same if not (x.value in replies and x.value < prompt)]
     if same:
         sl = min(same, key=lambda x: abs(x.start - c.start))
         total = _with_addend(sl, ctx)
@@ -1763,7 +1768,8 @@ _NOT_A_SHARE_OF = re.compile(r"\d|%|\||\b(?:plus|together|total|combined|altoget
 _GPU_HOURS = re.compile(r"^[^.;,]{0,12}?\b(?:gpu[- ]?)?(?:hours?|hrs?|h)\b|gpu[- ]?hours?", re.I)
 
 
-_SHARE_THEN_COUNT = re.compile(r"\s*(?:of\s+(?:the|our|a)\s+(?:fleet|cluster)\s*)?(?:,|\(|—|–|-|:)\s*(?:about\s+|roughly\s+|~|or\s+)?",
+# ... or as what it comes to: "runs 3-5% of the fleet, so 60 to 100 GPUs"
+_SHARE_THEN_COUNT = re.compile(r"\s*(?:of\s+(?:the|our|a)\s+(?:fleet|cluster)\s*)?(?:,|\(|—|–|-|:)\s*(?:so\s+)?(?:about\s+|roughly\s+|~|or\s+)?",
                                re.I)
 
 
@@ -1787,6 +1793,37 @@ def _bare_count_before(c: Claim, ctx: Ctx, i: int, gpus) -> list:
     return [SimpleNamespace(value=m.value, turn=c.turn, start=c.start - (pos - m.start), end=c.start - (pos - m.end))]
 
 
+# the division said outright: "which is 160 of 2,000, so about 0.8% of the fleet"
+_OF_WHOLE = re.compile(r"\s*(?:gpus?|hosts?|nodes?|cards?)?\s*(?:out\s+)?of\s+(?:the\s+|our\s+|a\s+)?$", re.I)
+_WHOLE_THEN_SHARE = re.compile(r"\s*(?:gpus?|hosts?|nodes?|cards?|h100s?|a100s?)?\s*[,;:=≈(—–-]?\s*(?:so|that.s|that\s+is|which\s+is|"
+                               r"i\.e\.|or)?\s*(?:about\s+|roughly\s+|around\s+|~|≈\s*)?$", re.I)
+
+
+def _share_said_of(c: Claim, ctx: Ctx) -> Check | None:
+    """A share with both its counts said just before it ("160 of 2,000, so about 0.8%"): checked as that division."""
+    from interviewer.claims.numbers import find_mentions
+
+    pos = _pos(c)
+    if pos <= 0 or c.value is None:
+        return None
+    before = c.sentence[:pos]
+    said = [m for m in find_mentions(before, ctx.v) if m.value and m.dim == "count"]
+    if len(said) < 2:
+        return None
+    part, whole = said[-2], said[-1]
+    if not (_OF_WHOLE.fullmatch(before, part.end, whole.start) and _WHOLE_THEN_SHARE.fullmatch(before, whole.end)) \
+            or part.value >= whole.value:
+        return None
+    expected = part.value / whole.value
+    trace = [f"{say.count(part.value)} / {say.count(whole.value)} = {expected:.1%}"]
+    of = f"{say.count(part.value)} of {say.count(whole.value)}"
+    if _within(c.value, expected, ctx.v.physics["share_tolerance"]) or abs(c.value - expected) <= ctx.v.physics["share_rounding"]:
+        return _check("ok", "fleet_share", expected, "fraction", c, f"Right: {of} is about {expected:.1%}.", trace)
+    check = _check("wrong", "fleet_share", expected, "fraction", c, f"{of} is about {expected:.1%}, not {c.value:.1%}.", trace)
+    check.ratio = round(c.value / expected, 3)
+    return check
+
+
 _PER_OWNER = re.compile(r"\s*(?:per|a|each|for\s+each)\s+(?:team|tenant|org|user|job|customer|group|project)\b", re.I)
 
 
@@ -1800,7 +1837,9 @@ def check_fleet_share(c: Claim, ctx: Ctx, i: int) -> Check | None:
         g = ctx.claims[j]
         after = ctx.texts[g.turn][g.end:g.end + 12] if ctx.texts is not None else ""
         return bool(g.kind == "gpu_count" and g.value and not g.negated
-                    and (linked or g.scope not in ("per_host", "per_gpu"))
+                    and (linked or g.scope not in ("per_host", "per_gpu")
+                         # "since we pull the whole host, 25 x 8 = 200 GPUs out": more than a host holds
+                         or (g.scope == "per_host" and g.value > ctx.v.physics["host_gpus_max"]))
                     and not re.search(r"-\s*gpus?$", g.span, re.I)   # "8-GPU jobs" is a job's shape
                     and not _SHAPE_OF.match(after)                       # ... and so is "eight GPU gang jobs"
                     and not _PER_OWNER.match(after)                      # "fifty GPUs per team on average": one team's
@@ -1812,7 +1851,7 @@ def check_fleet_share(c: Claim, ctx: Ctx, i: int) -> Check | None:
         g = ctx.claims[j]
         return ctx.texts is not None and g.turn == c.turn and _SAID_AS_SHARE.fullmatch(ctx.texts[c.turn][g.end:c.start]) is not None
 
-    share = _share_of_gpu_time(c, ctx, i)
+    share = _share_of_gpu_time(c, ctx, i) or _share_said_of(c, ctx)
     if share is not None:
         return share
     part = [ctx.claims[j] for j in ctx.in_sentence(i) if j < i and gpus(j, linked(j))]
@@ -2398,7 +2437,8 @@ def check_share_count(c: Claim, ctx: Ctx, i: int) -> Check | None:
 # (a colon only right after the hosts: not "250 hosts each with one busy GPU: 1,750 GPUs 'free'", the others' share)
 _A_COMMA = re.compile(r"\s*,\s*(?:about\s+|roughly\s+|~)?", re.I)
 _RESTATED = re.compile(r"(?:that.s|that\s+is|i\.e\.|=)\s*(?:about\s+|roughly\s+|~)?$", re.I)
-_HOSTS_TO_GPUS = re.compile(r"(?:[^.;\d]{0,30}?(?:\bso\b|that.s|which\s+is|=|→|->|≈|\bmeans\b|\bgives\b)"
+# ... or said again in the other unit: "which is 120 GPUs, or 12 hosts"
+_HOSTS_TO_GPUS = re.compile(r"(?:[^.;\d]{0,30}?(?:\bso\b|that.s|which\s+is|=|→|->|≈|\bmeans\b|\bgives\b|,\s*or\b)"
                             r"|(?:\s+(?:out|down|offline|drained|cordoned))?\s*:),?"
                             r"(?:\s+(?!of\b|per\b)[\w'’]+){0,3}?\s*(?:(?:like|about|roughly|around|maybe|only|just|some)\s+|~)*",
                             re.I)
@@ -2875,7 +2915,8 @@ _CONDITION = guarded(re.compile(r"\b(?:if|when|while|whenever|unless|once|alert|
 SLIP_NAMED = r"forgot|dropped|missed|left\s+out|mixed\s+up|double[- ]counted"
 # "... is two thousand a month... no, sorry, two hundred", "300 L4s... wait, no, that's 30"
 # (read on the filler-blanked text the ledger and the cue scan share: "512 KB, um, no, 256" is "512 KB     no, 256")
-_CORRECTION = re.compile(r"[^.!?\n\d]{0,24}?(?:\.\.\.|…|—|–|\s-|,|;|\.)?\s*(?:(?:oh|ah)\b[\s,.!]*)?(?:no|wait|sorry|oops|scratch\s+that|i\s+mean|"
+# (not "no" as a determiner: "60 to 100 GPUs that no eight-GPU job can use")
+_CORRECTION = re.compile(r"[^.!?\n\d]{0,24}?(?:\.\.\.|…|—|–|\s-|,|;|\.)?\s*(?:(?:oh|ah)\b[\s,.!]*)?(?<!\bthat\s)(?<!\bwhich\s)(?<!\bwho\s)(?:no|wait|sorry|oops|scratch\s+that|i\s+mean|"
                          r"correction|make\s+that)\b[\s,.!:—–-]*(?:(?:no|wait|sorry|scratch\s+that|that.s|it.s|i\s+mean|actually|rather|"
                          r"more\s+like|make\s+that)\b[\s,.!:—–-]*){0,3}", re.I)  # ("55 GB/s -> hmm, no: 55 MB/s")
 
