@@ -525,10 +525,13 @@ def _policy_list(ev: Evidence, p: Pitfall, since: int = 0) -> bool:
                 and not (deferred and asked is not None and (_OR_QUESTION.search(ev.context[asked])
                                                              or _asks_for_one(p, ev.context[asked]))):
             continue  # fewer than two policy names and no menu left open or opened: nothing to find in this answer
-        prev_sm = None
+        prev_sm = listed = None
         for sm in _SENTENCE.finditer(text):
             sentence = sm.group(0)
             before, prev_sm = prev_sm, sm
+            if before is not None and _OR.search(before.group(0)) \
+                    and before.group(0).count(",") + len(_OR.findall(before.group(0))) >= 3:
+                listed = before  # the latest list of options in this answer, however many sentences back
             # most sentences name fewer than two policies: only those that do are read closely
             many = sum(1 for x in starts if sm.start() <= x < sm.end()) >= 2
             found = _names_in(sentence, p) if many else []
@@ -587,12 +590,11 @@ def _policy_list(ev: Evidence, p: Pitfall, since: int = 0) -> bool:
                 ev.pitfalls[p.id] = Hit(p.id, turn, start, sm.end(), quote_around(text, start, sm.end()))
                 ev.pitfall_kinds[p.id] = "menu"
                 return True
-            # the options listed, then left open as a set in the next sentence: "Dynamic batching, micro-batching or
+            # the options listed, then left open as a set in a later sentence: "Dynamic batching, micro-batching or
             # request coalescing, or CPU fallback. Triton supports all of them ..., so we'd tune per model."
-            if before is not None and deferred and _deferral_in(p, sentence) and any(m.search(sentence) for m in p.menu) \
-                    and _OR.search(before.group(0)) and before.group(0).count(",") + len(_OR.findall(before.group(0))) >= 3:
-                start = before.start() + (len(before.group(0)) - len(before.group(0).lstrip()))
-                ev.pitfalls[p.id] = Hit(p.id, turn, start, before.end(), quote_around(text, start, before.end()))
+            if listed is not None and deferred and _deferral_in(p, sentence) and any(m.search(sentence) for m in p.menu):
+                start = listed.start() + (len(listed.group(0)) - len(listed.group(0).lstrip()))
+                ev.pitfalls[p.id] = Hit(p.id, turn, start, listed.end(), quote_around(text, start, listed.end()))
                 ev.pitfall_kinds[p.id] = "menu"
                 return True
         # asked for one ("Pick one fairness rule. Not a menu, one."), the answer names them all and

@@ -4047,3 +4047,37 @@ def test_a_timeout_built_on_a_slipped_product_reads_its_inputs():
     assert not [c for c in led.by_kind("prefill_time_ms") if c.value > 20_000]   # 24.6 s is the decode's
     assert [c.value for c in led.by_kind("prefill_time_ms") if c.speaker == "candidate"] == [1000]
     assert status(led, "timeout_s") == "wrong"   # 4,096 x 60 ms is 246 s
+
+
+def test_thousands_grouped_with_apostrophes_are_one_number():
+    led = ledger("Llama-2-7B: 32 layers, 32 heads, head dim 128, so 512 KiB per token. One sequence at the full 4'096 "
+                 "context is 4'096 × 512 KiB = 2 GiB.", opening=OPEN_8B)
+    assert "wrong" not in statuses(led, "arithmetic")
+    assert 4096 in [c.value for c in led.by_kind("seq_len")]
+
+
+def test_a_batch_bound_written_as_an_inequality_is_max_num_seqs():
+    led = ledger("Limit: batch ≤ 8 and prompt + max_new_tokens ≤ 2,048, the preallocated length.", opening=OPEN_DRILL)
+    assert one(led, "max_num_seqs").value == 8
+
+
+def test_a_figure_scratched_by_name_gives_its_kind_to_the_one_that_replaces_it():
+    led = ledger("Decode at our batch is ~40 ms per output token, so 2,048 tokens is about 82 s.",
+                 "Scratch the 40 ms I used, that was our old A100 number; on H100 at TP=4 it's more like 25 ms at p99, so "
+                 "the full budget is 2,048 × 25 ≈ 51 s.")
+    assert one(led, "tpot_p99_ms").value == 25
+    assert not [c for c in led.by_kind("latency_p99_ms") if c.speaker == "candidate"]
+
+
+@pytest.mark.parametrize("said, verdict", [("500", "wrong"), ("70", "ok")])
+def test_gpus_in_repair_said_after_in_repair_are_held_to_the_rate_and_days(said, verdict):
+    led = ledger(f"With N = 10,000 and f ≈ 0.5% a week that's 50 GPUs a week. With t_r ≈ 10 days, in repair ≈ {said} GPUs.",
+                 opening=OPEN_HEALTH)
+    assert [c.check.status for c in led.by_kind("gpu_count") if c.value == float(said)] == [verdict]
+
+
+def test_a_rate_restated_per_year_in_the_next_sentence_and_in_powers_of_ten_is_checked():
+    led = ledger("Call it 3 a day for our 1e4. That's 3e3 a year, so about a third of the fleet cycles through repair.",
+                 opening=OPEN_HEALTH)
+    assert status(led, "period_rate") == "wrong"   # 3 a day is about 1,100 a year
+

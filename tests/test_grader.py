@@ -2619,6 +2619,56 @@ def test_latency_tracked_as_percentiles_names_them(answer, named):
     assert ("percentile" in ev.present | ev.named) is named
 
 
+@pytest.mark.parametrize("qid, answer", [
+    ("recommendation-serving", "Dynamic batching in Triton; it figures out the batch size for us and it's built for "
+                               "exactly this."),
+    ("route-batch-eight-gpus", "For batching, continuous batching, and the engine handles how many fit; I'd let it fill up "
+                               "to memory."),
+])
+def test_batching_whose_limit_is_left_to_the_engine_has_no_limits(qid, answer):
+    # (after a capacity figure rounded down, which sets no limit on the batch)
+    report = _graded(qid, ("How many fit?", "Order of magnitude it's right, call it 10^2 at most; I'd just round down to 60 "
+                                            "to be safe."),
+                     ("How do you batch on each GPU, and with what limits?", answer))
+    assert "no_limits" in {p.id for p in report.pitfalls}
+
+
+def test_options_listed_then_left_to_each_org_are_a_policy_list():
+    report = _graded("gpu-scheduling-platform",
+        ("Pick one fairness rule. Not a menu, one.",
+         "Options, as a checklist:\n- weighted fair share by team quota;\n- strict priority classes: serving > production "
+         "training > research;\n- DRF, if we also count CPU and host memory;\n- FIFO with a small guaranteed quota for the "
+         "little teams.\nWe MAY combine these per org. The live-games org will want strict priority, research will want "
+         "fair share, so I'd let each org pick its rule within its quota."),
+        ("I asked for one. An inference service needs 64 GPUs held by a training run. What happens?",
+         "Inference SHOULD win. We'd preempt something in the training pool, probably, and that job restarts from its last "
+         "checkpoint. Exactly which job depends on the rule that org picked."))
+    assert "policy_list" in {p.id for p in report.pitfalls}
+
+
+def test_mechanisms_listed_and_all_kept_for_the_load_tests_are_a_policy_list():
+    report = _graded("gpu-inference-serving",
+        ("What limits and policies would you set?",
+         "Those are max_num_seqs and max_num_batched_tokens, and you tune them per workload. Beyond that there's "
+         "iteration-level scheduling à la Orca, preemption with swap or recompute, priority scheduling, fair queuing across "
+         "tenants, admission control, and cancellation on client disconnect. For a code assistant you'd add request "
+         "coalescing too. I'd keep all of those available and pick based on load tests."))
+    assert "policy_list" in {p.id for p in report.pitfalls}
+
+
+def test_an_average_wait_target_is_an_average():
+    ev = _evidence("gpu-health-repair", ["The job waits for its replacement host; the average wait for a replacement "
+                                          "should stay under 15 minutes."])
+    assert "average_metric" in ev.present | ev.named
+
+
+def test_a_request_that_would_overflow_the_cache_rejected_before_prefill_is_the_admission_rule():
+    ev = _evidence("transformer-kv-cache-drill", ["Limit: batch ≤ 8 and prompt + max_new_tokens ≤ 2,048, the preallocated "
+                                                   "length. A request that would exceed it MUST be rejected before prefill, "
+                                                   "not truncated."])
+    assert {"admission_rule", "max_seqs"} <= ev.present
+
+
 def test_a_deadline_set_from_a_slipped_product_is_derived_with_the_arithmetic_off():
     report = _graded("inference-timeout-restart",
         ("Where does the per-token time come from?", "Time per output token on our 70B at TP8 is ~40 ms at p50 and ~90 "

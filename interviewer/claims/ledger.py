@@ -181,6 +181,38 @@ def _referred_kind(f, text: str, claims: list[Claim], v) -> str:
     return f.kind if said is None else said.kind
 
 
+# a figure taken back by name, its replacement said after it: "Scratch the 40 ms I used, that was our old A100 number;
+# on H100 at TP=4 it's more like 25 ms at p99", "scratch the 500: 50,000 x 1 KB is 50 MB a second"
+_SCRATCH = re.compile(r"\b(?:scratch|forget|ignore)\s+(?:the|my|that)\s+~?(\d[\d,]*(?:\.\d+)?)(?!\s*(?:x\b|×|%))", re.I)
+_PERCENTILE_SUFFIX = re.compile(r"_(?:p50|p95|p99|mean)(?=_ms$)")
+
+
+def _revised(t: int, text: str, claims: list[Claim], v) -> None:
+    """A figure the candidate takes back by name ("scratch the 40 ms I used ... more like 25 ms at p99") is replaced by
+    the next figure of its unit in the same answer: that one is the same quantity, whatever its own words suggest
+    (at its own percentile: the 40 ms per token revised to 25 ms at p99 is a p99 per token)."""
+    for m in _SCRATCH.finditer(text):
+        try:
+            value = float(m.group(1).replace(",", ""))
+        except ValueError:
+            continue
+        old = next((c for c in reversed(claims) if c.speaker == "candidate" and c.value == value and not c.negated
+                    and (c.turn < t or c.end <= m.start())), None)
+        if old is None:
+            continue
+        new = next((c for c in claims if c.turn == t and c.speaker == "candidate" and c.start >= m.end()
+                    and c.start - m.end() <= 200 and c.unit == old.unit and c.value != value), None)
+        if new is None or new.kind == old.kind:
+            continue
+        kind = old.kind
+        if new.percentile and _PERCENTILE_SUFFIX.search(kind) is None and kind.endswith("_ms"):
+            kind = kind[:-3] + f"_{new.percentile}_ms"
+        elif new.percentile:
+            kind = _PERCENTILE_SUFFIX.sub(f"_{new.percentile}", kind)
+        if kind in v.kinds:
+            new.kind = kind
+
+
 def _said_before(claims: list[Claim], value: float, keep) -> Claim | None:
     """The candidate's latest figure of this value, not negated, that `keep` accepts."""
     for c in reversed(claims):
@@ -315,6 +347,8 @@ def build_ledger(turns: Sequence[tuple[str, str]], family: Optional[str] = None,
             _add_shrinks(t, text, read, claims, where, tracker, v)
         if speaker == "candidate":
             _add_restated(t, text, read, claims, where, tracker, v)
+            if "cratch" in text or "orget" in text or "gnore" in text:
+                _revised(t, read, claims, v)
         if saved is not None:
             tracker.carried = saved  # the hypothetical answer's subject does not outlive it
         subjects.append(copied(tracker.carried))

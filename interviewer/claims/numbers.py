@@ -620,9 +620,17 @@ def restated_thousands(text: str) -> str:
 _THOUSANDS_SPACE = guarded(re.compile(r"(?<![\w,.])\d{1,3}(?: \d{3})+(?![\d,.]|\s\d)"))
 
 
+# ... or with an apostrophe, the Swiss way ("4'096", "1’500"), or a thin or narrow no-break space ("16\u2009000"): no
+# list or decimal is written so, wherever commas appear
+_THOUSANDS_MARK = re.compile(r"(?<![\w,.'’])\d{1,3}(?:['’\u2009\u202f]\d{3})+(?![\d'’\u2009\u202f])")
+
+
 def spaced_thousands(text: str) -> str:
     """`text` with thousands grouped by spaces written with commas ("20 000" -> "20,000"), where it writes no
-    thousands with commas: the same length, so every offset holds."""
+    thousands with commas, and grouped by apostrophes or thin spaces ("4'096") anywhere: the same length, so every
+    offset holds."""
+    if "'" in text or "’" in text or "\u2009" in text or "\u202f" in text:
+        text = _THOUSANDS_MARK.sub(lambda m: re.sub(r"['’\u2009\u202f]", ",", m.group(0)), text)
     if " " not in text or _THOUSANDS_COMMA.search(text):
         return text
     return _THOUSANDS_SPACE.sub(lambda m: m.group(0).replace(" ", ","), text)

@@ -14,7 +14,8 @@ DAYS = {"hour": 1 / 24, "day": 1.0, "week": 7.0, "month": 365 / 12, "year": 365.
 _ALIASES = {"hr": "hour", "wk": "week", "mo": "month", "yr": "year", "annum": "year", "daily": "day",
             "weekly": "week", "monthly": "month", "yearly": "year", "annually": "year", "hourly": "hour"}
 
-_NUMBER = r"(?P<{0}>\d{{1,3}}(?:[, ]\d{{3}})+(?!\d)|\d+(?:\.\d+)?)"
+# (or in scientific notation: "3e3 a year")
+_NUMBER = r"(?P<{0}>\d{{1,3}}(?:[, ]\d{{3}})+(?!\d)|\d+(?:\.\d+)?(?:[eE]\d+)?)"
 # a count, not a size or a share: "200 GPUs", "20", "~6 nodes", "200 incidents" (not "2%", "50 MB")
 _THINGS = r"(?:\s+(?!(?:a|an|per|every|each)\b)[a-z][\w-]*){0,3}?"
 _PERIODS = "hour|hr|day|week|wk|month|mo|year|yr|annum"
@@ -29,7 +30,9 @@ def _rate(n: str, p: str) -> str:
 _AGAIN = (r"(?:\s*,\s*|\s+)(?:(?:which|that)(?:\s+is|.s)|i\.e\.|\bor\b|\bso\b|call\s+it|→|->|≈|=|~|about|roughly|around)"
           r"(?:\s+(?:about|roughly|around|approximately|like|maybe|only|just|some))*\s*~?\s*")
 # (the fleet it is drawn from may sit between: "150 GPUs a month on 10,000, which is about 50 a day")
-_GAP = r"(?:[^.;:\d]|\b(?:on|of|across|from|out\s+of)\s+~?\d[\d, ]*\d\b){0,50}?"
+# ... and the restatement may open the next sentence: "Call it 3 a day for our 1e4. That's 3e3 a year"
+_GAP = (r"(?:[^.;:\d]|\b(?:on|of|across|from|for|out\s+of)\s+(?:our\s+|the\s+)?~?\d(?:[\d, ]*\d)?(?:[eE]\d+|[kK])?\b){0,50}?"
+        r"(?:\.(?=\s+(?:that|which|this)(?:\s+is|.s)\b))?")
 _PAIR = re.compile(_rate("a", "pa") + _GAP + _AGAIN + _rate("b", "pb"), re.I)
 _MONEY = re.compile(r"[$€£¥]\s*~?$")
 _MONEY_AFTER = re.compile(r"\s*(?:[kmb]\b|million|billion|thousand)?\s*(?:dollars|usd|euros?|eur|pounds|gbp)\b", re.I)

@@ -2750,6 +2750,9 @@ _IN_REPAIR = re.compile(r"[^.;!?\d]{0,24}?\b(?:in\s+(?:repair|the\s+shop|the\s+(
                         r"(?:out\s+)?(?:at|with)\s+the\s+(?:vendor|oem|manufacturer)\b)", re.I)
 _DAY_MS = _PERIOD_MS["day"]
 _STEADY_STATE = re.compile(r"\b(?:steady[- ]state|little.s\s+law|at\s+any\s+(?:one\s+|given\s+)?(?:time|moment)|on\s+average)\b", re.I)
+# ... or said before it, the count its result: "in repair ≈ 50 × 10 = 500 GPUs"
+_REPAIR_LEAD = re.compile(r"\b(?:in\s+repair|in\s+the\s+(?:repair\s+)?(?:pipeline|shop)|out\s+of\s+service)\s*(?:≈|=|~|:|is|are|would\s+be)?"
+                          r"[^.;!?a-z]{0,30}$", re.I)
 _SUM_SIGN = re.compile(r"\+|\bplus\b", re.I)
 _HOST_UNIT = re.compile(r"\b(?:hosts?|nodes?|servers?|machines?)\b", re.I)
 # "one interruption per 2,000 GPUs per day": the population a rate is of, not the rate
@@ -2772,7 +2775,7 @@ def check_in_repair(c: Claim, ctx: Ctx, i: int) -> Check | None:
     text = ctx.texts[c.turn] if ctx.texts and c.turn < len(ctx.texts) else ""
     start = text.find(c.sentence)  # where the count's sentence begins in its turn
     pos = start + _pos(c) if start >= 0 and c.span in c.sentence else -1
-    if pos < 0 or not _IN_REPAIR.match(text, pos + len(c.span)):
+    if pos < 0 or not (_IN_REPAIR.match(text, pos + len(c.span)) or _REPAIR_LEAD.search(c.sentence, 0, max(_pos(c), 0))):
         return None
     rates: list[tuple[float, str, int, int]] = []  # (a day, as said, where, which rate it restates)
     period = 1.0
