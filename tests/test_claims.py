@@ -4081,3 +4081,36 @@ def test_a_rate_restated_per_year_in_the_next_sentence_and_in_powers_of_ten_is_c
                  opening=OPEN_HEALTH)
     assert status(led, "period_rate") == "wrong"   # 3 a day is about 1,100 a year
 
+
+
+def test_a_figure_scratched_by_the_number_said_gives_its_kind_to_the_replacement():
+    led = ledger("50,000 writes a second at 1 KB each is 500 MB a second of log. That's a lot... no wait, scratch the 500: "
+                 "50,000 × 1 KB is 50 MB a second.", opening=OPEN_WAL)
+    assert [c.value for c in led.by_kind("write_bandwidth") if c.speaker == "candidate"] == [500e6, 50e6]
+    assert not [c for c in led.by_kind("memory_bandwidth") if c.speaker == "candidate"]
+
+
+def test_a_retrieved_chunks_length_is_no_sequence_length_and_symbols_name_the_prompt_and_reply():
+    led = ledger("The system prompt alone is ~800 tokens, then eight retrieved chunks of ~512 tokens, then the query. Call it "
+                 "T_in ≈ 5,000, and answers are short, T_out ≈ 400.")
+    assert 512 not in [c.value for c in led.by_kind("seq_len")]
+    assert 5000 in [c.value for c in led.by_kind("prompt_tokens")] and one(led, "output_tokens").value == 400
+
+
+def test_one_dtype_said_for_weights_and_kv_both_sets_the_weights_dtype():
+    led = ledger("So I'd go FP8, weights and KV both. Weights become 70 GB and fit on TP=2.",
+                 opening="Llama-3-70B on H100 80GB GPUs.")
+    assert status(led, "weights_bytes") == "ok"
+
+
+def test_one_gpus_ceiling_at_any_batch_is_no_single_streams_rate():
+    led = ledger("Llama-2-13B: 26 GB of weights. An A100 streams ~2e12 B/s, so even at infinite batch one GPU makes at most "
+                 "~1.2e3 tokens/s, before counting the weights.", opening=OPEN_13B)
+    assert none_wrong(led, "tokens_per_s") and all(c.check is None or c.check.status != "impossible"
+                                                   for c in led.by_kind("tokens_per_s"))
+
+
+def test_hosts_said_as_part_of_a_larger_run_are_no_source_of_its_gpus():
+    led = ledger("For the weather run, 64 GPUs is 8 hosts of a run that's probably 512 GPUs.",
+                 opening="We run a shared fleet of about 2,000 H100s, 250 hosts with eight GPUs each.")
+    assert none_wrong(led, "gpu_count")

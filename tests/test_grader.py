@@ -2522,6 +2522,25 @@ def test_the_wait_users_feel_names_the_time_to_schedule():
     pytest.param("recommendation-serving", "fallback_rule",
                  "A hard deadline on the feature fetch: 40 ms. Whatever features have arrived by then are used, missing "
                  "ones get defaults.", id="missing_features_getting_defaults_is_a_fallback"),
+    pytest.param("gpu-inference-fundamentals", "tradeoff", "So I'm trading ~5× slower tokens per user for ~5× more tokens "
+                 "overall.", id="slower_tokens_traded_for_more_tokens_overall_is_a_trade_off"),
+    pytest.param("kv-store-wal", "ack_before_log", "Writes go to the map, we ack, and a background thread appends to the "
+                 "log and fsyncs once a second.", id="an_ack_before_the_background_append_is_ack_before_log"),
+    pytest.param("kv-store-wal", "ack_before_log", "Put writes the value into the hash map and returns, and a background "
+                 "thread appends it to the write-ahead log afterwards.", id="a_return_before_the_background_append_is_ack_before_log"),
+    pytest.param("kv-store-wal", "durability_window", "And one fsync a second covers all 50,000 of them.",
+                 id="one_fsync_a_second_covering_the_writes_is_the_window"),
+    pytest.param("transformer-kv-cache-drill", "latency_named", "Every step also reads each sequence's cache, so steps get "
+                 "slower as batch and length grow, and users see tokens come out more slowly.",
+                 id="tokens_coming_out_more_slowly_names_latency"),
+    pytest.param("transformer-kv-cache-drill", "per_token_latency", "In my toy run a cached step went from ~40 ms uncached "
+                 "to ~12 ms at batch 1.", id="a_step_time_measured_before_and_after_is_per_token_latency"),
+    pytest.param("recommendation-serving", "load_shedding",
+                 "1. Background prefetch requests (the app warming the next screen) are shed first; foreground requests "
+                 "MUST NOT be shed before them.", id="a_class_shed_first_with_an_aside_is_load_shedding"),
+    pytest.param("inference-timeout-restart", "timeout_value",
+                 "I'd just use a wall-clock timeout. Anything still running after 60 seconds is considered hung and killed.",
+                 id="a_limit_said_by_what_it_kills_is_a_timeout_value"),
 ])
 def test_what_a_sentence_says_is_read_as_its_item(qid, item, answer):
     assert item in _evidence(qid, [answer]).present
@@ -2595,6 +2614,13 @@ def test_what_a_sentence_says_is_read_as_its_item(qid, item, answer):
                  "makes the tiles late.", id="batching_refused_for_what_it_means_is_no_batching"),
     pytest.param("gpu-inference-serving", "quant_adopted", "- A4: FlashAttention-2 everywhere, FP8 KV cache as an option.",
                  id="lower_precision_kept_as_an_option_is_not_adopted"),
+    pytest.param("route-batch-eight-gpus", "tradeoff", "Half a host means roughly double the queueing at peak, so either they "
+                 "accept a worse p99 or we buy a second host.", id="a_cost_put_to_someone_else_as_one_side_is_no_trade_off"),
+    pytest.param("transformer-kv-cache-drill", "ttft", "The first token comes out of the prefill path; after that the new "
+                 "query needs position id t.", id="where_the_first_token_comes_from_is_no_time_to_first_token"),
+    pytest.param("kv-store-wal", "ack_before_log", "So put appends the record to the log file, applies it to the hash map and "
+                 "returns, and a background thread fsyncs the log every second.",
+                 id="an_fsync_left_to_the_background_after_the_append_is_no_ack_before_log"),
 ])
 def test_what_a_sentence_does_not_say_is_not_read_as_the_item(qid, item, answer):
     assert item not in _evidence(qid, [answer]).present
@@ -2604,6 +2630,7 @@ def test_what_a_sentence_does_not_say_is_not_read_as_the_item(qid, item, answer)
     "I'd do a two-tower model for retrieval and a ranker on the GPUs, with Spark batch jobs computing user features "
     "nightly into a feature store.",
     "I'd let autoscaling handle it. Each request is scored on its own, so there's no batching delay.",
+    "I'd run each request as its own call; I haven't really thought about cross-request batching for recsys.",
 ])
 def test_batch_jobs_or_batching_declined_name_no_batching(answer):
     ev = _evidence("recommendation-serving", [answer])

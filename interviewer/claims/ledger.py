@@ -187,6 +187,15 @@ _SCRATCH = re.compile(r"\b(?:scratch|forget|ignore)\s+(?:the|my|that)\s+~?(\d[\d
 _PERCENTILE_SUFFIX = re.compile(r"_(?:p50|p95|p99|mean)(?=_ms$)")
 
 
+def _said_number(span: str) -> float | None:
+    """The number a span opens with, as written ("500 MB a second" -> 500)."""
+    m = re.search(r"\d[\d,]*(?:\.\d+)?", span)
+    try:
+        return float(m.group(0).replace(",", "")) if m else None
+    except ValueError:
+        return None
+
+
 def _revised(t: int, text: str, claims: list[Claim], v) -> None:
     """A figure the candidate takes back by name ("scratch the 40 ms I used ... more like 25 ms at p99") is replaced by
     the next figure of its unit in the same answer: that one is the same quantity, whatever its own words suggest
@@ -196,7 +205,9 @@ def _revised(t: int, text: str, claims: list[Claim], v) -> None:
             value = float(m.group(1).replace(",", ""))
         except ValueError:
             continue
-        old = next((c for c in reversed(claims) if c.speaker == "candidate" and c.value == value and not c.negated
+        # (by its value, or by the number as said: "scratch the 500" takes back "500 MB a second")
+        old = next((c for c in reversed(claims) if c.speaker == "candidate" and not c.negated
+                    and (c.value == value or _said_number(c.span) == value)
                     and (c.turn < t or c.end <= m.start())), None)
         if old is None:
             continue

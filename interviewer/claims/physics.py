@@ -1429,7 +1429,9 @@ def check_decode(c: Claim, ctx: Ctx, i: int) -> Check | None:
                   f"Plausible: reading the weights alone takes about {say.ms(read)} per step on {gl}.", trace)
 
 
-_ONE_STREAM = re.compile(r"\bbatch(?:\s+size)?\s*(?:of\s+|=\s*)?(?:1|one)\b|\b(?:a\s+)?single\s+(?:sequence|stream|user|request)\b|"
+# (not "even at infinite batch one GPU makes at most ~1.2e3 tokens/s": one GPU's, at any batch)
+_ONE_STREAM = re.compile(r"(?<!infinite\s)(?<!unlimited\s)(?<!any\s)\bbatch(?:\s+size)?\s*(?:of\s+|=\s*)?(?:1|one)\b"
+                         r"(?!\s+(?:gpu|card|replica|node|host|device|[ahlb]\d{2,3})s?\b)|\b(?:a\s+)?single\s+(?:sequence|stream|user|request)\b|"
                          r"\bfor\s+one\s+(?:sequence|stream|user|request)\b", re.I)
 
 
@@ -2479,6 +2481,7 @@ _HOST_SHAPE = re.compile(r"\b(eight|8|four|4|sixteen|16)[- ]gpu\s+(?:hosts?|node
                          r"|\b(?:hosts?|nodes?|boxes|servers?|machines?)\s+(?:of|with)\s+(eight|8|four|4|sixteen|16)\s+gpus\b", re.I)
 
 
+_WHOLE_OF = re.compile(r"\bof\s+(?:a|an|the|its|their|our)\s+(?:[\w-]+\s+)?(?:run|job|cluster|fleet|pool|reservation|allocation)\b", re.I)
 _OTHER_PER_HOST = re.compile(r"\bhost\s+(?:averages|has|holds|leaves|keeps|strands)\s+(?:about\s+|~)?\d|"
                              r"\b\d+\s+(?:idle\s+|free\s+|stranded\s+)?gpus?\s+(?:per|a|each)\s+(?:draining\s+)?host\b", re.I)
 _CAPACITY_OUT = re.compile(r"\s*(?:gpus?\s+)?of\s+(?:\w+\s+)?capacity\b", re.I)
@@ -2499,6 +2502,9 @@ def check_host_gpus(c: Claim, ctx: Ctx, i: int) -> Check | None:
     # GPUs of capacity out" is, miscounted)
     if h is None or (c.value < h.value and not _CAPACITY_OUT.match(c.sentence, _pos(c) + len(c.span))):
         return None
+    h_at = c.sentence.find(h.span)
+    if 0 <= h_at < _pos(c) and _WHOLE_OF.search(c.sentence, h_at + len(h.span), _pos(c)):
+        return None  # "64 GPUs is 8 hosts of a run that's probably 512 GPUs": the whole the hosts are part of
     per = _gpus_per_host(ctx, i, in_words=True)
     if per is None:
         return None

@@ -106,7 +106,13 @@ def _dtypes(seg: Segment, v: Vocab) -> tuple[str | None, str | None]:
             break
         if weights:
             break
+    if weights is None and kv is not None and _BOTH_DTYPES.search(text):
+        weights = kv  # "So I'd go FP8, weights and KV both": one dtype for the two
     return weights, kv
+
+
+_BOTH_DTYPES = re.compile(r"\b(?:both\s+(?:the\s+)?)?weights\s+and\s+(?:the\s+)?(?:kv|kv[- ]cache|cache)(?:\s+both)?\b|"
+                          r"\b(?:kv|kv[- ]cache|cache)\s+and\s+(?:the\s+)?weights\b", re.I)
 
 
 _CARD_NOUN = re.compile(r"\s*(?:cards?|gpus?|parts?)\b", re.I)
