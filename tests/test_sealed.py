@@ -114,14 +114,16 @@ EXACT, WITHIN_ONE, PITFALL_RECALL, FALSE_PITFALL = 0.85, 0.97, 0.85, 0.02
 # ZZZZZZZZN, measured once at 9b12893, is the fifth to meet every point (exact 0.92, within one 1.00, recall 0.88, no
 # false pitfall, strong 6/6, weak 8/8, stuffed 3/3); it and ZZZZZZZZM (0.89, on one false quantizing_on_faith, three weak
 # and one stuffed answer) were tuned on in cycle 111, and ZZZZZZZZO and ZZZZZZZZP (0.89 each; ZZZZZZZZO on two strong and
-# one weak answer, ZZZZZZZZP on one false no_limits and one strong answer) in cycle 112.
+# one weak answer, ZZZZZZZZP on one false no_limits and one strong answer) in cycle 112, and ZZZZZZZZQ and ZZZZZZZZR (0.83,
+# 0.88; ZZZZZZZZQ on exact, one strong and one weak answer, ZZZZZZZZR on one weak answer only) in cycle 113.
 BELOW_THE_BAR: dict[str, str] = {
-    "batch_zzzzzzzzq": ("measured once at f353169 (cycle 112's end, written blind and kept unopened while it ran): "
-                        "within one 0.99, no false pitfall, pitfall recall 0.86 (18/21) and every stuffed answer (3/3) meet "
-                        "the bar; exact 0.83 (75/90), one strong (5/6) and one weak answer (7/8) do not"),
-    "batch_zzzzzzzzr": ("measured once at f353169: exact 0.88 (79/90), within one 1.00, pitfall recall 0.88 (23/26), no "
-                        "false pitfall, every strong (6/6) and stuffed (3/3) answer meet the bar; one weak answer (7/8) "
-                        "does not"),
+    "batch_zzzzzzzzs": ("measured once at 30616e8 (cycle 113's end, written blind and kept unopened while it ran): "
+                        "exact 0.96 (86/90), within one 0.99, pitfall recall 1.00 (24/24), every strong (6/6), weak (8/8) "
+                        "and stuffed (3/3) answer meet the bar; one false quantizing_on_faith (3.6% of the transcripts that "
+                        "forbid it) does not"),
+    "batch_zzzzzzzzt": ("measured once at 30616e8: exact 0.88 (79/90), within one 1.00, pitfall recall 0.96 (23/24), every "
+                        "strong (6/6), weak (8/8) and stuffed (3/3) answer meet the bar; one false quantizing_on_faith (3.8% "
+                        "of the transcripts that forbid it) does not"),
 }
 
 BATCHES = sealed_batches()
