@@ -4114,3 +4114,23 @@ def test_hosts_said_as_part_of_a_larger_run_are_no_source_of_its_gpus():
     led = ledger("For the weather run, 64 GPUs is 8 hosts of a run that's probably 512 GPUs.",
                  opening="We run a shared fleet of about 2,000 H100s, 250 hosts with eight GPUs each.")
     assert none_wrong(led, "gpu_count")
+
+
+@pytest.mark.parametrize("gpus, verdict", [("120", "wrong"), ("240", "ok")])
+def test_gpus_said_in_the_sentence_after_the_hosts_are_held_to_the_host_shape(gpus, verdict):
+    led = ledger(f"Reserve. Keep 30 hosts empty for eight-GPU gangs. That's {gpus} GPUs, idle whenever no gang is waiting.",
+                 opening="We run a shared fleet of about 2,000 H100s, 250 hosts with eight GPUs each.")
+    assert [c.check.status for c in led.by_kind("gpu_count") if c.value == float(gpus)] == [verdict]
+
+
+@pytest.mark.parametrize("share, verdict", [("0.2%", "ok"), ("2%", "wrong")])
+def test_a_share_of_the_candidates_own_cluster_is_of_that_cluster(share, verdict):
+    led = ledger("Our lab cluster is 512 A100s feeding the pipeline, and last quarter we pulled about one GPU a week, "
+                 f"roughly {share} of the cluster per week.", opening=OPEN_HEALTH)
+    assert status(led, "fleet_share") == verdict
+
+
+def test_a_product_said_for_each_of_the_devices_named_before_it_counts_them_all():
+    led = ledger("Recompute is 2 × 70 billion × 6,000 = 8.4 × 10^14 FLOPs; four H100s at, say, 40% of ~1,000 TFLOPs each is "
+                 "1.6 × 10^15 per second, so about half a second.")
+    assert "wrong" not in statuses(led, "arithmetic")

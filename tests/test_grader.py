@@ -2541,6 +2541,18 @@ def test_the_wait_users_feel_names_the_time_to_schedule():
     pytest.param("inference-timeout-restart", "timeout_value",
                  "I'd just use a wall-clock timeout. Anything still running after 60 seconds is considered hung and killed.",
                  id="a_limit_said_by_what_it_kills_is_a_timeout_value"),
+    pytest.param("recommendation-serving", "quality_suite", "Offline first: replay a week of logged requests through FP16 "
+                 "and INT8 and compare NDCG@10 and the score correlation.", id="a_replay_through_both_precisions_is_a_suite"),
+    pytest.param("recommendation-serving", "quality_gate", "If NDCG drops by more than half a percent, it doesn't ship.",
+                 id="a_drop_that_stops_the_ship_is_a_quality_gate"),
+    pytest.param("recommendation-serving", "quality_gate", "Then 1% online with order conversion as the guardrail, and roll "
+                 "back if conversion is down by more than 0.3%.", id="a_rollback_if_a_metric_is_down_is_a_quality_gate"),
+    pytest.param("inference-timeout-restart", "detection", "If a sequence has emitted nothing for 8 s while its batch-mates "
+                 "emitted tokens in the same window, it's hung.", id="emitted_nothing_for_n_seconds_is_detection"),
+    pytest.param("inference-timeout-restart", "resume_rule", "We replay prompt plus any tokens already streamed to the client "
+                 "as the prefix and continue.", id="replaying_the_prompt_and_streamed_tokens_is_the_resume_rule"),
+    pytest.param("recommendation-serving", "tradeoff", "So overload degrades to a less personal list instead of a late one.",
+                 id="a_less_personal_list_over_a_late_one_is_a_trade_off"),
 ])
 def test_what_a_sentence_says_is_read_as_its_item(qid, item, answer):
     assert item in _evidence(qid, [answer]).present
@@ -2651,6 +2663,7 @@ def test_latency_tracked_as_percentiles_names_them(answer, named):
                                "exactly this."),
     ("route-batch-eight-gpus", "For batching, continuous batching, and the engine handles how many fit; I'd let it fill up "
                                "to memory."),
+    ("recommendation-serving", "Dynamic batching on the L4s. The batch size would be whatever the load test says works."),
 ])
 def test_batching_whose_limit_is_left_to_the_engine_has_no_limits(qid, answer):
     # (after a capacity figure rounded down, which sets no limit on the batch)

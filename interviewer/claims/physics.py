@@ -1596,6 +1596,24 @@ def _each_of_k_and_v(c: Claim) -> bool:
     return head > 0 and _KV_PAIR_BEFORE.search(c.sentence, 0, head) is not None
 
 
+# the product said for one device, the result for the devices named just before it: "four H100s at, say, 40% of ~1,000
+# TFLOPs each is 1.6 × 10^15 per second"
+_DEVICES_BEFORE = re.compile(r"\b(\d+|two|three|four|six|eight|sixteen)\s+(?:gpus|cards|h100s|a100s|h200s|l4s|devices|chips)\s+"
+                             r"(?:at|with|running\s+at|doing)\b[^.\n\d]{0,20}$", re.I)
+_DEVICE_WORDS = {"two": 2, "three": 3, "four": 4, "six": 6, "eight": 8, "sixteen": 16}
+
+
+def _devices_each(c: Claim, v) -> float | None:
+    if not c.formula or not c.sentence or not _EACH_AFTER.match(c.span, formula_end(c)):
+        return None
+    head = c.sentence.find(c.span)
+    m = _DEVICES_BEFORE.search(c.sentence, 0, head) if head > 0 else None
+    if m is None:
+        return None
+    n = m.group(1).lower()
+    return float(_DEVICE_WORDS.get(n, n)) if n in _DEVICE_WORDS or n.isdigit() else None
+
+
 _WHOLE = frozenset({"count", "gpus", "hosts", "replicas", "tokens"})  # things counted one by one
 _SAID_EQUAL = re.compile(r"\s*(?:=|equals|is|makes|gives)\s*", re.I)
 
@@ -1682,6 +1700,10 @@ def check_calculation(c: Claim, ctx: Ctx, i: int) -> Check | None:
     if _each_of_k_and_v(c) and set(ops) <= arithmetic.MUL:
         expected *= 2  # "K and V, 32 heads × 128 × 2 bytes each = 16 KiB": the product is one of the pair's
         said = f"2 (K and V) x {said}"
+    devices = _devices_each(c, ctx.v) if set(ops) <= arithmetic.MUL else None
+    if devices:
+        expected *= devices  # "four H100s at, say, 40% of ~1,000 TFLOPs each is 1.6 × 10^15": one card's, times the cards
+        said = f"{devices:g} x {said}"
     if not ops and result and parts[0] is not None and parts[0].dim == result[-1].dim:
         # the same rate said again in other units ("50 MB/s, which on the wire is 50 Gb/s"): no change of unit can
         # explain a gap, it is the change of unit
@@ -1826,6 +1848,40 @@ def _share_said_of(c: Claim, ctx: Ctx) -> Check | None:
     return check
 
 
+_OF_A_CLUSTER = re.compile(r"\s*of\s+(?:the|our|that|this|a)\s+(?:lab\s+|test\s+|old\s+|small\s+)?(?:cluster|pool|partition|rack|pod)\b",
+                           re.I)
+
+
+# ... "one GPU a week, roughly 0.2%"
+_COUNT_THEN_SHARE = re.compile(r"(?:\s+(?:a|per|each)\s+(?:day|week|month|quarter|year))?\s*,\s*(?:about\s+|roughly\s+|around\s+|~|so\s+)?$",
+                               re.I)
+
+
+def _share_of_own_cluster(c: Claim, ctx: Ctx, i: int, gpus) -> Check | None:
+    """A share of a cluster whose size the candidate gives (a count of GPUs before it in the turn, not the question's
+    fleet), of the count said just before the share."""
+    from interviewer.claims.numbers import find_mentions
+
+    sizes = [ctx.claims[j] for j in ctx.by_kind.get("gpu_count", []) if j < i and gpus(j) and ctx.claims[j].turn == c.turn
+             and ctx.claims[j].speaker == "candidate"]
+    pos = _pos(c)
+    said = [m for m in find_mentions(c.sentence[:max(pos, 0)], ctx.v) if m.value and m.dim in ("count", "gpus")]
+    if not sizes or pos <= 0 or not said or not _COUNT_THEN_SHARE.fullmatch(c.sentence, said[-1].end, pos):
+        return None
+    n, whole = said[-1].value, sizes[-1].value
+    if n >= whole:
+        return None
+    expected = n / whole
+    trace = [f"{say.count(n)} / {say.count(whole)} GPUs = {expected:.1%}"]
+    if _within(c.value, expected, ctx.v.physics["share_tolerance"]) or abs(c.value - expected) <= ctx.v.physics["share_rounding"]:
+        return _check("ok", "fleet_share", expected, "fraction", c, f"Right: {say.count(n)} of {say.count(whole)} GPUs is "
+                      f"about {expected:.1%}.", trace)
+    check = _check("wrong", "fleet_share", expected, "fraction", c,
+                   f"{say.count(n)} of {say.count(whole)} GPUs is about {expected:.1%}, not {c.value:.1%}.", trace)
+    check.ratio = round(c.value / expected, 3)
+    return check
+
+
 _PER_OWNER = re.compile(r"\s*(?:per|a|each|for\s+each)\s+(?:team|tenant|org|user|job|customer|group|project)\b", re.I)
 
 
@@ -1856,6 +1912,10 @@ def check_fleet_share(c: Claim, ctx: Ctx, i: int) -> Check | None:
     share = _share_of_gpu_time(c, ctx, i) or _share_said_of(c, ctx)
     if share is not None:
         return share
+    if ctx.texts is not None and _OF_A_CLUSTER.match(ctx.texts[c.turn], c.end):
+        # a share of a cluster said in the sentence, not of the fleet: "Our lab cluster is 512 A100s ... we pulled about
+        # one GPU a week, roughly 0.2% of the cluster per week" (1 of 512)
+        return _share_of_own_cluster(c, ctx, i, gpus)
     part = [ctx.claims[j] for j in ctx.in_sentence(i) if j < i and gpus(j, linked(j))]
     # ... or said right after it: "stranded GPUs stay around 2-3% of the fleet, 40-60 GPUs"
     after = [ctx.claims[j] for j in ctx.in_sentence(i) if j > i and gpus(j) and ctx.texts is not None
@@ -2496,6 +2556,13 @@ def check_host_gpus(c: Claim, ctx: Ctx, i: int) -> Check | None:
         h = _drawn_from(c, ctx, i, "host_count", _A_COMMA)
         if h is not None and not _RESTATED.search(c.sentence, 0, max(c.sentence.find(h.span), 0)):
             h = None
+    if h is None and ctx.texts is not None and _THAT_IS.match(c.sentence):
+        # ... or the hosts of the sentence before: "Keep 30 hosts empty for eight-GPU gangs. That's 120 GPUs"
+        text = ctx.texts[c.turn]
+        prev = [ctx.claims[j] for j in ctx.by_kind.get("host_count", []) if j < i and ctx.claims[j].turn == c.turn
+                and ctx.claims[j].value and not ctx.claims[j].negated and 0 <= c.start - ctx.claims[j].end <= 120]
+        if prev and not re.search(r"\d", text[prev[-1].end:c.start]) and text.count(".", prev[-1].end, c.start) <= 1:
+            h = prev[-1]
     if _SHAPE_WORD.match(c.span):
         return None  # a job's shape, not the hosts' GPUs: "12 whole hosts kept empty so an 8-GPU or 64-GPU job can start"
     # ("25 hosts ... ~6 idle GPUs", "250 hosts, g = 8 GPUs/host" are not the hosts' GPUs; "That's 15 hosts, so about 12
