@@ -115,15 +115,14 @@ EXACT, WITHIN_ONE, PITFALL_RECALL, FALSE_PITFALL = 0.85, 0.97, 0.85, 0.02
 # false pitfall, strong 6/6, weak 8/8, stuffed 3/3); it and ZZZZZZZZM (0.89, on one false quantizing_on_faith, three weak
 # and one stuffed answer) were tuned on in cycle 111, and ZZZZZZZZO and ZZZZZZZZP (0.89 each; ZZZZZZZZO on two strong and
 # one weak answer, ZZZZZZZZP on one false no_limits and one strong answer) in cycle 112, and ZZZZZZZZQ and ZZZZZZZZR (0.83,
-# 0.88; ZZZZZZZZQ on exact, one strong and one weak answer, ZZZZZZZZR on one weak answer only) in cycle 113.
+# 0.88; ZZZZZZZZQ on exact, one strong and one weak answer, ZZZZZZZZR on one weak answer only) in cycle 113, and
+# ZZZZZZZZS and ZZZZZZZZT (0.96, 0.88; each on one false quantizing_on_faith only) in cycle 114. ZZZZZZZZU, measured once
+# at 076e8f7, is the sixth to meet every point (exact 0.88, within one 1.00, recall 0.85, no false pitfall, strong 6/6,
+# weak 8/8, stuffed 3/3).
 BELOW_THE_BAR: dict[str, str] = {
-    "batch_zzzzzzzzs": ("measured once at 30616e8 (cycle 113's end, written blind and kept unopened while it ran): "
-                        "exact 0.96 (86/90), within one 0.99, pitfall recall 1.00 (24/24), every strong (6/6), weak (8/8) "
-                        "and stuffed (3/3) answer meet the bar; one false quantizing_on_faith (3.6% of the transcripts that "
-                        "forbid it) does not"),
-    "batch_zzzzzzzzt": ("measured once at 30616e8: exact 0.88 (79/90), within one 1.00, pitfall recall 0.96 (23/24), every "
-                        "strong (6/6), weak (8/8) and stuffed (3/3) answer meet the bar; one false quantizing_on_faith (3.8% "
-                        "of the transcripts that forbid it) does not"),
+    "batch_zzzzzzzzv": ("measured once at 076e8f7 (cycle 114's end, written blind and kept unopened while it ran): "
+                        "exact 0.86 (77/90), within one 0.99, no false pitfall and every strong answer (6/6) meet the bar; "
+                        "pitfall recall 0.81 (22/27), three weak answers (5/8) and one stuffed answer (2/3) do not"),
 }
 
 BATCHES = sealed_batches()
