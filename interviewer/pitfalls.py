@@ -113,6 +113,9 @@ def _cleared(ev: Evidence, p: Pitfall, hit: Hit | None) -> bool:
         or _answered_pick(ev, p, hit)
 
 
+# the textbook answer named, not chosen: "Group commit is the usual answer; io_uring helps too."
+_HEDGED_PICK = re.compile(r"\b(?:is|are)\s+the\s+(?:usual|standard|common|typical|textbook|default|obvious)\s+(?:answer|choice|pick|option)\b",
+                          re.I)
 # a pick that points at a region of the options rather than one of them
 _SPECTRUM_PICK = re.compile(r"\b\w+-ish\s+(?:end|side)\b|\bsomewhere\s+(?:in\s+the\s+middle|between|on\s+the\s+\w+\s+(?:end|side))\b"
                             r"|\b(?:lean|leaning)\s+towards?\s+the\s+\w+\s+end\b", re.I)
@@ -204,7 +207,7 @@ def _answered_pick(ev: Evidence, p: Pitfall, hit: Hit | None) -> bool:
             if answer is not None:
                 said = ev.texts[answer]
                 deferred, names, menu = _scan(p, said)
-                if deferred or _NO_CHOICE.match(said) or _or_sentence(said, p):
+                if deferred or _NO_CHOICE.match(said) or _or_sentence(said, p) or _HEDGED_PICK.search(said):
                     continue
                 first = _SENTENCE.match(said.lstrip())
                 if asked_before:
@@ -529,7 +532,9 @@ def _policy_list(ev: Evidence, p: Pitfall, since: int = 0) -> bool:
         for sm in _SENTENCE.finditer(text):
             sentence = sm.group(0)
             before, prev_sm = prev_sm, sm
-            if before is not None and _OR.search(before.group(0)) \
+            # (a list with an "or", or four and more items: "Preemption, swapping, recompute, priority scheduling,
+            # admission control. vLLM has all of those. We'd pick based on the workload.")
+            if before is not None and (_OR.search(before.group(0)) or before.group(0).count(",") >= 3) \
                     and before.group(0).count(",") + len(_OR.findall(before.group(0))) >= 3:
                 listed = before  # the latest list of options in this answer, however many sentences back
             # most sentences name fewer than two policies: only those that do are read closely
@@ -542,7 +547,9 @@ def _policy_list(ev: Evidence, p: Pitfall, since: int = 0) -> bool:
                 start = sm.start() + names[0][0]
                 # "you could do FIFO, you could do priority queues, ...": the menu's "could" is no hypothetical
                 menu = any(m.search(sentence) for m in p.menu) and len(names) >= p.min_names
-                if negated_at(text, start) or (hypothetical_at(text, start) and not menu):
+                # (one option qualified by an "if" leaves the others offered: "Dominant resource fairness if we treat CPU
+                # and memory as resources too; weighted fair share by team; ... or hard per-team quotas")
+                if negated_at(text, start) or (all(hypothetical_at(text, sm.start() + a) for a, _b in names) and not menu):
                     continue
                 # two names and an "or" that runs on to another option ("priority queues, fair-share, preemption,
                 # or SLO-aware scheduling, depending on the tenant"), beside a deferral
@@ -592,7 +599,10 @@ def _policy_list(ev: Evidence, p: Pitfall, since: int = 0) -> bool:
                 return True
             # the options listed, then left open as a set in a later sentence: "Dynamic batching, micro-batching or
             # request coalescing, or CPU fallback. Triton supports all of them ..., so we'd tune per model."
-            if listed is not None and deferred and _deferral_in(p, sentence) and any(m.search(sentence) for m in p.menu):
+            # (the deferral in this sentence, or the next: "vLLM has all of those. We'd pick based on the workload.")
+            nxt_s = text[sm.end():sm.end() + 200].split(".")[0]
+            if listed is not None and deferred and (_deferral_in(p, sentence) or _deferral_in(p, nxt_s)) \
+                    and any(m.search(sentence) for m in p.menu):
                 start = listed.start() + (len(listed.group(0)) - len(listed.group(0).lstrip()))
                 ev.pitfalls[p.id] = Hit(p.id, turn, start, listed.end(), quote_around(text, start, listed.end()))
                 ev.pitfall_kinds[p.id] = "menu"

@@ -4134,3 +4134,9 @@ def test_a_product_said_for_each_of_the_devices_named_before_it_counts_them_all(
     led = ledger("Recompute is 2 × 70 billion × 6,000 = 8.4 × 10^14 FLOPs; four H100s at, say, 40% of ~1,000 TFLOPs each is "
                  "1.6 × 10^15 per second, so about half a second.")
     assert "wrong" not in statuses(led, "arithmetic")
+
+
+def test_concurrent_per_gpu_with_the_noun_left_out_is_a_concurrency_figure():
+    led = ledger("Quick sizing: 13B in FP16 is 26 gig, so ~50 gig left on each card. Ballpark 60 concurrent per GPU, 480 on "
+                 "the box.", opening=OPEN_13B_HOST)
+    assert 60 in [c.value for c in led.by_kind("concurrent_sequences")]

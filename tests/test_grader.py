@@ -2553,6 +2553,14 @@ def test_the_wait_users_feel_names_the_time_to_schedule():
                  "as the prefix and continue.", id="replaying_the_prompt_and_streamed_tokens_is_the_resume_rule"),
     pytest.param("recommendation-serving", "tradeoff", "So overload degrades to a less personal list instead of a late one.",
                  id="a_less_personal_list_over_a_late_one_is_a_trade_off"),
+    pytest.param("inference-timeout-restart", "average_metric", "Retries are rare, so on average it evens out.",
+                 id="on_average_it_evens_out_is_an_average"),
+    pytest.param("kv-store-wal", "average_metric", "Average put goes from ~1 ms to ~2 ms. Fine for a CI cache.",
+                 id="an_average_put_going_from_one_time_to_another_is_an_average"),
+    pytest.param("recommendation-serving", "average_metric", "The average call today is ~60 ms, so we have lots of room under "
+                 "150.", id="the_average_call_today_is_an_average"),
+    pytest.param("kv-store-wal", "latency_named", "Each put waits a little longer, since it waits for the batch to fill and "
+                 "the fsync to finish.", id="a_put_waiting_a_little_longer_names_latency"),
 ])
 def test_what_a_sentence_says_is_read_as_its_item(qid, item, answer):
     assert item in _evidence(qid, [answer]).present
@@ -2643,6 +2651,7 @@ def test_what_a_sentence_does_not_say_is_not_read_as_the_item(qid, item, answer)
     "nightly into a feature store.",
     "I'd let autoscaling handle it. Each request is scored on its own, so there's no batching delay.",
     "I'd run each request as its own call; I haven't really thought about cross-request batching for recsys.",
+    "No batching. Batching means a request waits for others to show up, which adds latency.",
 ])
 def test_batch_jobs_or_batching_declined_name_no_batching(answer):
     ev = _evidence("recommendation-serving", [answer])
@@ -2664,6 +2673,7 @@ def test_latency_tracked_as_percentiles_names_them(answer, named):
     ("route-batch-eight-gpus", "For batching, continuous batching, and the engine handles how many fit; I'd let it fill up "
                                "to memory."),
     ("recommendation-serving", "Dynamic batching on the L4s. The batch size would be whatever the load test says works."),
+    ("recommendation-serving", "Triton dynamic batching with a tuned max batch size and queue delay, plus request coalescing."),
 ])
 def test_batching_whose_limit_is_left_to_the_engine_has_no_limits(qid, answer):
     # (after a capacity figure rounded down, which sets no limit on the batch)
@@ -2671,6 +2681,25 @@ def test_batching_whose_limit_is_left_to_the_engine_has_no_limits(qid, answer):
                                             "to be safe."),
                      ("How do you batch on each GPU, and with what limits?", answer))
     assert "no_limits" in {p.id for p in report.pitfalls}
+
+
+@pytest.mark.parametrize("qid, turns", [
+    ("gpu-inference-serving", [("What happens when the cache fills?",
+                                "Preemption, swapping, recompute, priority scheduling, admission control. vLLM has all of "
+                                "those. We'd pick based on the workload.")]),
+    ("gpu-scheduling-platform", [("Pick one fairness rule. Not a menu, one.",
+                                  "There are a few that fit. Dominant resource fairness if we treat CPU and memory as "
+                                  "resources too; weighted fair share by team; strict priority classes with inference above "
+                                  "training; or hard per-team quotas with borrowing. Honestly I'd run them in a simulator "
+                                  "against three months of job traces and pick the one with the best mean queue wait.")]),
+    ("kv-store-wal", [("When put returns, what exactly have you promised?",
+                       "Durability, depending on the fsync policy. Could be fsync per write, group commit, or an interval "
+                       "like Redis appendfsync everysec. Each has its place."),
+                      ("Pick one. And does 50,000 writes a second hold?",
+                       "Group commit is the usual answer; io_uring helps too. It should scale, modern NVMe is fast.")]),
+])
+def test_options_left_to_the_workload_a_simulator_or_the_usual_answer_are_a_policy_list(qid, turns):
+    assert "policy_list" in {p.id for p in _graded(qid, *turns).pitfalls}
 
 
 def test_options_listed_then_left_to_each_org_are_a_policy_list():
