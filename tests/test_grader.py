@@ -2697,32 +2697,24 @@ def test_batching_whose_limit_is_left_to_the_engine_has_no_limits(qid, answer):
                        "like Redis appendfsync everysec. Each has its place."),
                       ("Pick one. And does 50,000 writes a second hold?",
                        "Group commit is the usual answer; io_uring helps too. It should scale, modern NVMe is fast.")]),
+    ("gpu-scheduling-platform", [("Pick one fairness rule. Not a menu, one.",
+                                  "Options, as a checklist:\n- weighted fair share by team quota;\n- strict priority classes: "
+                                  "serving > production training > research;\n- DRF, if we also count CPU and host memory;\n- "
+                                  "FIFO with a small guaranteed quota for the little teams.\nWe MAY combine these per org. The "
+                                  "live-games org will want strict priority, research will want fair share, so I'd let each "
+                                  "org pick its rule within its quota."),
+                                 ("I asked for one. An inference service needs 64 GPUs held by a training run. What happens?",
+                                  "Inference SHOULD win. We'd preempt something in the training pool, probably, and that job "
+                                  "restarts from its last checkpoint. Exactly which job depends on the rule that org picked.")]),
+    ("gpu-inference-serving", [("What limits and policies would you set?",
+                                "Those are max_num_seqs and max_num_batched_tokens, and you tune them per workload. Beyond "
+                                "that there's iteration-level scheduling à la Orca, preemption with swap or recompute, "
+                                "priority scheduling, fair queuing across tenants, admission control, and cancellation on "
+                                "client disconnect. For a code assistant you'd add request coalescing too. I'd keep all of "
+                                "those available and pick based on load tests.")]),
 ])
-def test_options_left_to_the_workload_a_simulator_or_the_usual_answer_are_a_policy_list(qid, turns):
+def test_options_left_to_each_org_the_workload_a_simulator_or_the_usual_answer_are_a_policy_list(qid, turns):
     assert "policy_list" in {p.id for p in _graded(qid, *turns).pitfalls}
-
-
-def test_options_listed_then_left_to_each_org_are_a_policy_list():
-    report = _graded("gpu-scheduling-platform",
-        ("Pick one fairness rule. Not a menu, one.",
-         "Options, as a checklist:\n- weighted fair share by team quota;\n- strict priority classes: serving > production "
-         "training > research;\n- DRF, if we also count CPU and host memory;\n- FIFO with a small guaranteed quota for the "
-         "little teams.\nWe MAY combine these per org. The live-games org will want strict priority, research will want "
-         "fair share, so I'd let each org pick its rule within its quota."),
-        ("I asked for one. An inference service needs 64 GPUs held by a training run. What happens?",
-         "Inference SHOULD win. We'd preempt something in the training pool, probably, and that job restarts from its last "
-         "checkpoint. Exactly which job depends on the rule that org picked."))
-    assert "policy_list" in {p.id for p in report.pitfalls}
-
-
-def test_mechanisms_listed_and_all_kept_for_the_load_tests_are_a_policy_list():
-    report = _graded("gpu-inference-serving",
-        ("What limits and policies would you set?",
-         "Those are max_num_seqs and max_num_batched_tokens, and you tune them per workload. Beyond that there's "
-         "iteration-level scheduling à la Orca, preemption with swap or recompute, priority scheduling, fair queuing across "
-         "tenants, admission control, and cancellation on client disconnect. For a code assistant you'd add request "
-         "coalescing too. I'd keep all of those available and pick based on load tests."))
-    assert "policy_list" in {p.id for p in report.pitfalls}
 
 
 def test_an_average_wait_target_is_an_average():
