@@ -534,9 +534,10 @@ def _policy_list(ev: Evidence, p: Pitfall, since: int = 0) -> bool:
             before, prev_sm = prev_sm, sm
             # (a list with an "or", or four and more items: "Preemption, swapping, recompute, priority scheduling,
             # admission control. vLLM has all of those. We'd pick based on the workload.")
-            if before is not None and (_OR.search(before.group(0)) or before.group(0).count(",") >= 3) \
-                    and before.group(0).count(",") + len(_OR.findall(before.group(0))) >= 3:
-                listed = before  # the latest list of options in this answer, however many sentences back
+            if before is not None:
+                commas, ors = before.group(0).count(","), len(_OR.findall(before.group(0)))
+                if commas >= 3 or (ors and commas + ors >= 3):
+                    listed = before  # the latest list of options in this answer, however many sentences back
             # most sentences name fewer than two policies: only those that do are read closely
             many = sum(1 for x in starts if sm.start() <= x < sm.end()) >= 2
             found = _names_in(sentence, p) if many else []
@@ -600,9 +601,8 @@ def _policy_list(ev: Evidence, p: Pitfall, since: int = 0) -> bool:
             # the options listed, then left open as a set in a later sentence: "Dynamic batching, micro-batching or
             # request coalescing, or CPU fallback. Triton supports all of them ..., so we'd tune per model."
             # (the deferral in this sentence, or the next: "vLLM has all of those. We'd pick based on the workload.")
-            nxt_s = text[sm.end():sm.end() + 200].split(".")[0]
-            if listed is not None and deferred and (_deferral_in(p, sentence) or _deferral_in(p, nxt_s)) \
-                    and any(m.search(sentence) for m in p.menu):
+            if listed is not None and deferred and any(m.search(sentence) for m in p.menu) \
+                    and (_deferral_in(p, sentence) or _deferral_in(p, text[sm.end():sm.end() + 200].split(".")[0])):
                 start = listed.start() + (len(listed.group(0)) - len(listed.group(0).lstrip()))
                 ev.pitfalls[p.id] = Hit(p.id, turn, start, listed.end(), quote_around(text, start, listed.end()))
                 ev.pitfall_kinds[p.id] = "menu"

@@ -358,8 +358,7 @@ def build_ledger(turns: Sequence[tuple[str, str]], family: Optional[str] = None,
             _add_shrinks(t, text, read, claims, where, tracker, v)
         if speaker == "candidate":
             _add_restated(t, text, read, claims, where, tracker, v)
-            if "cratch" in text or "orget" in text or "gnore" in text:
-                _revised(t, read, claims, v)
+            _revised(t, read, claims, v)
         if saved is not None:
             tracker.carried = saved  # the hypothetical answer's subject does not outlive it
         subjects.append(copied(tracker.carried))
