@@ -25,6 +25,8 @@ import math
 import re
 from dataclasses import dataclass
 
+from text_to_num import text2num
+
 from interviewer import capacity
 from interviewer.claims import say
 from interviewer.claims.models import Check, Claim, Subject, construct
@@ -1600,10 +1602,10 @@ def _each_of_k_and_v(c: Claim) -> bool:
 # TFLOPs each is 1.6 × 10^15 per second"
 _DEVICES_BEFORE = re.compile(r"\b(\d+|two|three|four|six|eight|sixteen)\s+(?:gpus|cards|h100s|a100s|h200s|l4s|devices|chips)\s+"
                              r"(?:at|with|running\s+at|doing)\b[^.\n\d]{0,20}$", re.I)
-_DEVICE_WORDS = {"two": 2, "three": 3, "four": 4, "six": 6, "eight": 8, "sixteen": 16}
 
 
-def _devices_each(c: Claim, v) -> float | None:
+def _devices_each(c: Claim) -> float | None:
+    """The devices a product said "each" is for, when named just before it ("four H100s at ... each is ..."), or None."""
     if not c.formula or not c.sentence or not _EACH_AFTER.match(c.span, formula_end(c)):
         return None
     head = c.sentence.find(c.span)
@@ -1611,7 +1613,7 @@ def _devices_each(c: Claim, v) -> float | None:
     if m is None:
         return None
     n = m.group(1).lower()
-    return float(_DEVICE_WORDS.get(n, n)) if n in _DEVICE_WORDS or n.isdigit() else None
+    return float(n) if n.isdigit() else float(text2num(n, "en"))
 
 
 _WHOLE = frozenset({"count", "gpus", "hosts", "replicas", "tokens"})  # things counted one by one
@@ -1700,7 +1702,7 @@ def check_calculation(c: Claim, ctx: Ctx, i: int) -> Check | None:
     if _each_of_k_and_v(c) and set(ops) <= arithmetic.MUL:
         expected *= 2  # "K and V, 32 heads × 128 × 2 bytes each = 16 KiB": the product is one of the pair's
         said = f"2 (K and V) x {said}"
-    devices = _devices_each(c, ctx.v) if set(ops) <= arithmetic.MUL else None
+    devices = _devices_each(c) if set(ops) <= arithmetic.MUL else None
     if devices:
         expected *= devices  # "four H100s at, say, 40% of ~1,000 TFLOPs each is 1.6 × 10^15": one card's, times the cards
         said = f"{devices:g} x {said}"
@@ -1838,9 +1840,15 @@ def _share_said_of(c: Claim, ctx: Ctx) -> Check | None:
     if not (_OF_WHOLE.fullmatch(before, part.end, whole.start) and _WHOLE_THEN_SHARE.fullmatch(before, whole.end)) \
             or part.value >= whole.value:
         return None
-    expected = part.value / whole.value
-    trace = [f"{say.count(part.value)} / {say.count(whole.value)} = {expected:.1%}"]
-    of = f"{say.count(part.value)} of {say.count(whole.value)}"
+    return _share_of_counts(c, ctx, part.value, whole.value, "")
+
+
+def _share_of_counts(c: Claim, ctx: Ctx, n: float, whole: float, what: str) -> Check:
+    """A share said of two counts the candidate gave (`what` names their unit, " GPUs" or ""): a division, right within
+    the share tolerance or its rounding."""
+    expected = n / whole
+    of = f"{say.count(n)} of {say.count(whole)}{what}"
+    trace = [f"{say.count(n)} / {say.count(whole)}{what} = {expected:.1%}"]
     if _within(c.value, expected, ctx.v.physics["share_tolerance"]) or abs(c.value - expected) <= ctx.v.physics["share_rounding"]:
         return _check("ok", "fleet_share", expected, "fraction", c, f"Right: {of} is about {expected:.1%}.", trace)
     check = _check("wrong", "fleet_share", expected, "fraction", c, f"{of} is about {expected:.1%}, not {c.value:.1%}.", trace)
@@ -1869,17 +1877,7 @@ def _share_of_own_cluster(c: Claim, ctx: Ctx, i: int, gpus) -> Check | None:
     if not sizes or pos <= 0 or not said or not _COUNT_THEN_SHARE.fullmatch(c.sentence, said[-1].end, pos):
         return None
     n, whole = said[-1].value, sizes[-1].value
-    if n >= whole:
-        return None
-    expected = n / whole
-    trace = [f"{say.count(n)} / {say.count(whole)} GPUs = {expected:.1%}"]
-    if _within(c.value, expected, ctx.v.physics["share_tolerance"]) or abs(c.value - expected) <= ctx.v.physics["share_rounding"]:
-        return _check("ok", "fleet_share", expected, "fraction", c, f"Right: {say.count(n)} of {say.count(whole)} GPUs is "
-                      f"about {expected:.1%}.", trace)
-    check = _check("wrong", "fleet_share", expected, "fraction", c,
-                   f"{say.count(n)} of {say.count(whole)} GPUs is about {expected:.1%}, not {c.value:.1%}.", trace)
-    check.ratio = round(c.value / expected, 3)
-    return check
+    return None if n >= whole else _share_of_counts(c, ctx, n, whole, " GPUs")
 
 
 _PER_OWNER = re.compile(r"\s*(?:per|a|each|for\s+each)\s+(?:team|tenant|org|user|job|customer|group|project)\b", re.I)
