@@ -237,6 +237,10 @@ def _names(spec: ModelSpec | GPUSpec) -> list[str]:
     return [spec.id, *spec.aliases]
 
 
+# "an L4 load balancer", "L4/L7": a network layer, not the GPU
+GPU_NOT_A_LAYER = r"(?!\s*(?:/\s*l\d\b|load[\s-]*balanc|lbs?\b|proxy|switch))"
+
+
 @lru_cache(maxsize=2)
 def _patterns(kind: str) -> list[tuple[str, re.Pattern, re.Pattern, str]]:
     presets = load_presets()
@@ -247,7 +251,7 @@ def _patterns(kind: str) -> list[tuple[str, re.Pattern, re.Pattern, str]]:
             body = _alias_pattern(alias)
             if kind == "gpu":
                 # "8xH100", "H100s" are mentions too
-                text_re = rf"(?:(?<![a-z0-9])|(?<=\dx)){body}s?(?![a-z0-9])"
+                text_re = rf"(?:(?<![a-z0-9])|(?<=\dx)){body}s?(?![a-z0-9]){GPU_NOT_A_LAYER}"
             else:
                 text_re = rf"(?<![a-z0-9.]){body}(?![a-z0-9])"
             key = tuple(dict.fromkeys(re.findall(r"[a-z]+|\d+", alias.lower())))

@@ -217,7 +217,8 @@ def _mask_restated(text: str) -> str:
 # a short question the answer puts to itself, then its answer: "What's the per-GPU cap? 24 active sequences." reads as
 # "What's the per-GPU cap: 24 ..." (not "What if ...?": the answer to a supposition is no supposition itself; nor a
 # yes or a no, which answers the question's own claim)
-_SELF_ASKED = re.compile(r"(?:^|(?<=[.!?\n])\s*)(?:what(?:.s|\s+is|\s+are|\s+does)?(?!\s+if\b)|how\s+(?:many|much|long|big|fast)|which|who|where|when)"
+# ... written as a Q and an A: "Q: which timeout? A: 30 seconds."
+_SELF_ASKED = re.compile(r"(?:^|(?<=[.!?\n])\s*)(?:q\s*:\s*)?(?:(?:and|so|but)\s+)?(?:what(?:.s|\s+is|\s+are|\s+does)?(?!\s+if\b)|how\s+(?:many|much|long|big|fast)|which|who|where|when)"
                          r"\b[^.!?\n]{0,60}(\?)\s+(?!(?:no|yes|nope|yeah|not)\b)(?=[\w~$])", re.I)
 
 

@@ -649,7 +649,7 @@ def test_one_pass_name_matching_agrees_with_capacity():
 
     texts = [t["text"] for p in CALIBRATION for t in json.loads(p.read_text())["turns"]]
     texts += ["8xH100s and two A100 80GB", "llama 2 13b vs Llama-2-13B-chat-hf", "Mixtral 8x7B on L4s",
-              "Qwen2.5-72B on an H200 141GB", "a bare A100 and an A100-SXM4-80GB"]
+              "Qwen2.5-72B on an H200 141GB", "a bare A100 and an A100-SXM4-80GB", "an L4 load balancer, L4/L7 and L4s"]
     for text in texts:
         assert _find_names("model", text) == tuple(capacity.match_models(text)), text
         assert _find_names("gpu", text) == tuple(capacity.match_gpus(text)), text
@@ -4140,3 +4140,44 @@ def test_concurrent_per_gpu_with_the_noun_left_out_is_a_concurrency_figure():
     led = ledger("Quick sizing: 13B in FP16 is 26 gig, so ~50 gig left on each card. Ballpark 60 concurrent per GPU, 480 on "
                  "the box.", opening=OPEN_13B_HOST)
     assert 60 in [c.value for c in led.by_kind("concurrent_sequences")]
+
+
+def test_a_layer_four_load_balancer_is_no_l4_gpu():
+    led = ledger("So eight replicas and the router is basically an L4 load balancer in front of eight backends at 40 req/s.",
+                 "Weights: 13 billion x 2 bytes = 26 GB; free: 80 GB minus 26 GB minus ~4 GB runtime = 50 GB.",
+                 opening=OPEN_13B_HOST)
+    assert {c.subject.gpu for c in led.candidate_claims()} == {"a100-80gb"}, led.summary()
+
+
+@pytest.mark.parametrize("text, kind", [
+    # what is taken off the card is no card's memory
+    ("Free: 80 GB minus 26 GB minus ~4 GB runtime overhead = 50 GB. 50 / 1.64 = about 30 sequences.", "gpu_memory_bytes"),
+    # what a choice costs in cache is no memory left for it
+    ("A 2,000-token sequence is 1.64 GB, so about 30 sequences fit. If GPU 6 caches that prefix too, which costs ~1 GB of KV "
+     "there, fine.", "free_kv_bytes"),
+])
+def test_a_figure_taken_off_or_spent_is_not_the_memory_it_is_set_against(text, kind):
+    led = ledger(text, opening=OPEN_13B_HOST)
+    assert not [c for c in led.by_kind(kind) if c.speaker == "candidate" and c.value < 30e9], led.summary()
+    assert none_wrong(led), led.summary()
+
+
+@pytest.mark.parametrize("text, verdict", [
+    ("Stranded: 1/4 of 250 ≈ 40 hosts.", "wrong"),
+    ("Stranded: 1/4 of 250 hosts ≈ 62 hosts.", "ok"),
+    ("GQA keeps 8/32 of 512 KiB = 128 KiB a token.", "ok"),
+])
+def test_a_share_written_as_a_fraction_of_a_figure_is_re_done(text, verdict):
+    (c,) = _calcs(text)
+    assert c.check.status == verdict, c.check
+
+
+def test_a_guessed_couple_hundred_sequences_per_gpu_is_a_concurrency_figure_checked():
+    led = ledger("An A100 has 80 gig and a 13B model is big but not that big, so I'd guess a couple hundred sequences per GPU.",
+                 opening=OPEN_13B_HOST)
+    assert [(c.value, c.check.status) for c in led.by_kind("concurrent_sequences")] == [(200, "wrong")]
+
+
+def test_a_cards_memory_said_right_is_confirmed_as_the_card_is_sold():
+    led = ledger("An A100 has 80 gig.", opening=OPEN_13B_HOST)
+    assert one(led, "gpu_memory_bytes").check.explanation == "Right: 80 GiB a card."

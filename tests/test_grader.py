@@ -2561,6 +2561,20 @@ def test_the_wait_users_feel_names_the_time_to_schedule():
                  "150.", id="the_average_call_today_is_an_average"),
     pytest.param("kv-store-wal", "latency_named", "Each put waits a little longer, since it waits for the batch to fill and "
                  "the fsync to finish.", id="a_put_waiting_a_little_longer_names_latency"),
+    pytest.param("inference-timeout-restart", "timeout_value", "Q: hung or long? A: if it runs past the timeout, it's hung.\n"
+                 "Q: which timeout? A: 30 seconds. That's the usual gateway default.",
+                 id="a_timeout_asked_as_a_q_and_answered_as_an_a_is_a_timeout_value"),
+    pytest.param("gpu-inference-fundamentals", "admission_rule", "Q: limits? A: max 28 running sequences at 4K context.\n"
+                 "Q: and when the KV pool is full? A: new requests queue at the front door until a sequence finishes.",
+                 id="what_happens_when_the_pool_is_full_asked_then_answered_is_the_admission_rule"),
+    pytest.param("recommendation-serving", "average_metric", "I'd expect the average call to come in around 60 ms, which is "
+                 "well under the 150.", id="the_average_call_expected_to_come_in_at_a_figure_is_an_average"),
+    pytest.param("recommendation-serving", "average_metric", "Honestly if the average is around 60 we've got plenty of margin; "
+                 "I'd not bother splitting it up front.", id="margin_judged_from_the_average_is_an_average"),
+    pytest.param("gpu-health-repair", "average_metric", "On average detection is about ten minutes: DCGM scrapes every minute "
+                 "and we want a few bad samples.", id="detection_time_given_on_average_is_an_average"),
+    pytest.param("gpu-health-repair", "average_metric", "Those averages have been steady on our dashboards for a year.",
+                 id="the_averages_on_the_dashboards_are_the_metric"),
 ])
 def test_what_a_sentence_says_is_read_as_its_item(qid, item, answer):
     assert item in _evidence(qid, [answer]).present
@@ -2638,6 +2652,12 @@ def test_what_a_sentence_says_is_read_as_its_item(qid, item, answer):
                  "accept a worse p99 or we buy a second host.", id="a_cost_put_to_someone_else_as_one_side_is_no_trade_off"),
     pytest.param("transformer-kv-cache-drill", "ttft", "The first token comes out of the prefill path; after that the new "
                  "query needs position id t.", id="where_the_first_token_comes_from_is_no_time_to_first_token"),
+    pytest.param("route-batch-eight-gpus", "latency_named", "Q: will Redis be the bottleneck? A: Redis is sub-millisecond, so no.",
+                 id="a_stores_speed_names_no_latency"),
+    pytest.param("inference-timeout-restart", "latency_named", "Assumption tally: + the autoscaler is fast.",
+                 id="an_autoscaler_said_to_be_fast_names_no_latency"),
+    pytest.param("recommendation-serving", "tradeoff", "Q: any fallback? A: I'd rather fix the store than serve stale or "
+                 "generic results; the slowdown is the bug.", id="a_fallback_turned_down_for_a_fix_is_no_trade_off"),
     pytest.param("kv-store-wal", "ack_before_log", "So put appends the record to the log file, applies it to the hash map and "
                  "returns, and a background thread fsyncs the log every second.",
                  id="an_fsync_left_to_the_background_after_the_append_is_no_ack_before_log"),

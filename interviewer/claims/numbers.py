@@ -39,7 +39,9 @@ _RANGE_JOIN = re.compile(r"\s*(?:-|–|—|to|or|through)\s*(?=[~≈\d]|[a-z])",
 # (... or "a couple of thousand GPUs", a fleet said back loosely: two thousand, not a vague few)
 _FEW_HUNDRED = re.compile(r"\b(a\s+few|a\s+couple(?:\s+of)?|several)\s+(hundred|thousand)\b"
                           r"(?=\s*(?:[kmgt]i?b\b|[kmgt]b/s|megabytes?|gigabytes?|ms\b|milliseconds?|microseconds?|us\b|µs))"
-                          r"|\b(a\s+couple(?:\s+of)?)\s+(hundred|thousand)\s+(?=(?:[ahlb]\d+\w*\s+)?(?:gpus?|hosts?|nodes?|machines?)\b)",
+                          r"|\b(a\s+couple(?:\s+of)?)\s+(hundred|thousand)\s+(?=(?:[ahlb]\d+\w*\s+)?(?:gpus?|hosts?|nodes?|machines?)\b"
+                          # ... or a guess at what fits: "I'd guess a couple hundred sequences per GPU"
+                          r"|(?:concurrent\s+|active\s+)?(?:sequences|requests|users)\s+(?:per|a|on\s+(?:each|one|an?|the))\s+(?:gpu|card)\b)",
                           re.I)
 # ... and "a few" straight before a size: "the KV for 6,000 tokens is only a few megabytes" is about three
 FEW_SIZE = re.compile(r"\b(a\s+few|a\s+couple(?:\s+of)?)(?=\s+(?:[kmgt]i?b\b|kilobytes?\b|megabytes?\b|gigabytes?\b|megs?\b|gigs?\b))", re.I)
@@ -76,6 +78,9 @@ _SCALE_WORDS = {"hundred", "thousand", "million", "billion", "trillion"}
 _AND_A_HALF = re.compile(r"\s+and\s+a\s+half\b", re.I)
 # a round figure said loosely: "fifty-odd", "50-odd", "fiftyish", "120-ish"
 _ODD = re.compile(r"-?(?:odd|ish)\b", re.I)
+# a share written as a fraction of what follows: "1/4 of 250 ≈ 62 hosts", "8/32 of 512 KiB" (not a split: "60/40 of 2,000")
+# (or alone, as a calculation's operand is re-read: "1/4")
+_SLASH_SHARE = re.compile(r"/([1-9]\d?)(?=\s+of\b|\s*$)")
 _AND_BEFORE = re.compile(r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|teen|ty|hundred|thousand|\d)"
                          r"\s+and\s+$", re.I)
 _DIGIT_WORDS = {"zero": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
@@ -250,6 +255,11 @@ def _atoms(text: str, v: Vocab, skip: list[tuple[int, int]], digits: bool = True
         odd = _ODD.match(text, end) if not sci and not pw and not ten and not half else None
         if odd:
             end = odd.end()  # "50-odd sequences", "120-ish": about that many
+        share = _SLASH_SHARE.match(text, end) if not (sci or pw or ten or half or odd) and n.isdigit() else None
+        if share and 0 < value < int(share.group(1)):
+            atoms.append(_Atom(m.start(), share.end(), value / int(share.group(1)), approx=bool(m.group("approx")),
+                               fraction=True))
+            continue
         atoms.append(_Atom(m.start(), end, value, approx=bool(m.group("approx")) or bool(odd)))
     atoms.sort(key=lambda a: a.start)
     return atoms

@@ -842,10 +842,14 @@ def check_gpu_memory(c: Claim, ctx: Ctx, i: int) -> Check | None:
     mems = {mem} | ctx.memories(i) | _sentence_gpu_memories(c.sentence)
     if _pos(c) >= 0 and _MINUEND_AFTER.match(c.sentence, _pos(c) + len(c.span)):
         counts = counts | {2, 4, 8}  # a few cards' memory set against the weights: "Why not two? 160 GB minus 140 ..."
-    ok, best = _best(c, [k * m for k in counts for m in mems], ctx.v.physics["tolerance"])
+    readings = {k * m: (k, m) for k in sorted(counts) for m in sorted(mems)}
+    ok, best = _best(c, list(readings), ctx.v.physics["tolerance"])
     trace = [f"{_gpu_label(c.subject)}: {mem / GIB:g} GiB each"]
     if ok:
-        return _check("ok", "gpu_memory", best, "bytes", c, f"Right: {say.nbytes(best)}.", trace)
+        # the card's size as it is sold (GiB), not the same bytes in decimal GB: "80 gig" on an A100 80GB is 80 GiB
+        k, m = readings[best]
+        said = f"{m / GIB:g} GiB a card" if k == 1 else f"{k} cards of {m / GIB:g} GiB, {k * m / GIB:g} GiB"
+        return _check("ok", "gpu_memory", best, "bytes", c, f"Right: {said}.", trace)
     return _check("wrong", "gpu_memory", mem, "bytes", c,
                   f"The {_gpu_label(c.subject)} has {mem / GIB:g} GB, not {say.nbytes(c.value)}.", trace)
 

@@ -251,7 +251,7 @@ def _combined(kind: str) -> tuple[re.Pattern, list[str]]:
     alt = f"(?=[{first}])(?:{_by_first_char([body for _n, _pid, body in entries])})"
     # most places fail on one character test, made before the lookbehind
     if kind == "gpu":
-        pat = rf"(?=[{first}])(?:(?<![a-z0-9])|(?<=\dx))(?:{alt})s?(?![a-z0-9])"
+        pat = rf"(?=[{first}])(?:(?<![a-z0-9])|(?<=\dx))(?:{alt})s?(?![a-z0-9]){capacity.GPU_NOT_A_LAYER}"
     else:
         pat = rf"(?=[{first}])(?<![a-z0-9.])(?:{alt})(?![a-z0-9])"
     return re.compile(pat), ids
