@@ -119,15 +119,16 @@ EXACT, WITHIN_ONE, PITFALL_RECALL, FALSE_PITFALL = 0.85, 0.97, 0.85, 0.02
 # ZZZZZZZZS and ZZZZZZZZT (0.96, 0.88; each on one false quantizing_on_faith only) in cycle 114. ZZZZZZZZU, measured once
 # at 076e8f7, is the sixth to meet every point (exact 0.88, within one 1.00, recall 0.85, no false pitfall, strong 6/6,
 # weak 8/8, stuffed 3/3); it and ZZZZZZZZV (0.86, on recall 0.81, three weak and one stuffed answer) were tuned on in
-# cycle 115.
+# cycle 115, and ZZZZZZZZW and ZZZZZZZZX (0.87, 0.97; ZZZZZZZZW on one false quantizing_on_faith only, ZZZZZZZZX on one
+# weak and one stuffed answer) in cycle 116.
 BELOW_THE_BAR: dict[str, str] = {
-    "batch_zzzzzzzzw": ("measured once at 59ab34b (cycle 115's end, written blind and kept unopened while it ran): "
-                        "exact 0.87 (78/90), within one 1.00, pitfall recall 0.96 (27/28), every strong (6/6), weak (8/8) "
-                        "and stuffed (3/3) answer meet the bar; one false quantizing_on_faith (3.8% of the transcripts that "
-                        "forbid it) does not"),
-    "batch_zzzzzzzzx": ("measured once at 59ab34b: exact 0.97 (87/90), within one 0.99, pitfall recall 0.91 (20/22), no "
-                        "false pitfall, every strong answer (6/6) meet the bar; one weak answer (7/8) and one stuffed answer "
-                        "(2/3) do not"),
+    "batch_zzzzzzzzy": ("measured once at caa9e25 (cycle 116's end, written blind and kept unopened while it ran): "
+                        "exact 0.91 (82/90), within one 1.00 meet the bar; pitfall recall 0.84 (21/25), one false "
+                        "policy_list (4.3% of the transcripts that forbid it), one false quantizing_on_faith, two strong "
+                        "answers (4/6), one weak (7/8) and one stuffed answer (2/3) do not"),
+    "batch_zzzzzzzzz": ("measured once at caa9e25: within one 1.00, no false pitfall, every strong (6/6) and stuffed (3/3) "
+                        "answer meet the bar; exact 0.86 (77/90) does too, pitfall recall 0.82 (18/22) and one weak "
+                        "answer (7/8) do not"),
 }
 
 BATCHES = sealed_batches()
