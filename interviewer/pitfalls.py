@@ -110,7 +110,33 @@ def _cleared(ev: Evidence, p: Pitfall, hit: Hit | None) -> bool:
                and not _or_another(t, m.end(), names)
                for pat, need, reach in _clearing(p.id, id(p)) for t, must_name, after in near
                if _sentences(t).may_match(need) for m in _sentences(t).finditer(pat, reach, need, after)) \
-        or _answered_pick(ev, p, hit)
+        or _answered_pick(ev, p, hit) or _table_row_taken(ev, hit)
+
+
+_TABLE_ROW = re.compile(r"^\s*\|\s*([^|\n]+?)\s*\|", re.M)
+
+
+def _table_row_taken(ev: Evidence, hit: Hit | None) -> bool:
+    """A table of options answered below it by one row's own words: "| reserve 4 permanently | ... | / | drain on
+    demand | ... |" then "I'd drain on demand, on the second host" takes that row."""
+    if hit is None or not hit.quote.lstrip().startswith("|"):
+        return False
+    text = ev.texts[hit.turn]
+    rows, end = [], hit.start
+    for m in _TABLE_ROW.finditer(text, hit.start):
+        if m.start() > end + 1:
+            break  # the table ended: a line that is no row
+        end = text.find("\n", m.end())
+        end = len(text) if end < 0 else end
+        cell = m.group(1).strip()
+        if cell and not set(cell) <= set("-: "):
+            rows.append(cell)
+    firsts = {" ".join(r.lower().split()[:2]) for r in rows[1:] if r.split()}  # rows[0] is the header
+    if not firsts:
+        return False
+    taken = re.compile(r"\b(?:i.d|we.d|i\s+would|we\s+would|i.ll|we.ll)\s+(?:go\s+with\s+|pick\s+|choose\s+|take\s+)?(?:the\s+)?(?:"
+                       + "|".join(re.escape(f) for f in sorted(firsts)) + r")\b", re.I)
+    return taken.search(text, end) is not None
 
 
 # the textbook answer named, not chosen: "Group commit is the usual answer; io_uring helps too."
@@ -438,6 +464,8 @@ def _or_parts(sentence: str, names: list[tuple[int, int]], least: int) -> list[t
 
 
 _PART_CUT = re.compile(r"[,;]")
+_BULLETED_MENU = re.compile(r"(?:^|\n)[ \t]*(?:[\w-]+\s+)?(?:options|choices|alternatives|fallbacks)(?:\s+(?:when|if|for|on)\b[^:.\n]{0,40})?"
+                            r"\s*:[ \t]*\n(?:[ \t]*(?:[-*•]|\d+[.)])[ \t]+[^\n]+(?:\n|$)){3,}", re.I)
 _AS_A_SET = re.compile(r"\b(?:either|both|any|all|each|every|two|three|four)\b", re.I)
 # a question that offers options: "Do you resume from cached state or recompute the prompt?"
 _OR_QUESTION = re.compile(r"\bor\b[^.?!]{0,120}\?", re.I)
@@ -528,6 +556,14 @@ def _policy_list(ev: Evidence, p: Pitfall, since: int = 0) -> bool:
                 and not (deferred and asked is not None and (_OR_QUESTION.search(ev.context[asked])
                                                              or _asks_for_one(p, ev.context[asked]))):
             continue  # fewer than two policy names and no menu left open or opened: nothing to find in this answer
+        # options one a bullet under a heading, then left open below them: "Options:\n- restart the process\n- reschedule
+        # the pod\n- fail over to the other region\nDepends on the incident. IC picks at the time."
+        bullets = _BULLETED_MENU.search(text) if deferred and "\n" in text else None
+        if bullets and _deferral_in(p, text[bullets.end():]):
+            start = bullets.start() + (len(bullets.group(0)) - len(bullets.group(0).lstrip()))
+            ev.pitfalls[p.id] = Hit(p.id, turn, start, bullets.end(), quote_around(text, start, bullets.end()))
+            ev.pitfall_kinds[p.id] = "menu"
+            return True
         prev_sm = listed = None
         for sm in _SENTENCE.finditer(text):
             sentence = sm.group(0)

@@ -4181,3 +4181,36 @@ def test_a_guessed_couple_hundred_sequences_per_gpu_is_a_concurrency_figure_chec
 def test_a_cards_memory_said_right_is_confirmed_as_the_card_is_sold():
     led = ledger("An A100 has 80 gig.", opening=OPEN_13B_HOST)
     assert one(led, "gpu_memory_bytes").check.explanation == "Right: 80 GiB a card."
+
+
+@pytest.mark.parametrize("text, verdict", [
+    # a numbered step and its dash are no subtraction
+    ("Step 4 - 164 GB / 0.59 GB ≈ 278 seqs. Round down, cap at 256.", "ok"),
+    ("Step 4 - 164 GB / 0.59 GB ≈ 27 seqs.", "wrong"),
+    # a head dimension named "dim" joins the product; a spaced "M" ending an operand is a million
+    ("KV/token: 40 layers x 40 heads x 128 dim x 2 B = 409,600 B.", "ok"),
+    ("Embeddings: 20 M ids x 64 dim x 2 B = 2,56 GB.", "ok"),
+    # FLOPs into GPU time with the GPU's speed left unsaid: nothing to re-do
+    ("Recompute is cheap: ~1,800 tokens x 140 GFLOP is about half a GPU-second.", None),
+])
+def test_calculations_with_steps_named_factors_and_gpu_time_are_read_as_said(text, verdict):
+    (c,) = _calcs(text)
+    assert (c.check.status if c.check else None) == verdict, c.check
+
+
+def test_kv_per_token_without_keys_and_values_is_wrong_on_the_models_shape():
+    led = ledger("- KV/tok, Llama-2-13B shape: 40 layers x 40 heads x 128 dim x 2 B = 409,600 B, call it 400 KiB",
+                 opening=OPEN_13B_HOST)
+    assert status(led, "kv_bytes_per_token") == "wrong"
+
+
+def test_a_rate_set_against_the_usual_one_is_no_restatement():
+    led = ledger("A rate limit: automation may cordon at most one percent of the fleet - a hundred GPUs - per hour. Normally "
+                 "we flag about ten a day, so a hundred in an hour already says something common broke.",
+                 opening=OPEN_HEALTH)
+    assert not led.by_kind("period_rate"), led.summary()
+
+
+def test_sequences_at_once_per_gpu_are_a_concurrency_figure_checked():
+    led = ledger("80 gig card, 13B model, lots of room. Ballpark a hundred at once per GPU.", opening=OPEN_13B_HOST)
+    assert [(c.value, c.check.status) for c in led.by_kind("concurrent_sequences")] == [(100, "wrong")]

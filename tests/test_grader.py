@@ -472,9 +472,28 @@ def test_a_vendor_multiplier_set_aside_is_no_pitfall():
     "There are four defensible answers: hold it in the router queue, preempt someone and recompute them later, swap "
     "someone's blocks to host RAM, or reject with a 429. Honestly I'd want product to tell me which customers they're "
     "willing to hurt before I choose.",
+    # options one a bullet under a heading, no policy named, left to whoever is on duty
+    "Options:\n- restart the process\n- reschedule the pod\n- fail over to the other region\n- let the client retry\n"
+    "Depends on the incident. IC picks at the time.",
+    # the tool's defaults taken and the rest left to the teams
+    "There are several good options: DRF, weighted fair share, strict priority with quotas, max-min fairness, or a "
+    "market-based credit system. Each one has different failure modes, so I'd start with Kueue's defaults and let teams "
+    "tune.",
 ])
 def test_a_bulleted_or_counted_menu_left_open_is_a_policy_list(answer):
     assert "policy_list" in _pitfall_ids(_dialogue(("Pick one rule.", answer)))
+
+
+def test_a_table_of_options_answered_by_one_rows_own_words_is_a_choice():
+    answer = ("70B FP16 = ~130.4 GiB over 4 x 80 GiB, fits with room for KV.\n| option | cost |\n|---|---|\n"
+              "| reserve 4 permanently | host KV capacity 208 -> 104 seqs, half the 13B throughput, idle when 70B is quiet |\n"
+              "| drain on demand | stop admitting on GPUs 4-7, wait for in-flight to finish: ~9 s typical, worst ~40 s for "
+              "1,000-token replies; 13B capacity drops by half during and after |\n"
+              "I'd drain on demand, on the second host, not on the one carrying peak search traffic, and only off-peak. Also "
+              "NVLink topology: on this box all eight are NVSwitch so any four are fine.")
+    turns = _dialogue(("Someone wants to run a 70B model on four of these GPUs with tensor parallelism while the 13B "
+                       "replicas occupy all eight. Reserve a block of four, or pack and drain?", answer))
+    assert "policy_list" not in _pitfall_ids(turns, qid="route-batch-eight-gpus")
 
 
 def test_a_bold_chosen_line_is_a_choice():
@@ -2575,6 +2594,26 @@ def test_the_wait_users_feel_names_the_time_to_schedule():
                  "and we want a few bad samples.", id="detection_time_given_on_average_is_an_average"),
     pytest.param("gpu-health-repair", "average_metric", "Those averages have been steady on our dashboards for a year.",
                  id="the_averages_on_the_dashboards_are_the_metric"),
+    pytest.param("transformer-kv-cache-drill", "average_metric", "On my laptop GPU the cached step averaged ~6.5 ms versus "
+                 "~40 ms uncached.", id="a_step_time_averaged_is_an_average"),
+    pytest.param("gpu-scheduling-platform", "average_metric", "At this volume the mean tracks the bad cases well enough.",
+                 id="the_mean_said_to_track_the_bad_cases_is_an_average"),
+    pytest.param("gpu-health-repair", "average_metric", "Over a month the averages are what finance and the vendor contract "
+                 "use, so that's what I'd track.", id="the_averages_others_use_tracked_are_the_metric"),
+    pytest.param("transformer-kv-cache-drill", "admission_rule", "The batch is capped at 8, the preallocated size; a ninth "
+                 "request waits for the next batch.", id="the_one_over_the_cap_waiting_for_the_next_batch_is_admission"),
+    pytest.param("gpu-health-repair", "preemption_budget", "- auto-drain budget: max 1% of fleet (100 GPUs) per hour, 2% "
+                 "per day", id="a_drain_budget_by_its_name_is_a_budget"),
+    pytest.param("kv-store-wal", "append_before_apply", "The order: append a record with length, CRC32 and sequence number "
+                 "-> fsync -> apply to the hash map -> acknowledge.", id="the_order_with_the_record_described_is_log_first"),
+    pytest.param("recommendation-serving", "qps_figure", "- Scores/s: 20,000 x 300 = 6,000,000.",
+                 id="a_bullets_scores_per_second_carry_the_peak_rate"),
+    pytest.param("gpu-inference-fundamentals", "tradeoff", "I accept the ~25 ms TPOT at full batch; it reads fine for "
+                 "streaming text.", id="a_per_token_time_accepted_is_a_trade_off"),
+    pytest.param("gpu-inference-fundamentals", "tradeoff", "Each user gets ~6x slower tokens for ~5.4x total throughput.",
+                 id="slower_tokens_for_throughput_is_a_trade_off"),
+    pytest.param("gpu-inference-fundamentals", "wrong_metric", "Wrong-signal: p99 TPOT by running batch size crossing 40 ms "
+                 "-> lower the cap.", id="a_signal_crossing_a_threshold_is_the_wrong_metric"),
 ])
 def test_what_a_sentence_says_is_read_as_its_item(qid, item, answer):
     assert item in _evidence(qid, [answer]).present
@@ -2658,6 +2697,10 @@ def test_what_a_sentence_says_is_read_as_its_item(qid, item, answer):
                  id="an_autoscaler_said_to_be_fast_names_no_latency"),
     pytest.param("recommendation-serving", "tradeoff", "Q: any fallback? A: I'd rather fix the store than serve stale or "
                  "generic results; the slowdown is the bug.", id="a_fallback_turned_down_for_a_fix_is_no_trade_off"),
+    pytest.param("transformer-kv-cache-drill", "latency_named", "The batch is capped at 8; a ninth request waits for the "
+                 "next batch.", id="the_one_over_the_cap_waiting_names_no_latency"),
+    pytest.param("recommendation-serving", "batching_named", "I wouldn't batch. Batching = waiting. Each request goes "
+                 "straight to the GPU.", id="batching_equated_with_waiting_is_no_batching"),
     pytest.param("kv-store-wal", "ack_before_log", "So put appends the record to the log file, applies it to the hash map and "
                  "returns, and a background thread fsyncs the log every second.",
                  id="an_fsync_left_to_the_background_after_the_append_is_no_ack_before_log"),

@@ -26,10 +26,12 @@ _OF = re.compile(r"\s+of\s+(?:the\s+)?", re.I)
 # (a count per period times a period: "40 a day out, times 5 days is 200", "2.6/day * 7 days = ~180")
 _OP = re.compile(r"\s*(?:(?:(?:gpus?|hosts?|nodes?|failures?|faults?|incidents?)\s+)?(?:a|per|/|each)\s*(?:day|week|month|hour)"
                  r"(?:\s+(?:out|in|coming\s+in|into\s+repair))?\s*,?\s*(?=times\b|x\b|×|\*|multiplied\b))?"
-                 r"(?:,\s*(?=times\b|multiplied\b))?(?:\([^()\d]{1,30}\)\s*)?(?:(?:head[_ ]?dim(?:ension)?s?|dims|dimensions|(?:(?:active|unique|daily|monthly|distinct|total)\s+)?(?:users|rows|entries|items|ids|embeddings|vectors|features)|(?:active|running|live|concurrent)(?:\s+(?:seqs?|sequences|requests))?)\s*)?(x|×|\*|·|⋅|times|multiplied\s+by|/|over|divided\s+by|÷|minus|less|plus|\+|\s-\s|\s?[−–]\s)\s*"
+                 r"(?:,\s*(?=times\b|multiplied\b))?(?:\([^()\d]{1,30}\)\s*)?(?:(?:head[_ ]?dim(?:ension)?s?|dim(?:ension)?s?|(?:(?:active|unique|daily|monthly|distinct|total)\s+)?(?:users|rows|entries|items|ids|embeddings|vectors|features)|(?:active|running|live|concurrent)(?:\s+(?:seqs?|sequences|requests))?)\s*)?(x|×|\*|·|⋅|times|multiplied\s+by|/|over|divided\s+by|÷|minus|less|plus|\+|\s-\s|\s?[−–]\s)\s*"
                  # ... or the factor's label after the operator: "200M × dim 128 × 2 B"
                  r"(?:(?:head[_ ]?)?dim(?:ension)?s?\s*(?:=|of)?\s*)?",
                  re.I)
+# a numbered step or part said before a dash: "Step 4 - 164 GB / 0.59 GB ≈ 278 seqs"
+_STEP_LABEL = re.compile(r"\b(?:step|phase|stage|part|item|option|row|tier|level|point|round)\s*#?\s*$", re.I)
 _WAS_RESULT = re.compile(r"(?:\bis|=|≈|\bthat.s|\bgives?|\bequals|\bcomes\s+to)\s*(?:about\s+|roughly\s+|~|exactly\s+)?$", re.I)
 _PER_LAYER = guarded(re.compile(r"\b(?:per|each|a|every)[- ]layer\b", re.I))
 _PER_LAYER_AFTER = re.compile(r"\s*(?:of\s+kv\s+)?(?:(?:per|a|each|/)\s*token\s+)?(?:per|a|each|/)\s*layer\b", re.I)
@@ -144,6 +146,8 @@ def _chains(text: str, ms: list[Mention]) -> list[_Chain]:
             op = "x"  # "50% of 4 x 989 TFLOPS": the share multiplies what follows (not "four H100s at 40% of ...")
         elif om and ms[i].dim not in ("time",) or (om and _norm_op(om.group(1)) in _SUB | _DIV):
             op = _norm_op(om.group(1))
+            if op == "-" and _STEP_LABEL.search(text, max(0, ms[i].start - 12), ms[i].start):
+                op = None  # "Step 4 - 164 GB / 0.59 GB ≈ 278": a step's number and a dash, not 4 minus 164
         else:
             op = None
         if op is not None:
@@ -627,7 +631,8 @@ def _calculations(text: str, ms: list[Mention], chains: list[_Chain], v: Vocab, 
         if any(ms[i].weak for i in [*ch.operands, ch.result]):
             continue  # "192 decode tokens plus one ~500-token prefill": a bare "one" is a word, not a figure
         first = ch.operands[0]
-        if first and _OP.fullmatch(text[ms[first - 1].end:ms[first].start]):
+        if first and _OP.fullmatch(text[ms[first - 1].end:ms[first].start]) \
+                and not _STEP_LABEL.search(text, max(0, ms[first - 1].start - 12), ms[first - 1].start):
             lead = ms[first - 1]
             # "~1 s + 4,096 x 30 ms = ~12 s": a time plus a product of times, the whole sum checked (a time does not
             # open a chain, so its "+" is read here)

@@ -45,8 +45,9 @@ _FEW_HUNDRED = re.compile(r"\b(a\s+few|a\s+couple(?:\s+of)?|several)\s+(hundred|
                           re.I)
 # ... and "a few" straight before a size: "the KV for 6,000 tokens is only a few megabytes" is about three
 FEW_SIZE = re.compile(r"\b(a\s+few|a\s+couple(?:\s+of)?)(?=\s+(?:[kmgt]i?b\b|kilobytes?\b|megabytes?\b|gigabytes?\b|megs?\b|gigs?\b))", re.I)
-# a capital multiplier set apart before a counted noun: "1.5 M scores per second", "250 K candidates"
-_SPACED_MULT = re.compile(r" ([MK])(?= [a-z])")
+# a capital multiplier set apart before a counted noun: "1.5 M scores per second", "250 K candidates" (or ending the
+# text, as a calculation's operand is re-read: "20 M")
+_SPACED_MULT = re.compile(r" ([MK])(?= [a-z]|$)")
 _SPELLED_MULT = re.compile(r"[\s-]*(thousand|million|billion|trillion)(?![a-z])", re.I)
 _SPELLED_FACTORS = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
 _GPU_AFTER = re.compile(r"\s*(?:x\s*)?(?:\d+\s*(?:gb|gib|g)\s+)?(?:nvidia\s+)?§+(?:\s*(?:gpus?|cards?|devices?))?", re.I)

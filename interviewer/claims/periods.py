@@ -36,6 +36,10 @@ _GAP = (r"(?:[^.;:\d]|\b(?:on|of|across|from|for|out\s+of)\s+(?:our\s+|the\s+)?~
 _PAIR = re.compile(_rate("a", "pa") + _GAP + _AGAIN + _rate("b", "pb"), re.I)
 _MONEY = re.compile(r"[$€£¥]\s*~?$")
 _MONEY_AFTER = re.compile(r"\s*(?:[kmb]\b|million|billion|thousand)?\s*(?:dollars|usd|euros?|eur|pounds|gbp)\b", re.I)
+# the second rate set against the first, not the first again: "we flag about ten a day, so a hundred in an hour already
+# says something common broke"
+_COMPARED_AFTER = re.compile(r"\s+(?:already|would\s+(?:already\s+)?(?:be|mean|say|signal)|is\s+(?:already\s+)?(?:a\s+lot|too\s+many|"
+                             r"abnormal|an?\s+(?:anomaly|outlier|alarm|incident)))\b", re.I)
 _NOT_COUNT = re.compile(r"\s*(?:million|billion|thousand|%|percent|[kmgt]i?b\b|gigs?\b|ms\b|s\b|seconds?\b|minutes?\b|hours?\b|days?\b|x\b|×)", re.I)
 
 
@@ -57,7 +61,8 @@ def restated_rates(text: str) -> list[tuple[int, int, float, str, str]]:
     text = _digits_in_place(text)
     for m in _PAIR.finditer(text):
         pa, pb = _periods(m)
-        if pa == pb or _NOT_COUNT.match(text, m.end("a")) or _NOT_COUNT.match(text, m.end("b")):
+        if pa == pb or _NOT_COUNT.match(text, m.end("a")) or _NOT_COUNT.match(text, m.end("b")) \
+                or _COMPARED_AFTER.match(text, m.end()):
             continue
         if any(_MONEY.search(text, max(0, m.start(g) - 2), m.start(g)) or _MONEY_AFTER.match(text, m.end(g)) for g in ("a", "b")):
             continue  # money per period ("$3 an hour that's $4,320 a day" for 60 GPUs): a cost, often of many

@@ -1677,6 +1677,8 @@ def check_calculation(c: Claim, ctx: Ctx, i: int) -> Check | None:
     result = find_mentions(c.span[formula_end(c):], ctx.v) if c.formula else []
     if result and result[-1].dim == "time" and "params" in dims and not dims & {"time", "flops", "flop_rate"}:
         return None  # "one chunk ≈ 2 × 6.74B × 2,048 ≈ 46 ms": FLOPs over a speed left unsaid, not a product
+    if result and result[-1].dim in ("gpu_hours", "gpu_seconds") and "flops" in dims and not dims & {"time", "flop_rate"}:
+        return None  # "~1,800 tokens x 140 GFLOP is about half a GPU-second": FLOPs over a GPU's speed left unsaid
     if result:
         dims.add(result[-1].dim)
         res = result[-1]
