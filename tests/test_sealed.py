@@ -120,15 +120,17 @@ EXACT, WITHIN_ONE, PITFALL_RECALL, FALSE_PITFALL = 0.85, 0.97, 0.85, 0.02
 # at 076e8f7, is the sixth to meet every point (exact 0.88, within one 1.00, recall 0.85, no false pitfall, strong 6/6,
 # weak 8/8, stuffed 3/3); it and ZZZZZZZZV (0.86, on recall 0.81, three weak and one stuffed answer) were tuned on in
 # cycle 115, and ZZZZZZZZW and ZZZZZZZZX (0.87, 0.97; ZZZZZZZZW on one false quantizing_on_faith only, ZZZZZZZZX on one
-# weak and one stuffed answer) in cycle 116.
+# weak and one stuffed answer) in cycle 116, and ZZZZZZZZY and ZZZZZZZZZ (0.91, 0.86; ZZZZZZZZY on recall 0.84, one
+# false policy_list, one false quantizing_on_faith, two strong, one weak and one stuffed answer, ZZZZZZZZZ on recall 0.82
+# and one weak answer) in cycle 117.
 BELOW_THE_BAR: dict[str, str] = {
-    "batch_zzzzzzzzy": ("measured once at caa9e25 (cycle 116's end, written blind and kept unopened while it ran): "
-                        "exact 0.91 (82/90), within one 1.00 meet the bar; pitfall recall 0.84 (21/25), one false "
-                        "policy_list (4.3% of the transcripts that forbid it), one false quantizing_on_faith, two strong "
-                        "answers (4/6), one weak (7/8) and one stuffed answer (2/3) do not"),
-    "batch_zzzzzzzzz": ("measured once at caa9e25: within one 1.00, no false pitfall, every strong (6/6) and stuffed (3/3) "
-                        "answer meet the bar; exact 0.86 (77/90) does too, pitfall recall 0.82 (18/22) and one weak "
-                        "answer (7/8) do not"),
+    "batch_zzzzzzzzza": ("measured once at 9a7ad65 (cycle 117's end, written blind and kept unopened while it ran): "
+                         "exact 0.92 (83/90), within one 1.00, pitfall recall 0.91 (20/22), no false pitfall, every strong "
+                         "answer (6/6) meet the bar; one weak (7/8) and one stuffed answer (2/3) do not"),
+    "batch_zzzzzzzzzb": ("measured once at 9a7ad65: exact 0.84 "
+                         "(76/90), within one 0.967 (87/90), pitfall recall 0.84 (21/25), one false policy_list (4.2% of the "
+                         "transcripts that forbid it) and one false quantizing_on_faith, two strong answers (4/6) and one "
+                         "weak (7/8) miss the bar; every stuffed answer (3/3) meets it"),
 }
 
 BATCHES = sealed_batches()
