@@ -140,6 +140,10 @@ def _table_row_taken(ev: Evidence, hit: Hit | None) -> bool:
 
 
 # the textbook answer named, not chosen: "Group commit is the usual answer; io_uring helps too."
+# the options explained, none taken: "yeah that's exactly why group commit and io_uring exist, they make fsync not a
+# bottleneck"
+_WHY_THEY_EXIST = re.compile(r"\b(?:that.s|that\s+is|this\s+is)\s+(?:exactly\s+|precisely\s+)?why\s+[^.!?\n]{0,80}?\b(?:exist|"
+                             r"are\s+there|were\s+(?:invented|built))\b", re.I)
 _HEDGED_PICK = re.compile(r"\b(?:is|are)\s+the\s+(?:usual|standard|common|typical|textbook|default|obvious)\s+(?:answer|choice|pick|option)\b",
                           re.I)
 # a pick that points at a region of the options rather than one of them
@@ -233,7 +237,8 @@ def _answered_pick(ev: Evidence, p: Pitfall, hit: Hit | None) -> bool:
             if answer is not None:
                 said = ev.texts[answer]
                 deferred, names, menu = _scan(p, said)
-                if deferred or _NO_CHOICE.match(said) or _or_sentence(said, p) or _HEDGED_PICK.search(said):
+                if deferred or _NO_CHOICE.match(said) or _or_sentence(said, p) or _HEDGED_PICK.search(said) \
+                        or _WHY_THEY_EXIST.search(said):
                     continue
                 first = _SENTENCE.match(said.lstrip())
                 if asked_before:
@@ -465,7 +470,9 @@ def _or_parts(sentence: str, names: list[tuple[int, int]], least: int) -> list[t
 
 _PART_CUT = re.compile(r"[,;]")
 _BULLETED_MENU = re.compile(r"(?:^|\n)[ \t]*(?:[\w-]+\s+)?(?:options|choices|alternatives|fallbacks)(?:\s+(?:when|if|for|on)\b[^:.\n]{0,40})?"
-                            r"\s*:[ \t]*\n(?:[ \t]*(?:[-*•]|\d+[.)])[ \t]+[^\n]+(?:\n|$)){3,}", re.I)
+                            r"\s*:[ \t]*\n(?:[ \t]*(?:[-*•]|\d+[.)])[ \t]+[^\n]+(?:\n|$)){3,}"
+                            # ... or each line its own numbered option: "- Option 1: Triton dynamic batching\n- Option 2: ..."
+                            r"|(?:(?:^|\n)[ \t]*(?:[-*•][ \t]+)?option[ \t]+(?:\d|one|two|three|four|[a-e])\b[ \t]*[:.)-][^\n]*){2,}", re.I)
 _AS_A_SET = re.compile(r"\b(?:either|both|any|all|each|every|two|three|four)\b", re.I)
 # a question that offers options: "Do you resume from cached state or recompute the prompt?"
 _OR_QUESTION = re.compile(r"\bor\b[^.?!]{0,120}\?", re.I)

@@ -479,6 +479,9 @@ def test_a_vendor_multiplier_set_aside_is_no_pitfall():
     "There are several good options: DRF, weighted fair share, strict priority with quotas, max-min fairness, or a "
     "market-based credit system. Each one has different failure modes, so I'd start with Kueue's defaults and let teams "
     "tune.",
+    # each line its own numbered option, then all of them kept
+    "Key takeaway: a toolkit of levers.\n- Option 1: fair share by team\n- Option 2: strict priority classes\n"
+    "- Option 3: quotas with borrowing\nRecommendation: combine them as appropriate per market.",
 ])
 def test_a_bulleted_or_counted_menu_left_open_is_a_policy_list(answer):
     assert "policy_list" in _pitfall_ids(_dialogue(("Pick one rule.", answer)))
@@ -494,6 +497,22 @@ def test_a_table_of_options_answered_by_one_rows_own_words_is_a_choice():
     turns = _dialogue(("Someone wants to run a 70B model on four of these GPUs with tensor parallelism while the 13B "
                        "replicas occupy all eight. Reserve a block of four, or pack and drain?", answer))
     assert "policy_list" not in _pitfall_ids(turns, qid="route-batch-eight-gpus")
+
+
+def test_options_explained_rather_than_picked_when_asked_stay_open():
+    turns = _dialogue(("What does put promise?", "That's where fsync semantics come in. We could fsync every write, or group "
+                       "commit, or fsync on an interval like appendfsync everysec, or O_DIRECT with FUA writes. Each has "
+                       "different guarantees, so it depends on the use case."),
+                      ("Which one for this store?", "Yeah that's exactly why group commit and io_uring exist, they make fsync "
+                       "not a bottleneck."))
+    assert "policy_list" in _pitfall_ids(turns, qid="kv-store-wal")
+
+
+def test_the_kv_cache_run_in_redis_on_the_next_line_is_the_confusion():
+    report = _graded("gpu-inference-fundamentals", ("What sits in the KV cache?",
+                     "Key takeaway: the KV cache is a shared key-value layer so any GPU can pick up a conversation.\n"
+                     "- We'd run it in Redis, keyed by conversation ID, values are the attention keys and values."))
+    assert "kv_cache_confusion" in {p.id for p in report.pitfalls}
 
 
 def test_a_bold_chosen_line_is_a_choice():
@@ -2614,6 +2633,10 @@ def test_the_wait_users_feel_names_the_time_to_schedule():
                  id="slower_tokens_for_throughput_is_a_trade_off"),
     pytest.param("gpu-inference-fundamentals", "wrong_metric", "Wrong-signal: p99 TPOT by running batch size crossing 40 ms "
                  "-> lower the cap.", id="a_signal_crossing_a_threshold_is_the_wrong_metric"),
+    pytest.param("recommendation-serving", "qps_figure", "Proof sketch: 20,000 x 300 = 6,000,000 scored rows per second.",
+                 id="scored_rows_a_second_carry_the_peak_rate"),
+    pytest.param("transformer-kv-cache-drill", "admission_rule", "A prompt plus max_new_tokens that won't fit in 2,048 is "
+                 "rejected before prefill rather than truncated mid-answer.", id="what_will_not_fit_rejected_is_admission"),
 ])
 def test_what_a_sentence_says_is_read_as_its_item(qid, item, answer):
     assert item in _evidence(qid, [answer]).present
@@ -2701,6 +2724,10 @@ def test_what_a_sentence_says_is_read_as_its_item(qid, item, answer):
                  "next batch.", id="the_one_over_the_cap_waiting_names_no_latency"),
     pytest.param("recommendation-serving", "batching_named", "I wouldn't batch. Batching = waiting. Each request goes "
                  "straight to the GPU.", id="batching_equated_with_waiting_is_no_batching"),
+    pytest.param("gpu-inference-fundamentals", "quality_suite", "Honestly everyone ships AWQ int4 now, so I'd just ship it, "
+                 "no separate eval suite needed.", id="an_eval_suite_said_to_be_unneeded_is_none"),
+    pytest.param("gpu-scheduling-platform", "tradeoff", "Serving's p99 time-to-schedule needs to be low. The cost is some idle "
+                 "capacity.", id="some_of_a_cost_never_counted_is_no_trade_off"),
     pytest.param("kv-store-wal", "ack_before_log", "So put appends the record to the log file, applies it to the hash map and "
                  "returns, and a background thread fsyncs the log every second.",
                  id="an_fsync_left_to_the_background_after_the_append_is_no_ack_before_log"),

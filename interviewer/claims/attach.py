@@ -30,6 +30,7 @@ _OP = re.compile(r"\s*(?:(?:(?:gpus?|hosts?|nodes?|failures?|faults?|incidents?)
                  # ... or the factor's label after the operator: "200M × dim 128 × 2 B"
                  r"(?:(?:head[_ ]?)?dim(?:ension)?s?\s*(?:=|of)?\s*)?",
                  re.I)
+_SUM_BETWEEN = re.compile(r"[+·×*⋅]|\bplus\b", re.I)
 # a numbered step or part said before a dash: "Step 4 - 164 GB / 0.59 GB ≈ 278 seqs"
 _STEP_LABEL = re.compile(r"\b(?:step|phase|stage|part|item|option|row|tier|level|point|round)\s*#?\s*$", re.I)
 _WAS_RESULT = re.compile(r"(?:\bis|=|≈|\bthat.s|\bgives?|\bequals|\bcomes\s+to)\s*(?:about\s+|roughly\s+|~|exactly\s+)?$", re.I)
@@ -457,8 +458,10 @@ def find_claims(seg: Segment, v: Vocab, carried_rate: str | None = None,
         if m.dim == "time":
             pct = percentile_of(text, m, block, v)
             # (a list holds no other figure between its items: "25 ms, so 250 tokens is about 6.3 s" is no list)
+            # (nor a term of a sum: "0.1s prefill + r·30ms ≈ 9.1s" adds the reply's tokens, each at 30 ms)
             listed = prev_time is not None and prev_time.mention is not None and m.start - prev_time.mention.end <= 25 \
-                and i > 0 and ms[i - 1] is prev_time.mention
+                and i > 0 and ms[i - 1] is prev_time.mention \
+                and not _SUM_BETWEEN.search(text, prev_time.mention.end, m.start)
             if decision is None or decision.cue == "default":
                 if listed and prev_time.family and (pct is None or prev_time.family in _TIME_FAMILIES_WITH_PCT):
                     family = prev_time.family  # "p50 TTFT 250 ms and p99 800 ms"; "retrieval 20 ms, fetch 30 ms"

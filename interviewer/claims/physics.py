@@ -1447,6 +1447,8 @@ _MANY_STREAMS = re.compile(r"\b(?:at|batch(?:\s+size)?(?:\s+of)?|bs\s*=?)\s*(?:[
                            # ... or the batch over the step time: "throughput ~48/0.019 ≈ 2,500 tok/s"
                            r"(?<![\d.])(?:[2-9]|\d\d+)\s*/\s*0?\.\d+\b", re.I)
 _VERSUS = re.compile(r"\s*(?:vs\.?|versus|compared\s+(?:to|with)|against)\s", re.I)
+# the rate moving from batch 1's to the batch's: "throughput rises from ~240 to ~1,270 tokens/s"
+_FROM_TO = re.compile(r"\bfrom\s+~?\d[\d,.]*\s*(?:k\s*)?(?:tokens?\s*/\s*s|tok/s|tokens?\s+(?:a|per)\s+second)?\s+to\s+$", re.I)
 # a rate said of the whole batch: "~2,600 tokens/s aggregate"
 _AGGREGATE = re.compile(r"\s*(?:in\s+)?(?:aggregate|total|combined|overall|across\s+(?:the\s+)?(?:batch|all))\b", re.I)
 
@@ -1466,6 +1468,8 @@ def check_single_stream_rate(c: Claim, ctx: Ctx, i: int) -> Check | None:
         return None  # "At 96 seqs ... ~19ms a token vs ~4ms at batch 1, for ~5k tok/s vs ~250": the batch's rate first
     if at >= 0 and at + len(c.span) <= ones[0].start() and _VERSUS.match(c.sentence, at + len(c.span)):
         return None  # "~2.3K tokens/s against 250 at batch 1": batch 1's is the figure after it
+    if at > 0 and _FROM_TO.search(c.sentence, 0, at) and _MANY_STREAMS.search(c.sentence, 0, at):
+        return None  # "At batch 28 ... ~4.2 ms at batch 1: throughput rises from ~240 to ~1,270 tokens/s": the batch's
     fl = _floor_ms(c, ctx, i, 0)
     if not fl or not fl[2]:
         return None
@@ -2188,6 +2192,11 @@ def check_group_size(c: Claim, ctx: Ctx, i: int) -> Check | None:
         return None
     readings = [r * t / 1000.0 for rc in rates for r in (rc.value, rc.low, rc.high) if r
                 for tc in times for t in (tc.value, tc.low, tc.high) if t]
+    # ... or the write rate over the fsync rate said beside it: "c. 50 writes per fsync, c. 1,000 fsyncs/s"
+    fsyncs = [x for x in ctx.claims[:i] + [ctx.claims[j] for j in ctx.in_sentence(i) if j > i]
+              if x.kind == "fsync_rate" and x.value and x.speaker == "candidate" and not x.negated and not x.hypothetical]
+    readings += [r / f for rc in rates for r in (rc.value, rc.low, rc.high) if r for fc in fsyncs
+                 for f in (fc.value, fc.low, fc.high) if f]
     if any(_loosely(said, x) for x in readings if x >= 1 for said in (c.value, c.low, c.high) if said):
         return None
     if not any(x >= 1 for x in readings):

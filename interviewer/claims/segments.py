@@ -152,8 +152,20 @@ def candidate_reading(text: str, european: bool) -> str:
     group written with commas when the candidate writes numbers the European way (or restates that
     number with commas), the fillers and the empty slots blanked (the same length, so offsets hold).
     Cached by text: the two read the same turns."""
-    text = spaced_thousands(arrow_bullets(blank_outline_labels(unbracket_units(latex_plain(code_thousands(text))))))
+    text = spaced_thousands(arrow_bullets(blank_outline_labels(unbracket_units(latex_plain(code_thousands(circa(text)))))))
     return blank_empty_slots(blank_fillers(european_to_english(text) if european else restated_thousands(text)))
+
+
+# "c." for circa before a figure: "plus c. 40 GB of KV", "c. 30 per GPU" (not "Section c. 4")
+_CIRCA = re.compile(r"(?<![\w.])[cC][.]\s?(?=\d)")
+
+
+def circa(text: str) -> str:
+    """`text` with "c." before a figure read as "~" ("plus c. 40 GB" -> "plus ~  40 GB"); the same length, so offsets
+    hold."""
+    if "c." not in text and "C." not in text:
+        return text
+    return _CIRCA.sub(lambda m: "~" + " " * (len(m.group(0)) - 1), text)
 
 
 _CODE_THOUSANDS = re.compile(r"(?<=\d)_(?=\d{3}(?!\d))")
