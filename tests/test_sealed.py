@@ -122,15 +122,17 @@ EXACT, WITHIN_ONE, PITFALL_RECALL, FALSE_PITFALL = 0.85, 0.97, 0.85, 0.02
 # cycle 115, and ZZZZZZZZW and ZZZZZZZZX (0.87, 0.97; ZZZZZZZZW on one false quantizing_on_faith only, ZZZZZZZZX on one
 # weak and one stuffed answer) in cycle 116, and ZZZZZZZZY and ZZZZZZZZZ (0.91, 0.86; ZZZZZZZZY on recall 0.84, one
 # false policy_list, one false quantizing_on_faith, two strong, one weak and one stuffed answer, ZZZZZZZZZ on recall 0.82
-# and one weak answer) in cycle 117.
+# and one weak answer) in cycle 117, and ZZZZZZZZZA and ZZZZZZZZZB (0.92, 0.84; ZZZZZZZZZA on one weak and one stuffed
+# answer, ZZZZZZZZZB on exact, within one 0.967, recall 0.84, two false pitfalls, two strong and one weak answer) in
+# cycle 118.
 BELOW_THE_BAR: dict[str, str] = {
-    "batch_zzzzzzzzza": ("measured once at 9a7ad65 (cycle 117's end, written blind and kept unopened while it ran): "
-                         "exact 0.92 (83/90), within one 1.00, pitfall recall 0.91 (20/22), no false pitfall, every strong "
-                         "answer (6/6) meet the bar; one weak (7/8) and one stuffed answer (2/3) do not"),
-    "batch_zzzzzzzzzb": ("measured once at 9a7ad65: exact 0.84 "
-                         "(76/90), within one 0.967 (87/90), pitfall recall 0.84 (21/25), one false policy_list (4.2% of the "
-                         "transcripts that forbid it) and one false quantizing_on_faith, two strong answers (4/6) and one "
-                         "weak (7/8) miss the bar; every stuffed answer (3/3) meets it"),
+    "batch_zzzzzzzzzc": ("measured once at 2c5c20e (cycle 118's end, written blind and kept unopened while it ran): "
+                         "exact 0.89 (80/90), within one 1.00, pitfall recall 0.88 (23/26), every strong (6/6) and stuffed "
+                         "(3/3) answer meet the bar; one false no_limits (3.8% of the transcripts that forbid it), one false "
+                         "quantizing_on_faith and two weak answers (6/8) do not"),
+    "batch_zzzzzzzzzd": ("measured once at 2c5c20e: exact 0.88 (79/90), within one 1.00, pitfall recall 0.92 (24/26), every "
+                         "strong (6/6) and stuffed (3/3) answer meet the bar; one false quantizing_on_faith (3.8% of the "
+                         "transcripts that forbid it) and one weak answer (7/8) do not"),
 }
 
 BATCHES = sealed_batches()
