@@ -469,6 +469,8 @@ def _or_parts(sentence: str, names: list[tuple[int, int]], least: int) -> list[t
 
 
 _PART_CUT = re.compile(r"[,;]")
+_WHICH_DEPENDS = re.compile(r"\s*which\s+(?:one|of\s+(?:them|those|these))\s+(?:depends|would\s+depend|is\s+(?:up\s+to|"
+                            r"a\s+product\s+decision))\b", re.I)
 _BULLETED_MENU = re.compile(r"(?:^|\n)[ \t]*(?:[\w-]+\s+)?(?:options|choices|alternatives|fallbacks)(?:\s+(?:when|if|for|on)\b[^:.\n]{0,40})?"
                             r"\s*:[ \t]*\n(?:[ \t]*(?:[-*•]|\d+[.)])[ \t]+[^\n]+(?:\n|$)){3,}"
                             # ... or each line its own numbered option: "- Option 1: Triton dynamic batching\n- Option 2: ..."
@@ -644,7 +646,12 @@ def _policy_list(ev: Evidence, p: Pitfall, since: int = 0) -> bool:
             # the options listed, then left open as a set in a later sentence: "Dynamic batching, micro-batching or
             # request coalescing, or CPU fallback. Triton supports all of them ..., so we'd tune per model."
             # (the deferral in this sentence, or the next: "vLLM has all of those. We'd pick based on the workload.")
-            if listed is not None and deferred and any(m.search(sentence) for m in p.menu) \
+            # ... or the list of two policies or more, then which of it left open: "Preemption with swap or recompute,
+            # priority scheduling, fair queuing, admission control, backpressure to the gateway. Which one depends on the SLO
+            # tier." (not after levers of a trade-off, no policy among them: "fewer candidates, a smaller ranker at peak, or
+            # accepting emptier batches. Which one depends on what the business cares about")
+            if listed is not None and deferred \
+                    and (any(m.search(sentence) for m in p.menu) or (len(starts) >= 2 and _WHICH_DEPENDS.match(sentence))) \
                     and (_deferral_in(p, sentence) or _deferral_in(p, text[sm.end():sm.end() + 200].split(".")[0])):
                 start = listed.start() + (len(listed.group(0)) - len(listed.group(0).lstrip()))
                 ev.pitfalls[p.id] = Hit(p.id, turn, start, listed.end(), quote_around(text, start, listed.end()))

@@ -4273,3 +4273,30 @@ def test_a_batchs_rate_said_as_rising_from_batch_ones_is_no_single_stream():
                  "against ~4.2 ms at batch 1: throughput rises from ~240 to ~1,270 tokens/s.",
                  opening="Llama-2-7B in FP16 on one H100 80GB: why is decode memory-bound?")
     assert [c.check for c in led.by_kind("tokens_per_s")] == [None], led.summary()
+
+
+
+@pytest.mark.parametrize("text, kind, absent", [
+    # one prompt's length said as an adjective, not what the cache holds
+    ("A 1,500-token prompt fits in one chunk; a 40K-token log dump gets cut into five chunks.", "kv_cache_tokens", 40000),
+    # a load someone opens, not what fits
+    ("That matters for abuse too: a script that opens a thousand streams and walks away must not hold blocks.",
+     "concurrent_sequences", 1000),
+])
+def test_a_length_or_a_load_said_in_passing_is_no_capacity_figure(text, kind, absent):
+    led = ledger(text, opening=OPEN_70B_TP)
+    assert absent not in [c.value for c in led.by_kind(kind)], led.summary()
+
+
+def test_ca_before_a_figure_is_circa_and_a_restated_rate_is_checked():
+    led = ledger("10.000 × 5 % = 500 per Year, that is ca. 40 per Week.", opening=OPEN_HEALTH)
+    assert statuses(led, "period_rate") == ["wrong"], led.summary()
+
+
+@pytest.mark.parametrize("text, verdict", [
+    ("So 6 × 10^6 × 5 × 10^7 = 3 × 10^13 FLOPs a second.", "wrong"),
+    ("So 6 × 10^6 × 5 × 10^7 = 3 × 10^14 FLOPs a second.", "ok"),
+])
+def test_bare_counts_multiplied_into_flops_are_re_done(text, verdict):
+    (c,) = _calcs(text)
+    assert c.check is not None and c.check.status == verdict, c.check

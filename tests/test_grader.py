@@ -482,6 +482,10 @@ def test_a_vendor_multiplier_set_aside_is_no_pitfall():
     # each line its own numbered option, then all of them kept
     "Key takeaway: a toolkit of levers.\n- Option 1: fair share by team\n- Option 2: strict priority classes\n"
     "- Option 3: quotas with borrowing\nRecommendation: combine them as appropriate per market.",
+    # ... said to be all supported
+    "Preemption, priority scheduling, fair share: the scheduler supports all of them.",
+    # the list, then which of it left open
+    "Preemption with swap or recompute, priority scheduling, fair queuing, admission control. Which one depends on the tier.",
 ])
 def test_a_bulleted_or_counted_menu_left_open_is_a_policy_list(answer):
     assert "policy_list" in _pitfall_ids(_dialogue(("Pick one rule.", answer)))
@@ -513,6 +517,30 @@ def test_the_kv_cache_run_in_redis_on_the_next_line_is_the_confusion():
                      "Key takeaway: the KV cache is a shared key-value layer so any GPU can pick up a conversation.\n"
                      "- We'd run it in Redis, keyed by conversation ID, values are the attention keys and values."))
     assert "kv_cache_confusion" in {p.id for p in report.pitfalls}
+
+
+def test_levers_of_a_trade_off_left_open_are_no_policy_list():
+    turns = _dialogue(("And if you can't hold it at peak, what do you give up?",
+                       "There are a few levers: fewer candidates, a smaller ranker at peak, or accepting emptier batches. Which "
+                       "one depends on what the business cares about more, so I'd want to run experiments before choosing."))
+    assert "policy_list" not in _pitfall_ids(turns, qid="recommendation-serving")
+
+
+def test_told_to_pick_one_and_answered_that_they_work_together_leaves_the_list_open():
+    turns = _dialogue(("The worker restarts. Do you resume from cached state or recompute?",
+                       "Either works: checkpoint and restore of the KV state, prefix caching so the recompute is cheap, or "
+                       "plain recompute. There are trade-offs with all of them."),
+                      ("If every timeout turns into a retry, what happens to p99?",
+                       "Mitigations are retry budgets, token buckets, load shedding, hedging and circuit breakers."),
+                      ("Pick one of those and give me its numbers.", "They work together, defence in depth. I'd tune the "
+                       "numbers in production."))
+    assert "policy_list" in _pitfall_ids(turns, qid="inference-timeout-restart")
+
+
+def test_dynamic_batching_said_to_handle_it_is_no_limits():
+    report = _graded("recommendation-serving", ("How do you batch?", "Triton's dynamic batching handles that; it groups "
+                                                                    "requests automatically."))
+    assert "no_limits" in {p.id for p in report.pitfalls}
 
 
 def test_a_bold_chosen_line_is_a_choice():
@@ -2637,6 +2665,18 @@ def test_the_wait_users_feel_names_the_time_to_schedule():
                  id="scored_rows_a_second_carry_the_peak_rate"),
     pytest.param("transformer-kv-cache-drill", "admission_rule", "A prompt plus max_new_tokens that won't fit in 2,048 is "
                  "rejected before prefill rather than truncated mid-answer.", id="what_will_not_fit_rejected_is_admission"),
+    pytest.param("gpu-health-repair", "wait_named", "Jobs would queue longer while that's sorted out, which hurts "
+                 "time-to-schedule.", id="jobs_queueing_longer_names_the_wait"),
+    pytest.param("transformer-kv-cache-drill", "latency_named", "Per step it's a bit slower than batch 1, but you get four "
+                 "sequences' tokens out of it.", id="a_step_a_bit_slower_names_latency"),
+    pytest.param("recommendation-serving", "fallback_rule", "If the feature fetch hasn't come back in 40 ms, we rank with "
+                 "what we have and fill the missing features with defaults.", id="missing_features_filled_with_defaults_is_a_fallback"),
+    pytest.param("gpu-inference-fundamentals", "tradeoff", "So ~22 ms per token instead of 4, but ~28 × 45 ≈ 1,270 tokens/s "
+                 "instead of 250.", id="slower_tokens_instead_of_but_more_throughput_is_a_trade_off"),
+    pytest.param("kv-store-wal", "replay_rule", "Restart then costs loading the snapshot, 64 GB at ~2 GB/s ≈ 32 s, plus at "
+                 "most a 16 GB tail, ~10 s.", id="restart_costing_the_snapshot_and_the_tail_is_replay"),
+    pytest.param("kv-store-wal", "compaction_rule", "Trigger on size: when the live segment passes 16 GB, roll to a new "
+                 "segment and snapshot the map.", id="a_segment_passing_a_size_is_a_compaction_trigger"),
 ])
 def test_what_a_sentence_says_is_read_as_its_item(qid, item, answer):
     assert item in _evidence(qid, [answer]).present
@@ -2728,6 +2768,12 @@ def test_what_a_sentence_says_is_read_as_its_item(qid, item, answer):
                  "no separate eval suite needed.", id="an_eval_suite_said_to_be_unneeded_is_none"),
     pytest.param("gpu-scheduling-platform", "tradeoff", "Serving's p99 time-to-schedule needs to be low. The cost is some idle "
                  "capacity.", id="some_of_a_cost_never_counted_is_no_trade_off"),
+    pytest.param("gpu-inference-serving", "memory_constraint", "The GPU memory is not so the problem here; the network is.",
+                 id="gpu_memory_said_not_so_the_problem_is_no_constraint"),
+    pytest.param("route-batch-eight-gpus", "continuous_named", "NVIDIA publishes that TensorRT-LLM with in-flight batching "
+                 "gives up to 4x the throughput.", id="a_vendors_claim_about_batching_adopts_none"),
+    pytest.param("recommendation-serving", "batching_named", "Batching adds complexity and waiting, and we want to keep the "
+                 "design simple.", id="batching_turned_down_for_its_waiting_is_no_batching"),
     pytest.param("kv-store-wal", "ack_before_log", "So put appends the record to the log file, applies it to the hash map and "
                  "returns, and a background thread fsyncs the log every second.",
                  id="an_fsync_left_to_the_background_after_the_append_is_no_ack_before_log"),

@@ -1783,9 +1783,11 @@ def check_calculation(c: Claim, ctx: Ctx, i: int) -> Check | None:
     flops_said = {x.value for x in ctx.claims[:i] if x.kind == "flops" and x.turn == c.turn and x.value}
     if result and result[-1].dim == "flops" and all(m is not None and m.dim in ("count", "tokens", "rate_tokens")
                                                     for m in parts) \
-            and not any(m is not None and m.value in flops_said for m in parts):
+            and not any(m is not None and m.value in flops_said for m in parts) \
+            and not (set(ops) <= arithmetic.MUL and len(parts) >= 2 and all(m.dim == "count" for m in parts)):
         # "300,000 prompt tokens a second plus 60,000 generated tokens is about 51 PFLOP/s": the FLOPs per
-        # token left unsaid (not "... 4e7 FLOPs per candidate, so 6e6 × 4e7 = 2.4e13 FLOP/s": said just before)
+        # token left unsaid (not "... 4e7 FLOPs per candidate, so 6e6 × 4e7 = 2.4e13 FLOP/s": said just before; nor bare
+        # counts multiplied out, "6 × 10^6 × 5 × 10^7 = 3 × 10^13 FLOPs", whose product is what was said)
         return None
     r = arithmetic.nearest_ratio(c.value, expected, dims)
     off = f" - about {max(r, 1 / r):.3g} times too {'high' if r > 1 else 'low'}" if r and (r >= 2 or r <= 0.5) else ""

@@ -157,13 +157,13 @@ def candidate_reading(text: str, european: bool) -> str:
 
 
 # "c." for circa before a figure: "plus c. 40 GB of KV", "c. 30 per GPU" (not "Section c. 4")
-_CIRCA = re.compile(r"(?<![\w.])[cC][.]\s?(?=\d)")
+_CIRCA = re.compile(r"(?<![\w.])(?:[cC]|[cC]a)[.]\s?(?=\d)")
 
 
 def circa(text: str) -> str:
     """`text` with "c." before a figure read as "~" ("plus c. 40 GB" -> "plus ~  40 GB"); the same length, so offsets
     hold."""
-    if "c." not in text and "C." not in text:
+    if "c." not in text and "C." not in text and "a." not in text:  # ("ca. 40 per Week")
         return text
     return _CIRCA.sub(lambda m: "~" + " " * (len(m.group(0)) - 1), text)
 
