@@ -338,8 +338,10 @@ def _claim_cap(cid: str, family: str, ev: Evidence, rubric: Rubric) -> tuple[int
         # H100" is answered by a later "TP4" for the same model (the replica's size, said right)
         if c.kind == "arithmetic":
             return c.kind, tuple(c.formula)
-        if c.kind == "fleet_share":
-            return c.kind, c.turn, c.start  # each share is of its own count: one said right excuses no other
+        if c.kind in ("fleet_share", "period_rate"):
+            # each share is of its own count, each restatement of its own rate: one said right excuses no other ("150 a
+            # month, which is like 50 a day" after "1,800 a year, i.e. 150 a month")
+            return c.kind, c.turn, c.start
         if c.kind in ("gpu_count", "host_count") and c.check.rule in _OWN_COUNT_RULES:
             # GPUs worked out from hosts, or in repair from a rate: "~15 GPUs are in repair" said right excuses
             # no "15 hosts, so about 12 GPUs of capacity out"
@@ -413,6 +415,10 @@ def _claim_cap(cid: str, family: str, ev: Evidence, rubric: Rubric) -> tuple[int
         if c.kind in _MEMORY_KINDS and not rubric.families[family].memory_capacity:
             # where capacity is a timeout or a throughput, a memory size is one input to it, however far off (2):
             # "the KV for 6,000 tokens is only a few megabytes" beside a timeout derived from the work
+            return False
+        if c.kind == "period_rate":
+            # a rate said again per another period, the conversion slipped ("~100 a month, about 3 an hour"): a slip of
+            # units in a derivation (2), however many periods it is off by
             return False
         r = c.check.ratio
         if c.kind in _INPUT_KINDS:

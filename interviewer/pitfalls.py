@@ -469,6 +469,7 @@ def _or_parts(sentence: str, names: list[tuple[int, int]], least: int) -> list[t
 
 
 _PART_CUT = re.compile(r"[,;]")
+_OR_SENTENCES = re.compile(r"(?:^|(?<=[.!?\n]))[ \t]*[^.!?\n]{8,120}[.!?](?:\s+or\s+[^.!?\n]{4,120}[.!?]){2,}", re.I)
 _WHICH_DEPENDS = re.compile(r"\s*which\s+(?:one|of\s+(?:them|those|these))\s+(?:depends|would\s+depend|is\s+(?:up\s+to|"
                             r"a\s+product\s+decision))\b", re.I)
 _BULLETED_MENU = re.compile(r"(?:^|\n)[ \t]*(?:[\w-]+\s+)?(?:options|choices|alternatives|fallbacks)(?:\s+(?:when|if|for|on)\b[^:.\n]{0,40})?"
@@ -560,19 +561,23 @@ def _policy_list(ev: Evidence, p: Pitfall, since: int = 0) -> bool:
         asked = ev.asked_before(turn)
         nxt = min((t for t in ev.texts if t > turn), default=None)
         deferred_next = nxt is not None and _scan(p, ev.texts[nxt])[0]
-        if len(starts) < 2 and not ((deferred or deferred_next) and menu_in_turn) \
-                and not (menu_in_turn and _opens_menu(text)) \
-                and not (deferred and asked is not None and (_OR_QUESTION.search(ev.context[asked])
-                                                             or _asks_for_one(p, ev.context[asked]))):
-            continue  # fewer than two policy names and no menu left open or opened: nothing to find in this answer
         # options one a bullet under a heading, then left open below them: "Options:\n- restart the process\n- reschedule
         # the pod\n- fail over to the other region\nDepends on the incident. IC picks at the time."
         bullets = _BULLETED_MENU.search(text) if deferred and "\n" in text else None
+        if bullets is None and deferred:
+            # ... or one a sentence, each after the first opening on "Or": "Periodically snapshot the map and truncate the
+            # log. Or use an LSM tree. Or just rotate log files. Any of those works"
+            bullets = _OR_SENTENCES.search(text)
         if bullets and _deferral_in(p, text[bullets.end():]):
             start = bullets.start() + (len(bullets.group(0)) - len(bullets.group(0).lstrip()))
             ev.pitfalls[p.id] = Hit(p.id, turn, start, bullets.end(), quote_around(text, start, bullets.end()))
             ev.pitfall_kinds[p.id] = "menu"
             return True
+        if len(starts) < 2 and not ((deferred or deferred_next) and menu_in_turn) \
+                and not (menu_in_turn and _opens_menu(text)) \
+                and not (deferred and asked is not None and (_OR_QUESTION.search(ev.context[asked])
+                                                             or _asks_for_one(p, ev.context[asked]))):
+            continue  # fewer than two policy names and no menu left open or opened: nothing to find in this answer
         prev_sm = listed = None
         for sm in _SENTENCE.finditer(text):
             sentence = sm.group(0)

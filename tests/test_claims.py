@@ -4279,6 +4279,11 @@ def test_a_batchs_rate_said_as_rising_from_batch_ones_is_no_single_stream():
 @pytest.mark.parametrize("text, kind, absent", [
     # one prompt's length said as an adjective, not what the cache holds
     ("A 1,500-token prompt fits in one chunk; a 40K-token log dump gets cut into five chunks.", "kv_cache_tokens", 40000),
+    ("Someone pasting a 20K-token install script gets chopped into 8K chunks.", "kv_cache_tokens", 20000),
+    # sequences in the batch are no length
+    ("A request lives ttft + 300 decode steps; with ~256 in the batch a decode step on tp4 is ~30-35 ms.", "seq_len", 256),
+    # what some bookkeeping costs a step on the host is no decode step
+    ("The check costs ~20 us per step on the scheduler's CPU, so it runs every step.", "decode_step_ms", 0.02),
     # a load someone opens, not what fits
     ("That matters for abuse too: a script that opens a thousand streams and walks away must not hold blocks.",
      "concurrent_sequences", 1000),
@@ -4300,3 +4305,32 @@ def test_ca_before_a_figure_is_circa_and_a_restated_rate_is_checked():
 def test_bare_counts_multiplied_into_flops_are_re_done(text, verdict):
     (c,) = _calcs(text)
     assert c.check is not None and c.check.status == verdict, c.check
+
+
+
+@pytest.mark.parametrize("text, verdicts", [
+    ("Reserve: 20 whole hosts. 20 hosts is 120 GPUs, so 6% of the fleet sits reserved.", ["wrong"]),
+    ("Then serving is 600 GPUs on 75 hosts and training is 1,400 GPUs on 175 hosts.", []),
+])
+def test_hosts_said_again_as_gpus_are_held_to_the_host_shape(text, verdicts):
+    led = ledger(text, opening=OPEN_FLEET)
+    assert [c.check.status for c in led.by_kind("gpu_count") if c.check is not None and c.check.status != "ok"] == verdicts
+
+
+def test_a_rate_restated_twice_is_checked_from_the_first_restatement():
+    led = ledger("10,000 × 0.18 = 1,800 per year, i.e. 150 a month, so about 15 a day.", opening=OPEN_HEALTH)
+    assert [(c.value, c.check.status) for c in led.by_kind("period_rate")] == [(150, "ok"), (15, "wrong")]
+
+
+def test_the_cap_said_again_bare_is_no_sequence_length():
+    led = ledger("max_num_seqs = 256, under the 264 ceiling.", "8,050 tokens x 320K ≈ 2.64G per sequence, 156G / 2.64G ≈ 59. "
+                 "at 256 it would thrash, so the cap drops to ~56.", opening=OPEN_70B_TP)
+    assert 256 not in [c.value for c in led.by_kind("seq_len")], led.summary()
+    assert 156e9 not in [c.value for c in led.by_kind("kv_bytes_per_sequence")], led.summary()
+
+
+def test_sequences_over_replicas_named_by_their_shape_are_the_fleets():
+    led = ledger("~39G of kv per card, ~156G across the replica; one request is ~1,800 tokens -> ~590M, so ~264 sequences "
+                 "per replica.", "20 gpus = 5 tp4 replicas ≈ 1,300 sequences, against ~2,000 in flight at peak.",
+                 opening=OPEN_70B_TP)
+    assert [c.value for c in led.by_kind("replicas")] == [5] and none_wrong(led, "concurrent_sequences"), led.summary()

@@ -537,10 +537,31 @@ def test_told_to_pick_one_and_answered_that_they_work_together_leaves_the_list_o
     assert "policy_list" in _pitfall_ids(turns, qid="inference-timeout-restart")
 
 
+def test_a_restatement_said_wrong_caps_capacity_though_one_before_was_right():
+    report = _graded("gpu-health-repair", ("How many GPUs are out for repair at any moment?",
+                     "Ten thousand times 18 percent is 1,800 a year, i.e. 150 a month, which is, um, like 50 a day, so "
+                     "with five days in repair that's 250 GPUs out of service."))
+    cap = next(c for c in report.criteria if c.id == "capacity_number")
+    assert cap.score <= 2 and "50 a day" in cap.feedback, (cap.score, cap.feedback)
+
+
+def test_options_one_a_sentence_after_or_left_to_the_team_are_a_policy_list():
+    turns = _dialogue(("How do you keep the log bounded?", "Periodically snapshot the map and truncate the log. Or use an LSM "
+                       "tree. Or just rotate log files. Any of those works, I'd pick whatever the team knows."))
+    assert "policy_list" in _pitfall_ids(turns, qid="kv-store-wal")
+
+
+def test_the_kv_taken_off_the_gpus_into_redis_is_the_confusion():
+    report = _graded("route-batch-eight-gpus", ("Where does the shared prompt's cache live?", "i'd take the system prompt's kv "
+                     "off the gpus and put it in a redis cluster on the host, keyed by the prompt hash."))
+    assert "kv_cache_confusion" in {p.id for p in report.pitfalls}
+
+
 def test_dynamic_batching_said_to_handle_it_is_no_limits():
-    report = _graded("recommendation-serving", ("How do you batch?", "Triton's dynamic batching handles that; it groups "
-                                                                    "requests automatically."))
-    assert "no_limits" in {p.id for p in report.pitfalls}
+    for answer in ("Triton's dynamic batching handles that; it groups requests automatically.",
+                   "Dynamic batching in Triton. It groups requests on the server so the GPU stays busy."):
+        report = _graded("recommendation-serving", ("How do you batch?", answer))
+        assert "no_limits" in {p.id for p in report.pitfalls}, answer
 
 
 def test_a_bold_chosen_line_is_a_choice():
@@ -2677,6 +2698,8 @@ def test_the_wait_users_feel_names_the_time_to_schedule():
                  "most a 16 GB tail, ~10 s.", id="restart_costing_the_snapshot_and_the_tail_is_replay"),
     pytest.param("kv-store-wal", "compaction_rule", "Trigger on size: when the live segment passes 16 GB, roll to a new "
                  "segment and snapshot the map.", id="a_segment_passing_a_size_is_a_compaction_trigger"),
+    pytest.param("kv-store-wal", "compaction_rule", "snapshot + truncate. trigger: log past 16 GB or 10 minutes since the last "
+                 "snapshot, whichever first.", id="a_log_past_a_size_is_a_compaction_trigger"),
 ])
 def test_what_a_sentence_says_is_read_as_its_item(qid, item, answer):
     assert item in _evidence(qid, [answer]).present

@@ -172,6 +172,10 @@ def _referred_kind(f, text: str, claims: list[Claim], v) -> str:
         said = _said_before(claims, f.value, lambda c: True)
         if said is not None:
             return said.kind
+    # a bare count read as a length that is the cap set before: "max_num_seqs = 256 ... at 256 it would thrash"
+    if f.kind == "seq_len" and f.value is not None and _BARE.fullmatch(text[f.start:f.end]) \
+            and _said_before(claims, f.value, lambda c: c.kind == "max_num_seqs" and c.speaker == "candidate") is not None:
+        return "max_num_seqs"
     # (sizes and times only: a small count said again, "the 8 slots", is as often a new quantity as the old one;
     # "that's 125 times the 40 ms p99" is the inter-token p99 measured before, not a request's)
     if f.value is None or unit not in ("bytes", "ms") or not _THE_BEFORE.search(text, max(0, f.start - 12), f.start):

@@ -35,12 +35,23 @@ _GAP = (r"(?:[^.;:\d]|\b(?:on|of|across|from|for|out\s+of)\s+(?:our\s+|the\s+)?~
         r"(?:\.(?=\s+(?:that|which|this)(?:\s+is|.s)\b))?")
 _PAIR = re.compile(_rate("a", "pa") + _GAP + _AGAIN + _rate("b", "pb"), re.I)
 _MONEY = re.compile(r"[$€£¥]\s*~?$")
-_MONEY_AFTER = re.compile(r"\s*(?:[kmb]\b|million|billion|thousand)?\s*(?:dollars|usd|euros?|eur|pounds|gbp)\b", re.I)
+_MONEY_AFTER = re.compile(r"\s*(?:[kmb]\b|million|billion|thousand)?\s*(?:dollars|usd|euros?|eur|pounds|gbp|bucks|grand)\b", re.I)
 # the second rate set against the first, not the first again: "we flag about ten a day, so a hundred in an hour already
 # says something common broke"
-_COMPARED_AFTER = re.compile(r"\s+(?:already|would\s+(?:already\s+)?(?:be|mean|say|signal)|is\s+(?:already\s+)?(?:a\s+lot|too\s+many|"
+# ... nor a part of it: "~900/yr ≈ 17/wk ≈ 2.5/day\n- so ~650/yr are soft (reset, reseat, firmware)"
+_COMPARED_AFTER = re.compile(r"\s+(?:(?:are|were)\s+(?:soft|hard|transient|permanent|real|genuine|false|recoverable|fatal|serious|"
+                             r"minor)\b|already|would\s+(?:already\s+)?(?:be|mean|say|signal)|is\s+(?:already\s+)?(?:a\s+lot|too\s+many|"
                              r"abnormal|an?\s+(?:anomaly|outlier|alarm|incident)))\b", re.I)
 _NOT_COUNT = re.compile(r"\s*(?:million|billion|thousand|%|percent|[kmgt]i?b\b|gigs?\b|ms\b|s\b|seconds?\b|minutes?\b|hours?\b|days?\b|x\b|×)", re.I)
+
+
+def _chained(pattern: re.Pattern, text: str):
+    """Each match of a pair, the next one searched from the restated rate on: "1,800 per year, i.e. 150 a month, so about
+    15 a day" restates twice, the second time from the first restatement."""
+    pos = 0
+    while (m := pattern.search(text, pos)) is not None:
+        yield m
+        pos = max(m.start("b"), m.start() + 1)
 
 
 def _value(s: str) -> float:
@@ -59,7 +70,7 @@ def restated_rates(text: str) -> list[tuple[int, int, float, str, str]]:
     if len(_PERIOD_WORD.findall(text)) < 2:
         return out  # a restatement names two periods: most answers name none
     text = _digits_in_place(text)
-    for m in _PAIR.finditer(text):
+    for m in _chained(_PAIR, text):
         pa, pb = _periods(m)
         if pa == pb or _NOT_COUNT.match(text, m.end("a")) or _NOT_COUNT.match(text, m.end("b")) \
                 or _COMPARED_AFTER.match(text, m.end()):

@@ -2434,13 +2434,14 @@ def check_restated_rate(c: Claim, ctx: Ctx, i: int) -> Check | None:
     if not want:
         return None
     value = c.value
-    step = f"{first} is about {say.count(want)} a {period}"
+    per = f"{'an' if period == 'hour' else 'a'} {period}"  # "about 0.1 an hour"
+    step = f"{first} is about {say.count(want)} {per}"
     # (the checks' own tolerance: "150 tickets a month, which is about 50 a week" is 40% high, not a rounding)
     tol = 1 + ctx.v.physics["tolerance"]
     if 1 / tol <= value / want <= tol:
         return _check("ok", "per_period", want, c.unit, c, f"Right: {step}.", [step])
     return _check("wrong", "per_period", want, c.unit, c,
-                  f"{first} is about {say.count(want)} a {period}, not {say.count(value)}.", [step])
+                  f"{first} is about {say.count(want)} {per}, not {say.count(value)}.", [step])
 
 
 # Facts about a named model or GPU: a hypothetical ("if it had 8 KV heads") describes another one.
@@ -2515,7 +2516,8 @@ def check_share_count(c: Claim, ctx: Ctx, i: int) -> Check | None:
 _A_COMMA = re.compile(r"\s*,\s*(?:about\s+|roughly\s+|~)?", re.I)
 _RESTATED = re.compile(r"(?:that.s|that\s+is|i\.e\.|=)\s*(?:about\s+|roughly\s+|~)?$", re.I)
 # ... or said again in the other unit: "which is 120 GPUs, or 12 hosts"
-_HOSTS_TO_GPUS = re.compile(r"(?:[^.;\d]{0,30}?(?:\bso\b|that.s|which\s+is|=|→|->|≈|\bmeans\b|\bgives\b|,\s*or\b)"
+# ("20 hosts is 120 GPUs, so 6% of the fleet": the hosts said again in GPUs)
+_HOSTS_TO_GPUS = re.compile(r"(?:\s+is\b|[^.;\d]{0,30}?(?:\bso\b|that.s|which\s+is|=|→|->|≈|\bmeans\b|\bgives\b|,\s*or\b)"
                             r"|(?:\s+(?:out|down|offline|drained|cordoned))?\s*:),?"
                             r"(?:\s+(?!of\b|per\b)[\w'’]+){0,3}?\s*(?:(?:like|about|roughly|around|maybe|only|just|some)\s+|~)*",
                             re.I)
