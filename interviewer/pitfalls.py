@@ -469,6 +469,8 @@ def _or_parts(sentence: str, names: list[tuple[int, int]], least: int) -> list[t
 
 
 _PART_CUT = re.compile(r"[,;]")
+# options set apart by pipes on a line of prose, no table's row: "resume | recompute | checkpoint-restore | KV offload"
+_PIPE_MENU = re.compile(r"(?:^|(?<=\n))[ \t]*(?![|\-*•])[^|\n]{2,60}(?:[ \t]\|[ \t][^|\n]{2,60}){2,}(?<![|\s])[ \t]*(?=\n|$)")
 _OR_SENTENCES = re.compile(r"(?:^|(?<=[.!?\n]))[ \t]*[^.!?\n]{8,120}[.!?](?:\s+or\s+[^.!?\n]{4,120}[.!?]){2,}", re.I)
 _WHICH_DEPENDS = re.compile(r"\s*which\s+(?:one|of\s+(?:them|those|these))\s+(?:depends|would\s+depend|is\s+(?:up\s+to|"
                             r"a\s+product\s+decision))\b", re.I)
@@ -568,7 +570,10 @@ def _policy_list(ev: Evidence, p: Pitfall, since: int = 0) -> bool:
             # ... or one a sentence, each after the first opening on "Or": "Periodically snapshot the map and truncate the
             # log. Or use an LSM tree. Or just rotate log files. Any of those works"
             bullets = _OR_SENTENCES.search(text)
-        if bullets and _deferral_in(p, text[bullets.end():]):
+        pipes = _PIPE_MENU.search(text) if deferred and " | " in text else None
+        if bullets is None and pipes is not None and _deferral_in(p, pipes.group(0)):
+            bullets = pipes  # "resume | recompute | checkpoint-restore | KV offload → depends."
+        if bullets and (bullets is pipes or _deferral_in(p, text[bullets.end():])):
             start = bullets.start() + (len(bullets.group(0)) - len(bullets.group(0).lstrip()))
             ev.pitfalls[p.id] = Hit(p.id, turn, start, bullets.end(), quote_around(text, start, bullets.end()))
             ev.pitfall_kinds[p.id] = "menu"

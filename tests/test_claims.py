@@ -4334,3 +4334,11 @@ def test_sequences_over_replicas_named_by_their_shape_are_the_fleets():
                  "per replica.", "20 gpus = 5 tp4 replicas ≈ 1,300 sequences, against ~2,000 in flight at peak.",
                  opening=OPEN_70B_TP)
     assert [c.value for c in led.by_kind("replicas")] == [5] and none_wrong(led, "concurrent_sequences"), led.summary()
+
+
+
+def test_a_range_of_full_length_sequences_is_a_count_at_that_length():
+    led = ledger("On the 80 GB card that's 80 - 13.5 - ~6 overhead ≈ 60 GB free, so ~28-30 full 4K sequences.",
+                 opening="Llama-2-7B in FP16 on one H100 80GB.")
+    assert 4000 not in [c.value for c in led.by_kind("concurrent_sequences")], led.summary()
+

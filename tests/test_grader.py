@@ -486,6 +486,10 @@ def test_a_vendor_multiplier_set_aside_is_no_pitfall():
     "Preemption, priority scheduling, fair share: the scheduler supports all of them.",
     # the list, then which of it left open
     "Preemption with swap or recompute, priority scheduling, fair queuing, admission control. Which one depends on the tier.",
+    # ... or left to the teams or to the board
+    "Fair share or priority. Both ok. Team decides.",
+    "Weighted fair share or strict quotas. I'd put both in front of the board with the trade-offs written up and let them "
+    "choose.",
 ])
 def test_a_bulleted_or_counted_menu_left_open_is_a_policy_list(answer):
     assert "policy_list" in _pitfall_ids(_dialogue(("Pick one rule.", answer)))
@@ -555,6 +559,24 @@ def test_the_kv_taken_off_the_gpus_into_redis_is_the_confusion():
     report = _graded("route-batch-eight-gpus", ("Where does the shared prompt's cache live?", "i'd take the system prompt's kv "
                      "off the gpus and put it in a redis cluster on the host, keyed by the prompt hash."))
     assert "kv_cache_confusion" in {p.id for p in report.pitfalls}
+
+
+def test_options_set_apart_by_pipes_left_to_depend_are_a_policy_list():
+    turns = _dialogue(("The worker restarts. Resume or recompute?", "resume | recompute | checkpoint-restore | KV offload → "
+                       "depends."))
+    assert "policy_list" in _pitfall_ids(turns, qid="inference-timeout-restart")
+
+
+def test_kv_tensors_dumped_into_redis_are_the_confusion():
+    report = _graded("transformer-kv-cache-drill", ("How would you reuse the cache across requests?",
+                     "dump k, v tensors → Redis, key = puzzle id + clue."))
+    assert "kv_cache_confusion" in {p.id for p in report.pitfalls}
+
+
+def test_a_p99_shown_beside_the_average_is_no_average_only():
+    report = _graded("route-batch-eight-gpus", ("How would you notice the tail hurting?", "I would put p99 time to first token "
+                     "on the dashboard alongside average time per output token, and I would notice when the p99 line rises."))
+    assert "average_only" not in {p.id for p in report.pitfalls}
 
 
 def test_dynamic_batching_said_to_handle_it_is_no_limits():
@@ -2700,6 +2722,8 @@ def test_the_wait_users_feel_names_the_time_to_schedule():
                  "segment and snapshot the map.", id="a_segment_passing_a_size_is_a_compaction_trigger"),
     pytest.param("kv-store-wal", "compaction_rule", "snapshot + truncate. trigger: log past 16 GB or 10 minutes since the last "
                  "snapshot, whichever first.", id="a_log_past_a_size_is_a_compaction_trigger"),
+    pytest.param("gpu-health-repair", "average_metric", "The mean time to detect a hard failure should be about five minutes.",
+                 id="a_mean_time_to_detect_as_the_aim_is_an_average"),
 ])
 def test_what_a_sentence_says_is_read_as_its_item(qid, item, answer):
     assert item in _evidence(qid, [answer]).present
@@ -2797,6 +2821,8 @@ def test_what_a_sentence_says_is_read_as_its_item(qid, item, answer):
                  "gives up to 4x the throughput.", id="a_vendors_claim_about_batching_adopts_none"),
     pytest.param("recommendation-serving", "batching_named", "Batching adds complexity and waiting, and we want to keep the "
                  "design simple.", id="batching_turned_down_for_its_waiting_is_no_batching"),
+    pytest.param("recommendation-serving", "batching_named", "Each request is scored on its own; the L4 is fast enough, and "
+                 "batching adds complexity to the orchestration service.", id="batching_turned_down_for_its_complexity_is_none"),
     pytest.param("kv-store-wal", "ack_before_log", "So put appends the record to the log file, applies it to the hash map and "
                  "returns, and a background thread fsyncs the log every second.",
                  id="an_fsync_left_to_the_background_after_the_append_is_no_ack_before_log"),

@@ -974,6 +974,11 @@ def _host_from_per_gpu(c: Claim, ctx: Ctx, i: int) -> Check | None:
 def check_sequences(c: Claim, ctx: Ctx, i: int) -> Check | None:
     if c.scope == "fleet" and c.scope_stated:
         return None
+    if any(x.kind == c.kind and x.value == c.value and x.speaker == c.speaker and x.turn < c.turn and not x.negated
+           and (x.check is None or x.check.status in ("ok", "unchecked")) for x in ctx.claims[:i]):
+        # the figure of an earlier answer said again ("... ~60 at once", then "max 48 per GPU, below the ~60 that fit"):
+        # judged where it was worked out, with that answer's sequence length
+        return None
     if any(ctx.claims[j].value == c.value and ctx.claims[j].speaker == c.speaker
            for kind in ("max_num_seqs", "max_batch_size") for j in ctx.by_kind.get(kind, ()) if j < i):
         return None  # "at 128 sequences" after "max num seqs 128": the limit said again, not what fits
