@@ -125,15 +125,17 @@ EXACT, WITHIN_ONE, PITFALL_RECALL, FALSE_PITFALL = 0.85, 0.97, 0.85, 0.02
 # and one weak answer) in cycle 117, and ZZZZZZZZZA and ZZZZZZZZZB (0.92, 0.84; ZZZZZZZZZA on one weak and one stuffed
 # answer, ZZZZZZZZZB on exact, within one 0.967, recall 0.84, two false pitfalls, two strong and one weak answer) in
 # cycle 118, and ZZZZZZZZZC and ZZZZZZZZZD (0.89, 0.88; ZZZZZZZZZC on two false pitfalls and two weak answers, ZZZZZZZZZD
-# on one false quantizing_on_faith and one weak answer) in cycle 119.
+# on one false quantizing_on_faith and one weak answer) in cycle 119, and ZZZZZZZZZE and ZZZZZZZZZF (0.90, 0.87;
+# ZZZZZZZZZE on one false quantizing_on_faith and one weak answer, ZZZZZZZZZF on within one 0.978, one false no_limits,
+# one strong and one weak answer) in cycle 120.
 BELOW_THE_BAR: dict[str, str] = {
-    "batch_zzzzzzzzze": ("measured once at f904d6c (cycle 119's end, written blind and kept unopened while it ran): "
-                         "exact 0.90 (81/90), within one 0.99 (89/90), pitfall recall 0.92 (23/25), every strong (6/6) and "
-                         "stuffed (3/3) answer meet the bar; one false quantizing_on_faith (3.8% of the transcripts that "
-                         "forbid it) and one weak answer (7/8) do not"),
-    "batch_zzzzzzzzzf": ("measured once at f904d6c: exact 0.87 (78/90), within one 0.978 (88/90), pitfall recall 0.92 "
-                         "(23/25), every stuffed answer (3/3) meet the bar; one false no_limits (4.0% of the transcripts "
-                         "that forbid it), one strong (5/6) and one weak answer (7/8) do not"),
+    "batch_zzzzzzzzzg": ("measured once at 94f429a (cycle 120's end, written blind and kept unopened while it ran): "
+                         "exact 0.89 (80/90), within one 1.00, pitfall recall 0.92 (24/26), every strong answer (7/7) meet "
+                         "the bar; one false quantizing_on_faith (3.7% of the transcripts that forbid it), three weak "
+                         "answers (5/8) and one stuffed answer (2/3) do not"),
+    "batch_zzzzzzzzzh": ("measured once at 94f429a: within one 1.00, every stuffed answer (3/3) meet the bar; exact 0.82 "
+                         "(74/90), pitfall recall 0.76 (16/21), one false average_only (4.2% of the transcripts that forbid "
+                         "it), one strong (5/6) and two weak answers (6/8) do not"),
 }
 
 BATCHES = sealed_batches()
