@@ -495,50 +495,68 @@ def test_a_bulleted_or_counted_menu_left_open_is_a_policy_list(answer):
     assert "policy_list" in _pitfall_ids(_dialogue(("Pick one rule.", answer)))
 
 
-def test_a_table_of_options_answered_by_one_rows_own_words_is_a_choice():
-    answer = ("70B FP16 = ~130.4 GiB over 4 x 80 GiB, fits with room for KV.\n| option | cost |\n|---|---|\n"
-              "| reserve 4 permanently | host KV capacity 208 -> 104 seqs, half the 13B throughput, idle when 70B is quiet |\n"
-              "| drain on demand | stop admitting on GPUs 4-7, wait for in-flight to finish: ~9 s typical, worst ~40 s for "
-              "1,000-token replies; 13B capacity drops by half during and after |\n"
-              "I'd drain on demand, on the second host, not on the one carrying peak search traffic, and only off-peak. Also "
-              "NVLink topology: on this box all eight are NVSwitch so any four are fine.")
-    turns = _dialogue(("Someone wants to run a 70B model on four of these GPUs with tensor parallelism while the 13B "
-                       "replicas occupy all eight. Reserve a block of four, or pack and drain?", answer))
-    assert "policy_list" not in _pitfall_ids(turns, qid="route-batch-eight-gpus")
+@pytest.mark.parametrize("qid, turns", [
+    # the options explained, none picked, when asked for one
+    pytest.param("kv-store-wal", _dialogue(
+        ("What does put promise?", "That's where fsync semantics come in. We could fsync every write, or group commit, or "
+         "fsync on an interval like appendfsync everysec, or O_DIRECT with FUA writes. Each has different guarantees, so it "
+         "depends on the use case."),
+        ("Which one for this store?", "Yeah that's exactly why group commit and io_uring exist, they make fsync not a "
+         "bottleneck.")), id="options_explained_not_picked"),
+    # told to pick one, answered that they work together
+    pytest.param("inference-timeout-restart", _dialogue(
+        ("The worker restarts. Do you resume from cached state or recompute?", "Either works: checkpoint and restore of the "
+         "KV state, prefix caching so the recompute is cheap, or plain recompute. There are trade-offs with all of them."),
+        ("If every timeout turns into a retry, what happens to p99?",
+         "Mitigations are retry budgets, token buckets, load shedding, hedging and circuit breakers."),
+        ("Pick one of those and give me its numbers.", "They work together, defence in depth. I'd tune the numbers in "
+         "production.")), id="they_work_together"),
+    # options one a sentence after "Or", left to the team
+    pytest.param("kv-store-wal", _dialogue(
+        ("How do you keep the log bounded?", "Periodically snapshot the map and truncate the log. Or use an LSM tree. Or "
+         "just rotate log files. Any of those works, I'd pick whatever the team knows.")), id="or_sentences_any_works"),
+    # options set apart by pipes, left to depend
+    pytest.param("inference-timeout-restart", _dialogue(
+        ("The worker restarts. Resume or recompute?", "resume | recompute | checkpoint-restore | KV offload → depends.")),
+        id="pipes_then_depends"),
+])
+def test_options_left_open_however_written_are_a_policy_list(qid, turns):
+    assert "policy_list" in _pitfall_ids(turns, qid=qid)
 
 
-def test_options_explained_rather_than_picked_when_asked_stay_open():
-    turns = _dialogue(("What does put promise?", "That's where fsync semantics come in. We could fsync every write, or group "
-                       "commit, or fsync on an interval like appendfsync everysec, or O_DIRECT with FUA writes. Each has "
-                       "different guarantees, so it depends on the use case."),
-                      ("Which one for this store?", "Yeah that's exactly why group commit and io_uring exist, they make fsync "
-                       "not a bottleneck."))
-    assert "policy_list" in _pitfall_ids(turns, qid="kv-store-wal")
+@pytest.mark.parametrize("qid, turns", [
+    # a table of the options, then one row taken in its own words
+    pytest.param("route-batch-eight-gpus", _dialogue((
+        "Someone wants to run a 70B model on four of these GPUs with tensor parallelism while the 13B replicas occupy all "
+        "eight. Reserve a block of four, or pack and drain?",
+        "70B FP16 = ~130.4 GiB over 4 x 80 GiB, fits with room for KV.\n| option | cost |\n|---|---|\n"
+        "| reserve 4 permanently | host KV capacity 208 -> 104 seqs, half the 13B throughput, idle when 70B is quiet |\n"
+        "| drain on demand | stop admitting on GPUs 4-7, wait for in-flight to finish: ~9 s typical, worst ~40 s for "
+        "1,000-token replies; 13B capacity drops by half during and after |\n"
+        "I'd drain on demand, on the second host, not on the one carrying peak search traffic, and only off-peak. Also "
+        "NVLink topology: on this box all eight are NVSwitch so any four are fine.")), id="a_table_row_taken"),
+    # levers of a trade-off, no policy among them
+    pytest.param("recommendation-serving", _dialogue((
+        "And if you can't hold it at peak, what do you give up?",
+        "There are a few levers: fewer candidates, a smaller ranker at peak, or accepting emptier batches. Which one depends "
+        "on what the business cares about more, so I'd want to run experiments before choosing.")), id="levers_of_a_trade_off"),
+])
+def test_a_choice_made_or_no_policy_offered_is_no_policy_list(qid, turns):
+    assert "policy_list" not in _pitfall_ids(turns, qid=qid)
 
 
-def test_the_kv_cache_run_in_redis_on_the_next_line_is_the_confusion():
-    report = _graded("gpu-inference-fundamentals", ("What sits in the KV cache?",
-                     "Key takeaway: the KV cache is a shared key-value layer so any GPU can pick up a conversation.\n"
-                     "- We'd run it in Redis, keyed by conversation ID, values are the attention keys and values."))
+@pytest.mark.parametrize("qid, answer", [
+    pytest.param("gpu-inference-fundamentals", "Key takeaway: the KV cache is a shared key-value layer so any GPU can pick up "
+                 "a conversation.\n- We'd run it in Redis, keyed by conversation ID, values are the attention keys and values.",
+                 id="run_in_redis_on_the_next_line"),
+    pytest.param("route-batch-eight-gpus", "i'd take the system prompt's kv off the gpus and put it in a redis cluster on the "
+                 "host, keyed by the prompt hash.", id="taken_off_the_gpus_into_redis"),
+    pytest.param("transformer-kv-cache-drill", "dump k, v tensors → Redis, key = puzzle id + clue.",
+                 id="tensors_dumped_into_redis"),
+])
+def test_the_attention_cache_put_in_a_key_value_store_is_the_confusion(qid, answer):
+    report = _graded(qid, ("Where does the cache live?", answer))
     assert "kv_cache_confusion" in {p.id for p in report.pitfalls}
-
-
-def test_levers_of_a_trade_off_left_open_are_no_policy_list():
-    turns = _dialogue(("And if you can't hold it at peak, what do you give up?",
-                       "There are a few levers: fewer candidates, a smaller ranker at peak, or accepting emptier batches. Which "
-                       "one depends on what the business cares about more, so I'd want to run experiments before choosing."))
-    assert "policy_list" not in _pitfall_ids(turns, qid="recommendation-serving")
-
-
-def test_told_to_pick_one_and_answered_that_they_work_together_leaves_the_list_open():
-    turns = _dialogue(("The worker restarts. Do you resume from cached state or recompute?",
-                       "Either works: checkpoint and restore of the KV state, prefix caching so the recompute is cheap, or "
-                       "plain recompute. There are trade-offs with all of them."),
-                      ("If every timeout turns into a retry, what happens to p99?",
-                       "Mitigations are retry budgets, token buckets, load shedding, hedging and circuit breakers."),
-                      ("Pick one of those and give me its numbers.", "They work together, defence in depth. I'd tune the "
-                       "numbers in production."))
-    assert "policy_list" in _pitfall_ids(turns, qid="inference-timeout-restart")
 
 
 def test_a_restatement_said_wrong_caps_capacity_though_one_before_was_right():
@@ -547,30 +565,6 @@ def test_a_restatement_said_wrong_caps_capacity_though_one_before_was_right():
                      "with five days in repair that's 250 GPUs out of service."))
     cap = next(c for c in report.criteria if c.id == "capacity_number")
     assert cap.score <= 2 and "50 a day" in cap.feedback, (cap.score, cap.feedback)
-
-
-def test_options_one_a_sentence_after_or_left_to_the_team_are_a_policy_list():
-    turns = _dialogue(("How do you keep the log bounded?", "Periodically snapshot the map and truncate the log. Or use an LSM "
-                       "tree. Or just rotate log files. Any of those works, I'd pick whatever the team knows."))
-    assert "policy_list" in _pitfall_ids(turns, qid="kv-store-wal")
-
-
-def test_the_kv_taken_off_the_gpus_into_redis_is_the_confusion():
-    report = _graded("route-batch-eight-gpus", ("Where does the shared prompt's cache live?", "i'd take the system prompt's kv "
-                     "off the gpus and put it in a redis cluster on the host, keyed by the prompt hash."))
-    assert "kv_cache_confusion" in {p.id for p in report.pitfalls}
-
-
-def test_options_set_apart_by_pipes_left_to_depend_are_a_policy_list():
-    turns = _dialogue(("The worker restarts. Resume or recompute?", "resume | recompute | checkpoint-restore | KV offload → "
-                       "depends."))
-    assert "policy_list" in _pitfall_ids(turns, qid="inference-timeout-restart")
-
-
-def test_kv_tensors_dumped_into_redis_are_the_confusion():
-    report = _graded("transformer-kv-cache-drill", ("How would you reuse the cache across requests?",
-                     "dump k, v tensors → Redis, key = puzzle id + clue."))
-    assert "kv_cache_confusion" in {p.id for p in report.pitfalls}
 
 
 def test_a_p99_shown_beside_the_average_is_no_average_only():
