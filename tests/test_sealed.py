@@ -127,15 +127,17 @@ EXACT, WITHIN_ONE, PITFALL_RECALL, FALSE_PITFALL = 0.85, 0.97, 0.85, 0.02
 # cycle 118, and ZZZZZZZZZC and ZZZZZZZZZD (0.89, 0.88; ZZZZZZZZZC on two false pitfalls and two weak answers, ZZZZZZZZZD
 # on one false quantizing_on_faith and one weak answer) in cycle 119, and ZZZZZZZZZE and ZZZZZZZZZF (0.90, 0.87;
 # ZZZZZZZZZE on one false quantizing_on_faith and one weak answer, ZZZZZZZZZF on within one 0.978, one false no_limits,
-# one strong and one weak answer) in cycle 120.
+# one strong and one weak answer) in cycle 120, and ZZZZZZZZZG and ZZZZZZZZZH (0.89, 0.82; ZZZZZZZZZG on one false
+# quantizing_on_faith, three weak and one stuffed answer, ZZZZZZZZZH on exact, recall 0.76, one false average_only, one
+# strong and two weak answers) in cycle 121.
 BELOW_THE_BAR: dict[str, str] = {
-    "batch_zzzzzzzzzg": ("measured once at 94f429a (cycle 120's end, written blind and kept unopened while it ran): "
-                         "exact 0.89 (80/90), within one 1.00, pitfall recall 0.92 (24/26), every strong answer (7/7) meet "
-                         "the bar; one false quantizing_on_faith (3.7% of the transcripts that forbid it), three weak "
-                         "answers (5/8) and one stuffed answer (2/3) do not"),
-    "batch_zzzzzzzzzh": ("measured once at 94f429a: within one 1.00, every stuffed answer (3/3) meet the bar; exact 0.82 "
-                         "(74/90), pitfall recall 0.76 (16/21), one false average_only (4.2% of the transcripts that forbid "
-                         "it), one strong (5/6) and two weak answers (6/8) do not"),
+    "batch_zzzzzzzzzi": ("measured once at dc33d62 (the end of the fifth session of 2026-12-07, written blind while "
+                         "cycle 121 ran and kept unopened): exact 0.94 (85/90), within one 1.00, pitfall recall 0.92 (23/25), "
+                         "every strong (6/6), weak (8/8) and stuffed (3/3) answer meet the bar; one false vendor_speedup "
+                         "(3.6% of the transcripts that forbid it) does not"),
+    "batch_zzzzzzzzzj": ("measured once at dc33d62: exact 0.90 (81/90), within one 1.00, pitfall recall 1.00 (27/27), no "
+                         "false pitfall, every strong (6/6) and stuffed (3/3) answer meet the bar; one weak answer (7/8) "
+                         "does not"),
 }
 
 BATCHES = sealed_batches()
