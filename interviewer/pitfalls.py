@@ -140,12 +140,12 @@ def _table_row_taken(ev: Evidence, hit: Hit | None) -> bool:
 
 
 # the textbook answer named, not chosen: "Group commit is the usual answer; io_uring helps too."
+_HEDGED_PICK = re.compile(r"\b(?:is|are)\s+the\s+(?:usual|standard|common|typical|textbook|default|obvious)\s+(?:answer|choice|pick|option)\b",
+                          re.I)
 # the options explained, none taken: "yeah that's exactly why group commit and io_uring exist, they make fsync not a
 # bottleneck"
 _WHY_THEY_EXIST = re.compile(r"\b(?:that.s|that\s+is|this\s+is)\s+(?:exactly\s+|precisely\s+)?why\s+[^.!?\n]{0,80}?\b(?:exist|"
                              r"are\s+there|were\s+(?:invented|built))\b", re.I)
-_HEDGED_PICK = re.compile(r"\b(?:is|are)\s+the\s+(?:usual|standard|common|typical|textbook|default|obvious)\s+(?:answer|choice|pick|option)\b",
-                          re.I)
 # a pick that points at a region of the options rather than one of them
 _SPECTRUM_PICK = re.compile(r"\b\w+-ish\s+(?:end|side)\b|\bsomewhere\s+(?:in\s+the\s+middle|between|on\s+the\s+\w+\s+(?:end|side))\b"
                             r"|\b(?:lean|leaning)\s+towards?\s+the\s+\w+\s+end\b", re.I)
@@ -565,17 +565,17 @@ def _policy_list(ev: Evidence, p: Pitfall, since: int = 0) -> bool:
         deferred_next = nxt is not None and _scan(p, ev.texts[nxt])[0]
         # options one a bullet under a heading, then left open below them: "Options:\n- restart the process\n- reschedule
         # the pod\n- fail over to the other region\nDepends on the incident. IC picks at the time."
-        bullets = _BULLETED_MENU.search(text) if deferred and "\n" in text else None
-        if bullets is None and deferred:
+        laid_out = _BULLETED_MENU.search(text) if deferred and "\n" in text else None
+        if laid_out is None and deferred:
             # ... or one a sentence, each after the first opening on "Or": "Periodically snapshot the map and truncate the
             # log. Or use an LSM tree. Or just rotate log files. Any of those works"
-            bullets = _OR_SENTENCES.search(text)
+            laid_out = _OR_SENTENCES.search(text)
         pipes = _PIPE_MENU.search(text) if deferred and " | " in text else None
-        if bullets is None and pipes is not None and _deferral_in(p, pipes.group(0)):
-            bullets = pipes  # "resume | recompute | checkpoint-restore | KV offload → depends."
-        if bullets and (bullets is pipes or _deferral_in(p, text[bullets.end():])):
-            start = bullets.start() + (len(bullets.group(0)) - len(bullets.group(0).lstrip()))
-            ev.pitfalls[p.id] = Hit(p.id, turn, start, bullets.end(), quote_around(text, start, bullets.end()))
+        if laid_out is None and pipes is not None and _deferral_in(p, pipes.group(0)):
+            laid_out = pipes  # "resume | recompute | checkpoint-restore | KV offload → depends."
+        if laid_out and (laid_out is pipes or _deferral_in(p, text[laid_out.end():])):
+            start = laid_out.start() + (len(laid_out.group(0)) - len(laid_out.group(0).lstrip()))
+            ev.pitfalls[p.id] = Hit(p.id, turn, start, laid_out.end(), quote_around(text, start, laid_out.end()))
             ev.pitfall_kinds[p.id] = "menu"
             return True
         if len(starts) < 2 and not ((deferred or deferred_next) and menu_in_turn) \
