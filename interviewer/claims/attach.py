@@ -128,6 +128,11 @@ class _Chain:
     result: int | None = None
 
 
+def _step_number(text: str, m: Mention) -> bool:
+    """Is `m` a step's or a part's number ("Step 4 - 164 GB / 0.59 GB"), so the dash after it subtracts nothing?"""
+    return _STEP_LABEL.search(text, max(0, m.start - 12), m.start) is not None
+
+
 def _norm_op(op: str) -> str:
     op = " ".join(op.lower().split())
     return "-" if op in ("-", "−", "–") else op  # a minus sign or an en dash between spaces subtracts
@@ -147,7 +152,7 @@ def _chains(text: str, ms: list[Mention]) -> list[_Chain]:
             op = "x"  # "50% of 4 x 989 TFLOPS": the share multiplies what follows (not "four H100s at 40% of ...")
         elif om and ms[i].dim not in ("time",) or (om and _norm_op(om.group(1)) in _SUB | _DIV):
             op = _norm_op(om.group(1))
-            if op == "-" and _STEP_LABEL.search(text, max(0, ms[i].start - 12), ms[i].start):
+            if op == "-" and _step_number(text, ms[i]):
                 op = None  # "Step 4 - 164 GB / 0.59 GB ≈ 278": a step's number and a dash, not 4 minus 164
         else:
             op = None
@@ -634,8 +639,7 @@ def _calculations(text: str, ms: list[Mention], chains: list[_Chain], v: Vocab, 
         if any(ms[i].weak for i in [*ch.operands, ch.result]):
             continue  # "192 decode tokens plus one ~500-token prefill": a bare "one" is a word, not a figure
         first = ch.operands[0]
-        if first and _OP.fullmatch(text[ms[first - 1].end:ms[first].start]) \
-                and not _STEP_LABEL.search(text, max(0, ms[first - 1].start - 12), ms[first - 1].start):
+        if first and _OP.fullmatch(text[ms[first - 1].end:ms[first].start]) and not _step_number(text, ms[first - 1]):
             lead = ms[first - 1]
             # "~1 s + 4,096 x 30 ms = ~12 s": a time plus a product of times, the whole sum checked (a time does not
             # open a chain, so its "+" is read here)

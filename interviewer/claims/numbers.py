@@ -77,12 +77,12 @@ _WORD_HINTS = ("one", "two", "thr", "four", "five", "six", "seven", "eight", "ni
 _WORD_HINT = re.compile("|".join(_WORD_HINTS))
 _SCALE_WORDS = {"hundred", "thousand", "million", "billion", "trillion"}
 _AND_A_HALF = re.compile(r"\s+and\s+a\s+half\b", re.I)
-# a round figure said loosely: "fifty-odd", "50-odd", "fiftyish", "120-ish"
 # a bare B that is bytes: per parameter, per token or element ("2B/param", "4B per value")
 _BYTES_PER_ELEMENT = re.compile(r"\s*(?:/|per\s+|a\s+)(?:param|parameter|weight|value|element|elem|token|tok)\b", re.I)
 # ... or given to the symbol for bytes: "b = 2B", "bytes = 2B"
 _BYTES_SYMBOL = re.compile(r"(?:\bb|\bbytes?(?:_per_\w+)?)\s*=\s*~?$", re.I)
 _BYTES_NOT_BILLIONS = re.compile(r"\s*(?:=|≈)\s*~?\d[\d.,]*\s*(?:[kmgt]i?b|bytes)\b", re.I)
+# a round figure said loosely: "fifty-odd", "50-odd", "fiftyish", "120-ish"
 _ODD = re.compile(r"-?(?:odd|ish)\b", re.I)
 # a share written as a fraction of what follows: "1/4 of 250 ≈ 62 hosts", "8/32 of 512 KiB" (not a split: "60/40 of 2,000")
 # (or alone, as a calculation's operand is re-read: "1/4")
@@ -324,14 +324,12 @@ def _parse_after(text: str, atom: _Atom, v: Vocab) -> Mention:
     ch = text[pos:pos + 1]
     nxt = text[pos + 1:pos + 2]
     if not atom.spelled and ch and ch in "bB" and not nxt.isalpha():
-        if value in (1, 2, 4, 8) and _AFTER_TIMES.search(text, 0, atom.start):
-            # "40×40×128×2B": a factor of a product is its bytes per element, not a 2B model
-            return Mention(atom.start, pos + 1, value, "bytes", unit="B", raw=atom.value, approx=atom.approx)
-        if _BYTES_NOT_BILLIONS.match(text, pos + 1) or ("," in text[atom.start:pos] and value >= 1000) \
-                or (value in (1, 2, 4, 8) and (_BYTES_PER_ELEMENT.match(text, pos + 1)
-                                               or _BYTES_SYMBOL.search(text, max(0, atom.start - 12), atom.start))):
-            # "b = 2B/param", "327,680B = 320KiB": bytes written with a bare B (a model's size is never said in
-            # thousands - "327,680B" - nor per parameter or per token)
+        # bytes written with a bare B, not billions of parameters: a factor of a product ("40×40×128×2B"), a size per
+        # parameter or token or given to the symbol for bytes ("b = 2B/param"), or one said again in other units
+        # ("327,680B = 320KiB"; a model's size is never said in thousands)
+        if (value in (1, 2, 4, 8) and (_AFTER_TIMES.search(text, 0, atom.start) or _BYTES_PER_ELEMENT.match(text, pos + 1)
+                                       or _BYTES_SYMBOL.search(text, max(0, atom.start - 12), atom.start))) \
+                or _BYTES_NOT_BILLIONS.match(text, pos + 1) or ("," in text[atom.start:pos] and value >= 1000):
             return Mention(atom.start, pos + 1, value, "bytes", unit="B", raw=atom.value, approx=atom.approx)
         value *= 1e9
         pos += 1

@@ -974,8 +974,8 @@ def _host_from_per_gpu(c: Claim, ctx: Ctx, i: int) -> Check | None:
 def check_sequences(c: Claim, ctx: Ctx, i: int) -> Check | None:
     if c.scope == "fleet" and c.scope_stated:
         return None
-    if any(x.kind == c.kind and x.value == c.value and x.speaker == c.speaker and x.turn < c.turn and not x.negated
-           and (x.check is None or x.check.status in ("ok", "unchecked")) for x in ctx.claims[:i]):
+    if any(x.value == c.value and x.turn < c.turn and not x.negated and (x.check is None or x.check.status in ("ok", "unchecked"))
+           for x in ctx.earlier(i, (c.kind,))):
         # the figure of an earlier answer said again ("... ~60 at once", then "max 48 per GPU, below the ~60 that fit"):
         # judged where it was worked out, with that answer's sequence length
         return None
@@ -2190,8 +2190,10 @@ def check_group_size(c: Claim, ctx: Ctx, i: int) -> Check | None:
     if any(ctx.claims[j].kind == "arithmetic" and ctx.claims[j].start <= c.start and ctx.claims[j].end >= c.end
            for j in ctx.in_sentence(i)):
         return None  # "50,000 x 2 ms = 100 records per fsync": the sum said is re-done as a calculation
-    rates = [x for x in ctx.claims[:i] + [ctx.claims[j] for j in ctx.in_sentence(i) if j > i]
-             if x.kind in ("write_rate", "request_rate_rps") and x.value and not x.negated and not x.hypothetical]
+    # the figures said before the group, or after it in its sentence
+    near = [x for x in ctx.claims[:i] + [ctx.claims[j] for j in ctx.in_sentence(i) if j > i]
+            if x.value and not x.negated and not x.hypothetical]
+    rates = [x for x in near if x.kind in ("write_rate", "request_rate_rps")]
     # the fsync times of this answer, before or after the group ("25 to 100 writes ... at 1 to 4 ms"), and earlier ones
     times = [x for x in ctx.claims if x.kind in ("fsync_latency_ms", "max_wait_ms") and x.speaker == "candidate"
              and x.value and not x.negated and not x.hypothetical and x.turn <= c.turn]
@@ -2200,8 +2202,7 @@ def check_group_size(c: Claim, ctx: Ctx, i: int) -> Check | None:
     readings = [r * t / 1000.0 for rc in rates for r in (rc.value, rc.low, rc.high) if r
                 for tc in times for t in (tc.value, tc.low, tc.high) if t]
     # ... or the write rate over the fsync rate said beside it: "c. 50 writes per fsync, c. 1,000 fsyncs/s"
-    fsyncs = [x for x in ctx.claims[:i] + [ctx.claims[j] for j in ctx.in_sentence(i) if j > i]
-              if x.kind == "fsync_rate" and x.value and x.speaker == "candidate" and not x.negated and not x.hypothetical]
+    fsyncs = [x for x in near if x.kind == "fsync_rate" and x.speaker == "candidate"]
     readings += [r / f for rc in rates for r in (rc.value, rc.low, rc.high) if r for fc in fsyncs
                  for f in (fc.value, fc.low, fc.high) if f]
     if any(_loosely(said, x) for x in readings if x >= 1 for said in (c.value, c.low, c.high) if said):
