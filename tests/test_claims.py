@@ -4335,3 +4335,18 @@ def test_a_range_of_full_length_sequences_is_a_count_at_that_length():
                  opening="Llama-2-7B in FP16 on one H100 80GB.")
     assert 4000 not in [c.value for c in led.by_kind("concurrent_sequences")], led.summary()
 
+
+
+@pytest.mark.parametrize("text, verdict", [
+    ("Say 70/30. Thirty percent of 2,000 is 500 GPUs for serving.", "wrong"),
+    ("Say 70/30. Thirty percent of 2,000 is 600 GPUs for serving.", "ok"),
+])
+def test_a_share_of_a_whole_count_is_held_to_the_results_rounding(text, verdict):
+    led = ledger(text, opening=OPEN_FLEET)
+    assert [c.check.status for c in led.by_kind("arithmetic")] == [verdict], led.summary()
+
+
+def test_tokens_of_the_per_token_size_just_said_are_one_sequences_kv():
+    led = ledger("KV per token is 2 x 80 layers x 8 KV heads x 128 x 2 bytes, so 320 KB per token, and 6,000 tokens of "
+                 "that is about 200 MB.", opening=OPEN_70B)
+    assert [(c.value, c.check.status) for c in led.by_kind("kv_bytes_per_sequence")] == [(200e6, "wrong")], led.summary()

@@ -1943,6 +1943,12 @@ def test_the_batcher_said_to_take_care_of_it_is_batching_without_limits():
                                        qid="recommendation-serving")
 
 
+def test_a_multiplier_bought_in_a_so_sentence_with_the_candidates_own_cost_is_no_vendors():
+    turns = _dialogue(("And the latency?", "The budget: up to 1 ms waiting for the batch, ~2 ms p99 fsync. So group commit "
+                       "spends a millisecond of every client's latency to buy 25x the throughput. I accept that."))
+    assert "vendor_speedup" not in _pitfall_ids(turns, qid="kv-store-wal")
+
+
 def test_a_multiplier_priced_against_a_cost_is_no_vendors():
     turns = _dialogue(("What does a bigger batch cost you in latency?",
                        "The average time per token goes up from about 4 ms to maybe 5 ms. It's a small price for 30x "
@@ -2803,6 +2809,8 @@ def test_what_a_sentence_says_is_read_as_its_item(qid, item, answer):
                  "generic results; the slowdown is the bug.", id="a_fallback_turned_down_for_a_fix_is_no_trade_off"),
     pytest.param("transformer-kv-cache-drill", "latency_named", "The batch is capped at 8; a ninth request waits for the "
                  "next batch.", id="the_one_over_the_cap_waiting_names_no_latency"),
+    pytest.param("gpu-inference-serving", "batching_named", "Honestly I'd leave batching to the framework defaults; those "
+                 "teams have tuned it better than we will.", id="batching_left_to_the_framework_defaults_is_none"),
     pytest.param("recommendation-serving", "batching_named", "I wouldn't batch. Batching = waiting. Each request goes "
                  "straight to the GPU.", id="batching_equated_with_waiting_is_no_batching"),
     pytest.param("gpu-inference-fundamentals", "quality_suite", "Honestly everyone ships AWQ int4 now, so I'd just ship it, "

@@ -1634,16 +1634,18 @@ _SAID_EQUAL = re.compile(r"\s*(?:=|equals|is|makes|gives)\s*", re.I)
 
 
 def _whole_product_off(c: Claim, ops: list[str], parts: list, result: list, expected: float) -> bool:
-    """A product of whole counts said equal to a whole count, off by more than the result's own rounding
-    ("20 × 8 = 180": 160; "24 x 80 = 2,000" is 1,920 rounded)."""
+    """A product of whole counts (or a share of one) said equal to a whole count, off by more than the
+    result's own rounding ("20 × 8 = 180": 160; "24 x 80 = 2,000" is 1,920 rounded)."""
     from interviewer.claims import arithmetic
 
     if not result or not ops or not set(ops) <= arithmetic.MUL or c.approx:
         return False
     res = result[-1]
     if res.approx or res.dim not in _WHOLE or not res.raw or res.raw != int(res.raw) or any(
-            m is None or m.approx or m.dim not in _WHOLE or m.value != int(m.value) or m.value < 2 for m in parts):
-        return False
+            m is None or m.approx or not (m.dim == "percent" and 0 < m.value < 1 and i == 0
+                                          or m.dim in _WHOLE and m.value == int(m.value) and m.value >= 2)
+            for i, m in enumerate(parts)):
+        return False  # (a share said first counts too: "Thirty percent of 2,000 is 500 GPUs" is 600)
     after = c.span[formula_end(c):]
     if not _SAID_EQUAL.fullmatch(after[:res.start]):
         return False
