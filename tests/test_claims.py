@@ -4350,3 +4350,22 @@ def test_tokens_of_the_per_token_size_just_said_are_one_sequences_kv():
     led = ledger("KV per token is 2 x 80 layers x 8 KV heads x 128 x 2 bytes, so 320 KB per token, and 6,000 tokens of "
                  "that is about 200 MB.", opening=OPEN_70B)
     assert [(c.value, c.check.status) for c in led.by_kind("kv_bytes_per_sequence")] == [(200e6, "wrong")], led.summary()
+
+
+def test_a_preallocated_batchs_slots_are_no_sequence_length_and_their_bytes_are_the_batchs():
+    led = ledger("Per token: 2 (K and V) x 32 layers x 32 heads x 128 x 2 B = 524,288 B. Times 8 x 2,048 = 16,384 token "
+                 "slots: 8,589,934,592 B, exactly 8 GiB, about 8.6 GB. That's the Llama-2-7B shape, so with ~13.5 GB of "
+                 "FP16 weights the pair is ~22 GB, which just fits on the 24 GB card.",
+                 opening="You preallocate the cache: batch 8, 2,048 tokens, 32 layers, 32 heads of dimension 128, FP16.")
+    assert 16384 not in [c.value for c in led.by_kind("seq_len")], led.summary()
+    assert [c.value for c in led.by_kind("kv_bytes_batch")] == [8589934592, 8589934592, 8.6e9], led.summary()
+    assert [c.value for c in led.by_kind("weights_bytes")] == [13.5e9], led.summary()
+
+
+def test_the_interviewers_batch_said_back_is_no_capacity_figure():
+    turns = [("interviewer", "Llama-2-7B in FP16 on a 24 GB card, 2,048-token sequences."), ("candidate", "OK."),
+             ("interviewer", "Now decode four prompts of different lengths in one batch. Why batch at all?"),
+             ("candidate", "Decode is memory-bound, so the weights read once serve all four sequences.")]
+    led = build_ledger(turns)
+    (c,) = [c for c in led.by_kind("concurrent_sequences") if c.speaker == "candidate"]
+    assert c.check is None or c.check.status != "wrong", c.check

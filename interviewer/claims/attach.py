@@ -394,7 +394,8 @@ def find_claims(seg: Segment, v: Vocab, carried_rate: str | None = None,
         toks = [k for k, mm in enumerate(ms) if mm.dim == "tokens"]
         res = [k for k, mm in enumerate(ms) if mm.dim == "bytes" and toks and k > toks[0]]
         if res and res[-1] not in hints and not one_layer:
-            many = any(mm.dim in ("sequences", "count") and mm.value >= 2 for mm in ms[toks[0] + 1:res[-1]])
+            # (the sequences may come first: "Times 8 x 2,048 = 16,384 token slots: ... 8 GiB")
+            many = any(mm.dim in ("sequences", "count") and mm.value >= 2 for mm in ms[:res[-1]] if mm is not ms[toks[0]])
             hints[res[-1]] = ("kv_bytes_batch" if many else "kv_bytes_per_sequence", [])
     prev_time: Found | None = None
     possible = Possible(text, v.cue_literals)

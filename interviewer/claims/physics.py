@@ -983,8 +983,10 @@ def check_sequences(c: Claim, ctx: Ctx, i: int) -> Check | None:
            for kind in ("max_num_seqs", "max_batch_size") for j in ctx.by_kind.get(kind, ()) if j < i):
         return None  # "at 128 sequences" after "max num seqs 128": the limit said again, not what fits
     if any(ctx.claims[j].value == c.value and ctx.claims[j].speaker == "interviewer"
-           for j in ctx.by_kind.get("batch_size", ()) if j < i):
-        return None  # "Eight slots" after the interviewer's "batch 8": the batch given, not what fits
+           for kind in ("batch_size", "concurrent_sequences") for j in ctx.by_kind.get(kind, ()) if j < i):
+        # "Eight slots" after the interviewer's "batch 8", "serve all four sequences" after "decode four prompts in one
+        # batch": the load given, not what fits
+        return None
     if _weights_over_kv(c, ctx, i):
         return _check("unchecked", "sequences", None, "sequences", c,
                       "The weights over one sequence's KV: where the KV read matches the weight read, not how many "
