@@ -3186,3 +3186,9 @@ def test_options_kept_behind_an_interface_choose_none():
          "I'd keep them all behind a strategy interface so we can switch per model.")),
         "inference-timeout-restart")
     assert "policy_list" in ids
+
+
+def test_the_server_said_to_handle_the_limits_adaptively_is_batching_without_limits():
+    turns = _dialogue(("How do you batch requests on the GPU?", "Triton's dynamic batching. It groups requests "
+                       "automatically as they arrive. Limits? Triton handles it - it's adaptive. I'd leave the defaults."))
+    assert "no_limits" in _pitfall_ids(turns, qid="recommendation-serving")
