@@ -129,15 +129,16 @@ EXACT, WITHIN_ONE, PITFALL_RECALL, FALSE_PITFALL = 0.85, 0.97, 0.85, 0.02
 # ZZZZZZZZZE on one false quantizing_on_faith and one weak answer, ZZZZZZZZZF on within one 0.978, one false no_limits,
 # one strong and one weak answer) in cycle 120, and ZZZZZZZZZG and ZZZZZZZZZH (0.89, 0.82; ZZZZZZZZZG on one false
 # quantizing_on_faith, three weak and one stuffed answer, ZZZZZZZZZH on exact, recall 0.76, one false average_only, one
-# strong and two weak answers) in cycle 121.
+# strong and two weak answers) in cycle 121, and ZZZZZZZZZI and ZZZZZZZZZJ (0.94, 0.90; ZZZZZZZZZI on one false
+# vendor_speedup, ZZZZZZZZZJ on one weak answer) in cycle 122.
 BELOW_THE_BAR: dict[str, str] = {
-    "batch_zzzzzzzzzi": ("measured once at dc33d62 (the end of the fifth session of 2026-12-07, written blind while "
-                         "cycle 121 ran and kept unopened): exact 0.94 (85/90), within one 1.00, pitfall recall 0.92 (23/25), "
-                         "every strong (6/6), weak (8/8) and stuffed (3/3) answer meet the bar; one false vendor_speedup "
-                         "(3.6% of the transcripts that forbid it) does not"),
-    "batch_zzzzzzzzzj": ("measured once at dc33d62: exact 0.90 (81/90), within one 1.00, pitfall recall 1.00 (27/27), no "
-                         "false pitfall, every strong (6/6) and stuffed (3/3) answer meet the bar; one weak answer (7/8) "
-                         "does not"),
+    "batch_zzzzzzzzzk": ("measured once at 543aebc (the sixth session of 2026-12-07, written blind while cycle 122 ran "
+                         "and kept unopened): exact 0.77 (69/90), within one 1.00, pitfall recall 0.94 (17/18), every "
+                         "stuffed answer (3/3) meets the bar; exact, one false kv_cache_confusion (3.6% of the "
+                         "transcripts that forbid it), one strong (5/6) and one weak answer (7/8) do not"),
+    "batch_zzzzzzzzzl": ("measured once at 543aebc: exact 0.91 (82/90), within one 0.98, every stuffed answer (3/3) "
+                         "meets the bar; pitfall recall 0.84 (21/25), one false quantizing_on_faith (3.8%), one strong "
+                         "(5/6) and one weak answer (7/8) do not"),
 }
 
 BATCHES = sealed_batches()
