@@ -420,6 +420,10 @@ def _claim_cap(cid: str, family: str, ev: Evidence, rubric: Rubric) -> tuple[int
             # a rate said again per another period, the conversion slipped ("~100 a month, about 3 an hour"): a slip of
             # units in a derivation (2), however many periods it is off by
             return False
+        if _worked_out(c, ev):
+            # the figure is the result of a calculation said with it ("2k tok * 819KB ≈ 1.6MB", then "54 gig / 1.6MB
+            # -> ~33k seqs"): derived, the arithmetic off (a unit slipped, carried into the next step) - 2, however far
+            return False
         r = c.check.ratio
         if c.kind in _INPUT_KINDS:
             # a per-token time under the bare weight read, or an fsync faster than a drive, is an input
@@ -430,6 +434,23 @@ def _claim_cap(cid: str, family: str, ev: Evidence, rubric: Rubric) -> tuple[int
     if any(badly(c) for c in wrong):
         return rule.badly_wrong, [c for c in wrong if badly(c)]
     return rule.wrong, wrong
+
+
+def _worked_out(c: Claim, ev: Evidence) -> bool:
+    """Is `c` the result of a calculation said with it whose arithmetic slipped ("2k tok * 819KB ≈ 1.6MB"), or of one
+    done right on such a slip's result ("54 gig / 1.6MB -> ~33k seqs")? (Not a product done right on a wrong formula:
+    "8 KB per token" with the layers left out is no derivation.)"""
+    sums = [x for x in ev.ledger.claims if _planned(x) and x.kind == "arithmetic" and x.turn == c.turn
+            and x.check is not None and x.formula]
+    over = next((x for x in sums if x.value and c.value and abs(x.value - c.value) <= 1e-6 * abs(c.value)
+                 and x.start < c.end and c.start < x.end), None)
+    if over is None:
+        return False
+    if over.check.status == "wrong":
+        return True
+    return any(y.check.status == "wrong" and y.end <= over.start and any(y.span.rstrip().endswith(f.strip())
+                                                                         for f in over.formula[::2])
+               for y in sums)
 
 
 def _pitfall_caps(cid: str, ev: Evidence, rubric: Rubric) -> list[tuple[int, str]]:

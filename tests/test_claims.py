@@ -4369,3 +4369,23 @@ def test_the_interviewers_batch_said_back_is_no_capacity_figure():
     led = build_ledger(turns)
     (c,) = [c for c in led.by_kind("concurrent_sequences") if c.speaker == "candidate"]
     assert c.check is None or c.check.status != "wrong", c.check
+
+
+def test_a_prompt_grown_over_its_old_length_is_no_cache_capacity():
+    led = ledger("Every request is now an 8 000-token prefill. Prefill compute per request grows by 8 000 / 1 500 ≈ 5,3.")
+    assert 8000 not in [c.value for c in led.by_kind("kv_cache_tokens")], led.summary()
+
+
+def test_a_requests_tokens_then_so_give_one_sequences_kv():
+    led = ledger("That's 800 KiB per token. A request at full length is 2,000 + 250 = 2,250 tokens, so 1.84 GB of KV. Free "
+                 "for KV: 80 - 26 - ~5 GB = ~49 GB.", opening=OPEN_13B)
+    assert [(c.value, c.check.status) for c in led.by_kind("kv_bytes_per_sequence")] == [(1.84e9, "ok")], led.summary()
+    assert 1.84e9 not in [c.value for c in led.by_kind("free_kv_bytes")]
+
+
+def test_a_sequence_worked_from_the_answers_own_per_token_figure_is_that_models():
+    led = ledger("The 13B had no GQA. Redoing it for this model:\n- Weights: 70B × 2 bytes = 140 GB.\n- KV per token: 2 × 80 "
+                 "layers × 8 KV heads × 128 head dim × 2 bytes = 327,680 bytes, about 320 KiB. Funny enough that's less "
+                 "than the old 13B's 800 KiB per token.\n- Per sequence: 1,500 prompt + 300 reply = 1,800 tokens, so "
+                 "~590 MB.")
+    assert [c.check.status for c in led.by_kind("kv_bytes_per_sequence")] == ["ok"], led.summary()

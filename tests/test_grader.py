@@ -3192,3 +3192,11 @@ def test_the_server_said_to_handle_the_limits_adaptively_is_batching_without_lim
     turns = _dialogue(("How do you batch requests on the GPU?", "Triton's dynamic batching. It groups requests "
                        "automatically as they arrive. Limits? Triton handles it - it's adaptive. I'd leave the defaults."))
     assert "no_limits" in _pitfall_ids(turns, qid="recommendation-serving")
+
+
+def test_a_unit_slip_in_a_calculation_carried_into_the_next_step_is_arithmetic_off_not_no_derivation():
+    report = _graded("route-batch-eight-gpus", (
+        "Eight A100 80GB cards serve Llama-2-13B in FP16, 40 requests a second. How many sequences fit per card?",
+        "each card holds the 13b at fp16 = 26 gig, so 80-26 = 54 gig left for cache. kv per token: 2 (k,v) * 40 layers "
+        "* 5120 hidden * 2B = 819KB. per req: 2k tok * 819KB ≈ 1.6MB. 54 gig / 1.6MB -> ~33k seqs."))
+    assert next(c.score for c in report.criteria if c.id == "capacity_number") == 2

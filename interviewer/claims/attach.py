@@ -365,9 +365,10 @@ def find_claims(seg: Segment, v: Vocab, carried_rate: str | None = None,
                 role[ch.operands[-1]] = "operand"
             elif last.dim in ("count", "tokens") and last.value >= 128:
                 role[ch.operands[-1]] = "seq_len"
-                # ... and the dividend the tokens the cache holds ("Fewer seqs fit: 1.1M / 8K = 136")
+                # ... and the dividend the tokens the cache holds ("Fewer seqs fit: 1.1M / 8K = 136"), as many as
+                # a cache holds (not a prompt grown: "compute per request grows by 8 000 / 1 500 ≈ 5,3")
                 first = ms[ch.operands[0]]
-                if first.dim in ("count", "tokens") and first.value >= 1000 and len(ch.operands) == 2:
+                if first.dim in ("count", "tokens") and first.value >= 20000 and len(ch.operands) == 2:
                     role[ch.operands[0]] = "cache_tokens"
         if ch.result is not None and _LABELLED.search(text, max(0, ms[ch.operands[0]].start - 6), ms[ch.operands[0]].start):
             # "seqs = 61.5 / 2.15 ≈ 28": the label before "=" names the calculation's result, not its bare operands

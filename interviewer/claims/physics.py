@@ -663,6 +663,17 @@ def check_kv_per_sequence(c: Claim, ctx: Ctx, i: int) -> Check | None:
         seq = best / kv if best / kv in lens else seq
         return _check("ok", "kv_per_sequence", best, "bytes", c,
                       f"Right: {say.nbytes(kv)} per token over {seq:,.0f} tokens is about {say.nbytes(best)}.", trace)
+    # a per-token figure said right earlier in the same answer, for the model it was worked out for ("KV per token:
+    # 2 × 80 × 8 × 128 × 2 = 327,680 bytes ... less than the old 13B's 800 KiB ... 1,800 tokens, so ~590 MB"): the
+    # sequence is that model's, whichever model was named last
+    for x in ctx.earlier(i, ("kv_bytes_per_token",), same_turn=True):
+        if x.turn == c.turn and x.speaker == c.speaker and x.value and x.check is not None and x.check.status == "ok" \
+                and x.subject.model != c.subject.model:
+            ok, best = _best(c, [x.value * s for s in lens], tol)
+            if ok:
+                return _check("ok", "kv_per_sequence", best, "bytes", c,
+                              f"Right: {say.nbytes(x.value)} per token over {best / x.value:,.0f} tokens is about "
+                              f"{say.nbytes(best)}.", trace)
     return _check("wrong", "kv_per_sequence", expected, "bytes", c,
                   f"At {say.nbytes(kv)} per token ({who}), a {seq:,.0f}-token sequence holds about "
                   f"{say.nbytes(expected)} of KV, not {say.nbytes(c.value)}.", trace)
