@@ -4389,3 +4389,10 @@ def test_a_sequence_worked_from_the_answers_own_per_token_figure_is_that_models(
                  "than the old 13B's 800 KiB per token.\n- Per sequence: 1,500 prompt + 300 reply = 1,800 tokens, so "
                  "~590 MB.")
     assert [c.check.status for c in led.by_kind("kv_bytes_per_sequence")] == ["ok"], led.summary()
+
+
+def test_a_negation_inside_an_aside_does_not_deny_the_step_after_it():
+    led = ledger("each bad gpu pulls its whole host (can't run an 8-gpu gang on 7) -> 50 * 8 = 800 gpus out.",
+                 opening=OPEN_HEALTH)
+    (c,) = led.by_kind("arithmetic")
+    assert not c.negated and c.check is not None and c.check.status == "wrong", c
