@@ -3200,3 +3200,18 @@ def test_a_unit_slip_in_a_calculation_carried_into_the_next_step_is_arithmetic_o
         "each card holds the 13b at fp16 = 26 gig, so 80-26 = 54 gig left for cache. kv per token: 2 (k,v) * 40 layers "
         "* 5120 hidden * 2B = 819KB. per req: 2k tok * 819KB ≈ 1.6MB. 54 gig / 1.6MB -> ~33k seqs."))
     assert next(c.score for c in report.criteria if c.id == "capacity_number") == 2
+
+
+def test_the_two_kv_caches_told_apart_as_nothing_to_do_with_attention_is_no_confusion():
+    turns = _dialogue(("Design a KV store with a WAL: 50,000 writes a second, 1 KB values.",
+                       "My first instinct with 'KV cache' is layers and attention heads, but no, this is a plain key-value "
+                       "store, nothing to do with attention. Puts append to a log, then apply to a hash map."))
+    assert "kv_cache_confusion" not in _pitfall_ids(turns, qid="kv-store-wal")
+
+
+def test_quantization_with_the_eval_turned_down_and_a_few_generations_eyeballed_is_on_faith():
+    turns = _dialogue(("If you quantize the weights to INT4, how would you know quality held up?",
+                       "AWQ and GPTQ are near-lossless on 7B models now, so I'd just switch it over and enjoy the memory; "
+                       "I wouldn't bother with a big eval for that."),
+                      ("Nothing at all?", "Maybe eyeball a few generations side by side first."))
+    assert "quantizing_on_faith" in _pitfall_ids(turns, qid="gpu-inference-fundamentals")
