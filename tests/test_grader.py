@@ -3215,3 +3215,11 @@ def test_quantization_with_the_eval_turned_down_and_a_few_generations_eyeballed_
                        "I wouldn't bother with a big eval for that."),
                       ("Nothing at all?", "Maybe eyeball a few generations side by side first."))
     assert "quantizing_on_faith" in _pitfall_ids(turns, qid="gpu-inference-fundamentals")
+
+
+@pytest.mark.parametrize("answer", [
+    "Triton has dynamic batching built in: it groups the incoming requests automatically into batches.",
+    "Triton Inference Server with dynamic batching switched on:\n\n```\ndynamic_batching { }\n```\n\nIt keeps the GPU busy.",
+])
+def test_a_dynamic_batcher_left_to_its_defaults_is_batching_without_limits(answer):
+    assert "no_limits" in _pitfall_ids(_dialogue(("How do you batch on the GPU?", answer)), qid="recommendation-serving")
