@@ -3223,3 +3223,10 @@ def test_quantization_with_the_eval_turned_down_and_a_few_generations_eyeballed_
 ])
 def test_a_dynamic_batcher_left_to_its_defaults_is_batching_without_limits(answer):
     assert "no_limits" in _pitfall_ids(_dialogue(("How do you batch on the GPU?", answer)), qid="recommendation-serving")
+
+
+def test_a_tail_put_as_a_condition_on_the_mean_sets_no_target_and_leaves_averages_only():
+    turns = _dialogue(("Split the 150 ms.", "On average I expect the ranking to take the most, maybe 60 ms, and the others "
+                       "around 20 ms each. So the average total would be around 120 ms."),
+                      ("What about p99?", "If the average is well below 150 ms, the p99 should be fine most of the time."))
+    assert "average_only" in _pitfall_ids(turns, qid="recommendation-serving")
