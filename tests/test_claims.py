@@ -4396,3 +4396,10 @@ def test_a_negation_inside_an_aside_does_not_deny_the_step_after_it():
                  opening=OPEN_HEALTH)
     (c,) = led.by_kind("arithmetic")
     assert not c.negated and c.check is not None and c.check.status == "wrong", c
+
+
+def test_a_shard_written_as_a_rate_per_gpu_and_a_prefill_quoted_per_thousand_tokens_are_read_as_said():
+    led = ledger("assume llama-3-70b-class, bf16, tp4 on h100.\n- tpot: a step reads ~35G weights/gpu + kv.\n- a 32k prefill at "
+                 "~90ms/1k ≈ 2.9s if unchunked.")
+    assert [c.check.status for c in led.by_kind("weights_bytes")] == ["ok"], led.summary()
+    assert [c.check.status for c in led.by_kind("prefill_time_ms") if c.value == 90] == ["ok"], led.summary()

@@ -3230,3 +3230,8 @@ def test_a_tail_put_as_a_condition_on_the_mean_sets_no_target_and_leaves_average
                        "around 20 ms each. So the average total would be around 120 ms."),
                       ("What about p99?", "If the average is well below 150 ms, the p99 should be fine most of the time."))
     assert "average_only" in _pitfall_ids(turns, qid="recommendation-serving")
+
+
+def test_a_generation_time_worked_out_in_minutes_is_an_expected_duration():
+    ev = _evidence("inference-timeout-restart", ["max_tokens=4096 at p99 tpot is 4096*60ms ≈ 4.1min worst case."])
+    assert "expected_duration" in ev.present

@@ -383,7 +383,9 @@ def _capacity(c: Claim, ctx: Ctx, i: int, scope: str | None = None):
 # ----------------------------------------------------------------------------------- the checks
 
 
-_PER_SHARD = re.compile(r"\b(?:per|each|a|every)\s+(?:gpu|card|device|shard|rank|chip|accelerator)\b|\bon\s+each\b", re.I)
+# ... or written as a rate: "a step reads ~35G weights/gpu"
+_PER_SHARD = re.compile(r"\b(?:per|each|a|every)\s+(?:gpu|card|device|shard|rank|chip|accelerator)\b|\bon\s+each\b"
+                        r"|/\s*(?:gpu|card|device|shard|rank|chip)\b", re.I)
 
 
 def _per_shard(c: Claim) -> bool:
@@ -1358,11 +1360,11 @@ def check_ttft(c: Claim, ctx: Ctx, i: int) -> Check | None:
                   f"Reachable: the physical floor is about {say.ms(floor)} on {gl}.", trace)
 
 
-_PER_TOKENS = re.compile(r"\s*(?:per|for\s+(?:every|each))\s+(~?\d[\d,]*)\s*(k\b)?", re.I)
+_PER_TOKENS = re.compile(r"\s*(?:(?:per|for\s+(?:every|each))\s+|/\s*)(~?\d[\d,]*)\s*(k\b)?", re.I)  # ("~90ms/1k")
 
 
 def _per_tokens(c: Claim) -> float | None:
-    """"90 ms per 1,000 tokens": the token count a time is quoted for."""
+    """"90 ms per 1,000 tokens", "~90ms/1k": the token count a time is quoted for."""
     pos = _pos(c)
     if pos < 0:
         return None
