@@ -2809,6 +2809,8 @@ def test_what_a_sentence_says_is_read_as_its_item(qid, item, answer):
                  "generic results; the slowdown is the bug.", id="a_fallback_turned_down_for_a_fix_is_no_trade_off"),
     pytest.param("transformer-kv-cache-drill", "latency_named", "The batch is capped at 8; a ninth request waits for the "
                  "next batch.", id="the_one_over_the_cap_waiting_names_no_latency"),
+    pytest.param("route-batch-eight-gpus", "quant_adopted", "GQA, MQA, quantization and KV offload to CPU are all levers on "
+                 "top.", id="quantization_in_a_list_of_levers_on_top_adopts_none"),
     pytest.param("gpu-inference-serving", "batching_named", "Honestly I'd leave batching to the framework defaults; those "
                  "teams have tuned it better than we will.", id="batching_left_to_the_framework_defaults_is_none"),
     pytest.param("recommendation-serving", "batching_named", "I wouldn't batch. Batching = waiting. Each request goes "
