@@ -1111,7 +1111,12 @@ _UNSURE_AFTER = re.compile(r"[^.!?\n]{0,25}?\b(?:i.m\s+not\s+(?:sure|certain)|no
                            r"|i\s+haven.t\s+(?:worked|figured)\s+(?:that|it|this)\s+out|i\s+haven.t\s+done\s+the\s+math"
                            # "I think around a hundred sequences per GPU, maybe more"
                            r"|maybe\s+(?:more|less|fewer|higher|lower)\b)"
-                           r"|[^.!?\n]{0,25}\?", re.I)
+                           r"|[^.!?\n]{0,25}\?"
+                           # ... or owned as one in the next sentence: "one l4 does ~100k scores/s at batch ~1k. that's a guess,
+                           # haven't benched it." (not "I haven't benchmarked that 400k" after the fleet worked out from it: the
+                           # rate is the guess, the fleet its arithmetic)
+                           r"|[^.!?\n]{0,80}[.!]\s+(?:that.s|it.s|this\s+is)\s+(?:just\s+|only\s+|purely\s+)?(?:a|my)\s+guess\b",
+                           re.I)
 
 
 # ... not the result of a sum said just before it, however hedged: "157 / 0.55 is ballpark two hundred eighty-five"

@@ -3237,3 +3237,11 @@ def test_a_tail_put_as_a_condition_on_the_mean_sets_no_target_and_leaves_average
 def test_a_generation_time_worked_out_in_minutes_is_an_expected_duration():
     ev = _evidence("inference-timeout-restart", ["max_tokens=4096 at p99 tpot is 4096*60ms ≈ 4.1min worst case."])
     assert "expected_duration" in ev.present
+
+
+def test_a_cards_scoring_rate_owned_as_a_guess_in_the_next_sentence_earns_no_derived_sizing():
+    report = _graded("recommendation-serving", (
+        "How many L4s for the ranker at peak?",
+        "20k req/s * 300 cands = 6M scores/s. one l4 does ~100k scores/s at batch ~1k for an mlp ranker this size. "
+        "that's a guess, haven't benched it. 6M/100k = 60 l4s, +50% headroom for zone loss + spikes -> 90."))
+    assert next(c.score for c in report.criteria if c.id == "capacity_number") <= 2
