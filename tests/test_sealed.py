@@ -130,15 +130,15 @@ EXACT, WITHIN_ONE, PITFALL_RECALL, FALSE_PITFALL = 0.85, 0.97, 0.85, 0.02
 # one strong and one weak answer) in cycle 120, and ZZZZZZZZZG and ZZZZZZZZZH (0.89, 0.82; ZZZZZZZZZG on one false
 # quantizing_on_faith, three weak and one stuffed answer, ZZZZZZZZZH on exact, recall 0.76, one false average_only, one
 # strong and two weak answers) in cycle 121, and ZZZZZZZZZI and ZZZZZZZZZJ (0.94, 0.90; ZZZZZZZZZI on one false
-# vendor_speedup, ZZZZZZZZZJ on one weak answer) in cycle 122.
+# vendor_speedup, ZZZZZZZZZJ on one weak answer) in cycle 122, and ZZZZZZZZZK and ZZZZZZZZZL (0.77, 0.91; ZZZZZZZZZK
+# on exact, one false kv_cache_confusion, one strong and one weak answer, ZZZZZZZZZL on recall 0.84, one false
+# quantizing_on_faith, one strong and one weak answer) in cycle 123. ZZZZZZZZZM (measured once at 6de2c5f) meets every
+# point: exact 0.87, within one 0.99, recall 0.96, no false pitfall, strong 6/6, weak 8/8, stuffed 3/3.
 BELOW_THE_BAR: dict[str, str] = {
-    "batch_zzzzzzzzzk": ("measured once at 543aebc (the sixth session of 2026-12-07, written blind while cycle 122 ran "
-                         "and kept unopened): exact 0.77 (69/90), within one 1.00, pitfall recall 0.94 (17/18), every "
-                         "stuffed answer (3/3) meets the bar; exact, one false kv_cache_confusion (3.6% of the "
-                         "transcripts that forbid it), one strong (5/6) and one weak answer (7/8) do not"),
-    "batch_zzzzzzzzzl": ("measured once at 543aebc: exact 0.91 (82/90), within one 0.98, every stuffed answer (3/3) "
-                         "meets the bar; pitfall recall 0.84 (21/25), one false quantizing_on_faith (3.8%), one strong "
-                         "(5/6) and one weak answer (7/8) do not"),
+    "batch_zzzzzzzzzn": ("measured once at 6de2c5f (the sixth session of 2026-12-07, written blind while cycle 123 ran "
+                         "and kept unopened): exact 0.89 (80/90), within one 1.00, pitfall recall 0.87 (20/23), every "
+                         "strong answer (6/6) meets the bar; two false policy_list (4.2% of the transcripts that forbid "
+                         "it), two weak (6/8) and two stuffed answers (1/3) do not"),
 }
 
 BATCHES = sealed_batches()
