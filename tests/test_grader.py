@@ -1943,12 +1943,6 @@ def test_the_batcher_said_to_take_care_of_it_is_batching_without_limits():
                                        qid="recommendation-serving")
 
 
-def test_a_multiplier_bought_in_a_so_sentence_with_the_candidates_own_cost_is_no_vendors():
-    turns = _dialogue(("And the latency?", "The budget: up to 1 ms waiting for the batch, ~2 ms p99 fsync. So group commit "
-                       "spends a millisecond of every client's latency to buy 25x the throughput. I accept that."))
-    assert "vendor_speedup" not in _pitfall_ids(turns, qid="kv-store-wal")
-
-
 def test_a_multiplier_priced_against_a_cost_is_no_vendors():
     turns = _dialogue(("What does a bigger batch cost you in latency?",
                        "The average time per token goes up from about 4 ms to maybe 5 ms. It's a small price for 30x "
@@ -2995,6 +2989,13 @@ def test_gpu_memory_waved_away_by_a_cache_kept_in_redis_is_no_constraint_in_a_la
                  "For the number I'd go with what NVIDIA publishes - their TensorRT-LLM numbers show something like an "
                  "eight-x speedup on H100, so I'd plan on two thousand tokens a second.",
                  id="a_vendors_multiplier_said_in_words_is_a_vendor_speedup"),
+    pytest.param("recommendation-serving", "no_limits", "Triton's dynamic batching. It groups requests automatically as "
+                 "they arrive. Limits? Triton handles it - it's adaptive. I'd leave the defaults.",
+                 id="the_server_said_to_handle_the_limits_adaptively_is_batching_without_limits"),
+    pytest.param("recommendation-serving", "no_limits", "Triton has dynamic batching built in: it groups the incoming "
+                 "requests automatically into batches.", id="a_dynamic_batcher_said_to_group_requests_by_itself_has_no_limits"),
+    pytest.param("recommendation-serving", "no_limits", "Triton Inference Server with dynamic batching switched on:\n\n```\n"
+                 "dynamic_batching { }\n```\n\nIt keeps the GPU busy.", id="an_empty_dynamic_batching_block_has_no_limits"),
 ])
 def test_what_a_sentence_commits_is_raised_as_its_pitfall(qid, pitfall, answer):
     assert pitfall in _pitfall_ids(_dialogue(("Go on.", answer)), qid)
@@ -3190,58 +3191,50 @@ def test_options_kept_behind_an_interface_choose_none():
     assert "policy_list" in ids
 
 
-def test_the_server_said_to_handle_the_limits_adaptively_is_batching_without_limits():
-    turns = _dialogue(("How do you batch requests on the GPU?", "Triton's dynamic batching. It groups requests "
-                       "automatically as they arrive. Limits? Triton handles it - it's adaptive. I'd leave the defaults."))
-    assert "no_limits" in _pitfall_ids(turns, qid="recommendation-serving")
-
-
-def test_a_unit_slip_in_a_calculation_carried_into_the_next_step_is_arithmetic_off_not_no_derivation():
-    report = _graded("route-batch-eight-gpus", (
-        "Eight A100 80GB cards serve Llama-2-13B in FP16, 40 requests a second. How many sequences fit per card?",
-        "each card holds the 13b at fp16 = 26 gig, so 80-26 = 54 gig left for cache. kv per token: 2 (k,v) * 40 layers "
-        "* 5120 hidden * 2B = 819KB. per req: 2k tok * 819KB ≈ 1.6MB. 54 gig / 1.6MB -> ~33k seqs."))
-    assert next(c.score for c in report.criteria if c.id == "capacity_number") == 2
-
-
-def test_the_two_kv_caches_told_apart_as_nothing_to_do_with_attention_is_no_confusion():
-    turns = _dialogue(("Design a KV store with a WAL: 50,000 writes a second, 1 KB values.",
-                       "My first instinct with 'KV cache' is layers and attention heads, but no, this is a plain key-value "
-                       "store, nothing to do with attention. Puts append to a log, then apply to a hash map."))
-    assert "kv_cache_confusion" not in _pitfall_ids(turns, qid="kv-store-wal")
-
-
-def test_quantization_with_the_eval_turned_down_and_a_few_generations_eyeballed_is_on_faith():
-    turns = _dialogue(("If you quantize the weights to INT4, how would you know quality held up?",
-                       "AWQ and GPTQ are near-lossless on 7B models now, so I'd just switch it over and enjoy the memory; "
-                       "I wouldn't bother with a big eval for that."),
-                      ("Nothing at all?", "Maybe eyeball a few generations side by side first."))
-    assert "quantizing_on_faith" in _pitfall_ids(turns, qid="gpu-inference-fundamentals")
-
-
-@pytest.mark.parametrize("answer", [
-    "Triton has dynamic batching built in: it groups the incoming requests automatically into batches.",
-    "Triton Inference Server with dynamic batching switched on:\n\n```\ndynamic_batching { }\n```\n\nIt keeps the GPU busy.",
-])
-def test_a_dynamic_batcher_left_to_its_defaults_is_batching_without_limits(answer):
-    assert "no_limits" in _pitfall_ids(_dialogue(("How do you batch on the GPU?", answer)), qid="recommendation-serving")
-
-
-def test_a_tail_put_as_a_condition_on_the_mean_sets_no_target_and_leaves_averages_only():
-    turns = _dialogue(("Split the 150 ms.", "On average I expect the ranking to take the most, maybe 60 ms, and the others "
-                       "around 20 ms each. So the average total would be around 120 ms."),
-                      ("What about p99?", "If the average is well below 150 ms, the p99 should be fine most of the time."))
-    assert "average_only" in _pitfall_ids(turns, qid="recommendation-serving")
-
-
 def test_a_generation_time_worked_out_in_minutes_is_an_expected_duration():
     ev = _evidence("inference-timeout-restart", ["max_tokens=4096 at p99 tpot is 4096*60ms ≈ 4.1min worst case."])
     assert "expected_duration" in ev.present
 
 
-def test_a_cards_scoring_rate_owned_as_a_guess_in_the_next_sentence_earns_no_derived_sizing():
-    report = _graded("recommendation-serving", (
+@pytest.mark.parametrize("qid,pitfall,raised,pairs", [
+    pytest.param("kv-store-wal", "vendor_speedup", False, [(
+        "And the latency?", "The budget: up to 1 ms waiting for the batch, ~2 ms p99 fsync. So group commit spends a "
+        "millisecond of every client's latency to buy 25x the throughput. I accept that.")],
+        id="a_multiplier_bought_in_a_so_sentence_with_the_candidates_own_cost_is_no_vendors"),
+    pytest.param("kv-store-wal", "kv_cache_confusion", False, [(
+        "Design a KV store with a WAL: 50,000 writes a second, 1 KB values.",
+        "My first instinct with 'KV cache' is layers and attention heads, but no, this is a plain key-value store, "
+        "nothing to do with attention. Puts append to a log, then apply to a hash map.")],
+        id="the_two_kv_caches_told_apart_as_nothing_to_do_with_attention_is_no_confusion"),
+    pytest.param("gpu-inference-fundamentals", "quantizing_on_faith", True, [
+        ("If you quantize the weights to INT4, how would you know quality held up?",
+         "AWQ and GPTQ are near-lossless on 7B models now, so I'd just switch it over and enjoy the memory; I wouldn't "
+         "bother with a big eval for that."),
+        ("Nothing at all?", "Maybe eyeball a few generations side by side first.")],
+        id="quantization_with_the_eval_turned_down_and_a_few_generations_eyeballed_is_on_faith"),
+    pytest.param("recommendation-serving", "average_only", True, [
+        ("Split the 150 ms.", "On average I expect the ranking to take the most, maybe 60 ms, and the others around 20 "
+         "ms each. So the average total would be around 120 ms."),
+        ("What about p99?", "If the average is well below 150 ms, the p99 should be fine most of the time.")],
+        id="a_tail_put_as_a_condition_on_the_mean_sets_no_target_and_leaves_averages_only"),
+])
+def test_what_a_round_commits_decides_its_pitfall(qid, pitfall, raised, pairs):
+    assert (pitfall in _pitfall_ids(_dialogue(*pairs), qid=qid)) is raised
+
+
+@pytest.mark.parametrize("qid,pair", [
+    # a unit slipped in a calculation and carried into the next step: derived, the arithmetic off - not "no derivation"
+    pytest.param("route-batch-eight-gpus", (
+        "Eight A100 80GB cards serve Llama-2-13B in FP16, 40 requests a second. How many sequences fit per card?",
+        "each card holds the 13b at fp16 = 26 gig, so 80-26 = 54 gig left for cache. kv per token: 2 (k,v) * 40 layers "
+        "* 5120 hidden * 2B = 819KB. per req: 2k tok * 819KB ≈ 1.6MB. 54 gig / 1.6MB -> ~33k seqs."),
+        id="a_unit_slip_carried_into_the_next_step"),
+    # a card's scoring rate owned as a guess in the next sentence: the sizing built on it is not derived
+    pytest.param("recommendation-serving", (
         "How many L4s for the ranker at peak?",
         "20k req/s * 300 cands = 6M scores/s. one l4 does ~100k scores/s at batch ~1k for an mlp ranker this size. "
-        "that's a guess, haven't benched it. 6M/100k = 60 l4s, +50% headroom for zone loss + spikes -> 90."))
-    assert next(c.score for c in report.criteria if c.id == "capacity_number") <= 2
+        "that's a guess, haven't benched it. 6M/100k = 60 l4s, +50% headroom for zone loss + spikes -> 90."),
+        id="a_cards_rate_owned_as_a_guess"),
+])
+def test_a_sizing_resting_on_a_slip_or_a_guess_scores_capacity_2(qid, pair):
+    assert _scores(_graded(qid, pair))["capacity_number"] == 2
