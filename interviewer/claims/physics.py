@@ -668,9 +668,8 @@ def check_kv_per_sequence(c: Claim, ctx: Ctx, i: int) -> Check | None:
     # a per-token figure said right earlier in the same answer, for the model it was worked out for ("KV per token:
     # 2 × 80 × 8 × 128 × 2 = 327,680 bytes ... less than the old 13B's 800 KiB ... 1,800 tokens, so ~590 MB"): the
     # sequence is that model's, whichever model was named last
-    for x in ctx.earlier(i, ("kv_bytes_per_token",), same_turn=True):
-        if x.turn == c.turn and x.speaker == c.speaker and x.value and x.check is not None and x.check.status == "ok" \
-                and x.subject.model != c.subject.model:
+    for x in ctx.earlier(i, ("kv_bytes_per_token",), same_turn=True):  # (the same speaker's, in this answer)
+        if x.check is not None and x.check.status == "ok" and x.subject.model != c.subject.model:
             ok, best = _best(c, [x.value * s for s in lens], tol)
             if ok:
                 return _check("ok", "kv_per_sequence", best, "bytes", c,
