@@ -278,7 +278,11 @@ def _answered_pick(ev: Evidence, p: Pitfall, hit: Hit | None) -> bool:
                 # (not a short list: "Preemption with checkpointing, graceful eviction, and the PriorityClass decides.")
                 short = first is not None and 2 <= len(first.group(0).split()) <= 12 and not menu \
                     and not _UNDECIDED.search(first.group(0)) and first.group(0).count(",") < 2 \
-                    and not _MIXED.search(first.group(0))  # "It would be a combination, honestly: ..."
+                    and not _MIXED.search(first.group(0)) \
+                    and (bool(_names_in(first.group(0), p)) or _shares_a_word(first.group(0), hit.quote))
+                # ("It would be a combination, honestly: ..."; nor a sentence about something else asked with it: "Which
+                # one? And in what order do the log write ... happen?" - "Log and memory and ack, the WAL handles
+                # ordering.")
                 # "I'm not sure... maybe quotas for X and fair share for Y, and inference gets priority": a hedged mix
                 if first is not None and _UNDECIDED.search(first.group(0)) and len(_names_in(said, p)) >= p.min_names:
                     continue
@@ -293,6 +297,14 @@ def _answered_pick(ev: Evidence, p: Pitfall, hit: Hit | None) -> bool:
                 if names or short or acted:
                     return True
     return False
+
+
+_WORD = re.compile(r"[a-z][a-z0-9_-]{3,}")
+
+
+def _shares_a_word(sentence: str, listed: str) -> bool:
+    """Does a sentence hold a word (four letters or more) of the list it may answer?"""
+    return bool(set(_WORD.findall(sentence.lower())) & set(_WORD.findall(listed.lower())))
 
 
 def _listed_ids(text: str, p: Pitfall) -> set[int]:

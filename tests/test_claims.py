@@ -4401,3 +4401,52 @@ def test_a_shard_written_as_a_rate_per_gpu_and_a_prefill_quoted_per_thousand_tok
                  "~90ms/1k ≈ 2.9s if unchunked.")
     assert [c.check.status for c in led.by_kind("weights_bytes")] == ["ok"], led.summary()
     assert [c.check.status for c in led.by_kind("prefill_time_ms") if c.value == 90] == ["ok"], led.summary()
+
+
+@pytest.mark.parametrize("opening, text, kind, value, verdict", [
+    # a preallocated slot holds one sequence: its size is that sequence's KV, and a size in an aside after the product is
+    # no batch the product worked out
+    (OPEN_DRILL, "Per token: 2 x 32 layers x 32 heads x 128 x 2 bytes = 524,288 bytes. Times 2,048 positions is 1 GiB per "
+                 "slot, and times 8 slots it's 8 GiB (a slot holding a 100-token prompt still owns its full 1 GiB).",
+     "kv_bytes_per_sequence", 2**30, "ok"),
+    # a count put in the memory said right after it is judged by that memory
+    (OPEN_DRILL, "With 8 KV heads it's 2 x 32 x 8 x 128 x 2 = 131,072 bytes per token, so we could run 32 slots in the same "
+                 "8 GiB instead of 8.", "concurrent_sequences", 32, "ok"),
+    (OPEN_DRILL, "With 8 KV heads it's 2 x 32 x 8 x 128 x 2 = 131,072 bytes per token, so we could run 64 slots in the same "
+                 "8 GiB instead of 8.", "concurrent_sequences", 64, "wrong"),
+    # the fraction after "and" belongs to the number: 1,500 x 45 ms is 67.5 s, not six and three-quarter seconds
+    ("A 70B on four H100s; replies up to 1,500 tokens.", "One thousand five hundred tokens at forty-five milliseconds is "
+     "about six and three-quarter seconds.", "arithmetic", 6750, "wrong"),
+    # one sequence's worth, in brackets, is one sequence's KV, not what is free
+    (OPEN_13B + " Replies are 250 tokens.", "Prefix affinity wins if that GPU has at least one sequence's worth free "
+     "(~1.72 GiB).",
+     "kv_bytes_per_sequence", 1.72 * 2**30, "ok"),
+    # a product read aloud, a comma before each factor and its K-and-V label after the two
+    (OPEN_DRILL, "Per token: two for K and V, times thirty-two layers, times thirty-two heads, times one hundred and "
+                 "twenty-eight, times two bytes, which is 524,288 bytes.", "kv_bytes_per_token", 524288, "ok"),
+])
+def test_what_a_figure_is_by_the_words_around_it_and_its_verdict(opening, text, kind, value, verdict):
+    led = ledger(text, opening=opening)
+    found = [c for c in led.candidate_claims() if c.kind == kind and abs(c.value - value) <= 1e-3 * value]
+    assert found and found[0].check is not None and found[0].check.status == verdict, led.summary()
+
+
+@pytest.mark.parametrize("opening, text, kind, value", [
+    # "batch-1" names a batch size, no cap
+    ("Llama-2-7B in FP16 on one H100.", "Weight bytes drop 4x, ~13.5G to ~3.4G, so the batch-1 ceiling goes to about "
+     "3.35 TB/s / 3.4 GB, ~1,000 tok/s.", "max_num_seqs", 1),
+    # "5 more 4k sequences": five more, each 4K long - neither 4,000 sequences nor a count of what fits
+    ("Llama-2-7B in FP16 on one H100.", "It also frees ~10G for more KV, so ~5 more 4k sequences.", "concurrent_sequences",
+     4000),
+    ("Llama-2-7B in FP16 on one H100.", "It also frees ~10G for more KV, so ~5 more 4k sequences.", "concurrent_sequences",
+     5),
+    # the division said again in one unit: 159,744 is 156 GiB in MiB, and 562.5 the sequence's MiB, no token counts
+    (OPEN_70B_TP, "156 GiB / 562.5 MiB = 159,744 / 562.5 = ~284 sequences per replica.", "kv_cache_tokens", 159744),
+    (OPEN_70B_TP, "156 GiB / 562.5 MiB = 159,744 / 562.5 = ~284 sequences per replica.", "seq_len", 562.5),
+    # the weights and the cache together are no weights
+    (OPEN_DRILL, "On the eighty gigabyte H100, with about thirteen and a half gigabytes of 7B weights, that's about "
+                 "twenty-two gigabytes in total.", "weights_bytes", 22e9),
+])
+def test_figures_that_are_not_the_kind_they_sit_beside(opening, text, kind, value):
+    led = ledger(text, opening=opening)
+    assert not [c for c in led.candidate_claims() if c.kind == kind and c.value == value], led.summary()

@@ -540,6 +540,14 @@ def test_options_left_open_however_written_are_a_policy_list(qid, turns):
         "And if you can't hold it at peak, what do you give up?",
         "There are a few levers: fewer candidates, a smaller ranker at peak, or accepting emptier batches. Which one depends "
         "on what the business cares about more, so I'd want to run experiments before choosing.")), id="levers_of_a_trade_off"),
+    # ways to code one step, and one option's worth weighed after them
+    pytest.param("transformer-kv-cache-drill", _dialogue((
+        "The model switches to grouped-query attention with 8 KV heads for 32 query heads. What changes?",
+        "The cache stores only the 8 KV heads. In the attention call each group of 4 query heads shares one KV head, so "
+        "either k.repeat_interleave(4, dim=1) before the matmul (simple, but it copies every step) or use "
+        "scaled_dot_product_attention with enable_gqa=True, or reshape the queries and broadcast, which avoids the copy. "
+        "The freed memory means we could run more slots; whether that's worth it depends on how latency-sensitive the use "
+        "is.")), id="ways_to_code_a_step_and_one_options_worth"),
 ])
 def test_a_choice_made_or_no_policy_offered_is_no_policy_list(qid, turns):
     assert "policy_list" not in _pitfall_ids(turns, qid=qid)
@@ -2996,6 +3004,8 @@ def test_gpu_memory_waved_away_by_a_cache_kept_in_redis_is_no_constraint_in_a_la
                  "requests automatically into batches.", id="a_dynamic_batcher_said_to_group_requests_by_itself_has_no_limits"),
     pytest.param("recommendation-serving", "no_limits", "Triton Inference Server with dynamic batching switched on:\n\n```\n"
                  "dynamic_batching { }\n```\n\nIt keeps the GPU busy.", id="an_empty_dynamic_batching_block_has_no_limits"),
+    pytest.param("recommendation-serving", "no_limits", "Dynamic batching in Triton. Turn it on. It batches automatically. "
+                 "Default settings, probably fine.", id="a_batcher_left_on_its_defaults_has_no_limits"),
 ])
 def test_what_a_sentence_commits_is_raised_as_its_pitfall(qid, pitfall, answer):
     assert pitfall in _pitfall_ids(_dialogue(("Go on.", answer)), qid)
@@ -3238,3 +3248,78 @@ def test_what_a_round_commits_decides_its_pitfall(qid, pitfall, raised, pairs):
 ])
 def test_a_sizing_resting_on_a_slip_or_a_guess_scores_capacity_2(qid, pair):
     assert _scores(_graded(qid, pair))["capacity_number"] == 2
+
+
+def test_an_answer_about_the_other_half_of_the_question_picks_none_of_the_options():
+    turns = _dialogue(("When put returns, what have you promised?",
+                       "Durability. We could fsync per put, use group commit, or fsync every 10 ms. Depends on the "
+                       "durability level we want."),
+                      ("Which one? And in what order do the log write, the in-memory update and the ack happen?",
+                       "Log and memory and ack, the WAL handles ordering. It's write-ahead, so write-ahead."))
+    assert "policy_list" in _pitfall_ids(turns, qid="kv-store-wal")
+
+
+def test_continuous_batching_left_to_the_engine_with_no_cap_but_a_batch_of_one_named_later_has_no_limits():
+    turns = _dialogue(("How would you batch?",
+                       "Continuous batching with PagedAttention. I'd use vLLM and let its scheduler pack as many sequences "
+                       "as memory allows; it handles admitting new sequences when blocks free up."),
+                      ("If you quantize the weights to INT4, what gets faster?",
+                       "Weight bytes drop 4x, ~13.5G to ~3.4G, so the batch-1 ceiling goes to about 3.35 TB/s / 3.4 GB, "
+                       "~1,000 tok/s."))
+    assert "no_limits" in _pitfall_ids(turns, qid="gpu-inference-fundamentals")
+
+
+@pytest.mark.parametrize("qid, pairs, criterion, score", [
+    # the textbook line names the trade, choosing nothing; "tail latency matters" mentions it
+    pytest.param("kv-store-wal", [("Give me a number. What's your put latency target?", "Depends on hardware. Tunable. Group "
+                                   "commit trades latency for throughput, the classic trade-off. Tail latency matters.")],
+                 "tail_latency_tradeoff", 1, id="the_classic_trade_off_named_is_a_mention"),
+    # a drill's limits said as its two bounds, and what happens when the slots are full
+    pytest.param("transformer-kv-cache-drill", [("Decode several prompts at once. What are your limits?", "The limits are "
+                                                 "the two from the preallocation: 8 slots and max_len 2,048 per slot. A new "
+                                                 "prompt that arrives when all 8 slots are busy waits in a FIFO queue until "
+                                                 "a slot frees.")], "scheduling_policy", 2, id="the_limits_are_n_slots"),
+    # ... or a row's length as the limit, and a full row simply done
+    pytest.param("transformer-kv-cache-drill", [("Now decode four prompts of different lengths in one batch.", "Limit: a "
+                                                 "row stops when it reaches two thousand and forty-eight positions, with "
+                                                 "finish reason length, while the other rows continue. We don't evict or "
+                                                 "shift another row to make room; a row that's out of cache is simply "
+                                                 "done.")], "scheduling_policy", 2, id="a_rows_length_as_the_limit"),
+    # the cap and the rule for running out of blocks
+    pytest.param("gpu-inference-fundamentals", [("What keeps continuous batching safe?", "Cap: max_num_seqs = 32. Rule: if "
+                                                 "the block pool runs dry mid-decode, the engine preempts a sequence, frees "
+                                                 "its blocks and recomputes it when memory frees up.")],
+                 "scheduling_policy", 2, id="preempted_when_the_block_pool_runs_dry"),
+    # a ranker's batch limits and what overload cuts
+    pytest.param("recommendation-serving", [("How do you batch on the L4s, and what happens when the ranker falls behind?",
+                                             "Batch across requests: max batch twenty requests, max wait five milliseconds. "
+                                             "When the ranker falls behind, meaning its queue wait goes over ten "
+                                             "milliseconds, new requests are trimmed from four hundred candidates to the "
+                                             "top two hundred and fifty before they go in.")],
+                 "scheduling_policy", 2, id="candidates_trimmed_when_the_queue_wait_passes_a_bound"),
+    # the time per step said to hold or to climb mentions latency
+    pytest.param("transformer-kv-cache-drill", [("Why add the cache?", "Each step attends over the stored keys instead of "
+                                                 "re-running the prefix, so the time per step stays roughly flat as the "
+                                                 "sequence grows instead of climbing.")],
+                 "tail_latency_tradeoff", 1, id="the_time_per_step_stays_flat"),
+    # the tail let rise for fuller batches, named as the trade, with no target
+    pytest.param("route-batch-eight-gpus", [("When does a full batch start hurting p99 time to first token?", "When a queue "
+                                             "forms. I'd watch p99 TTFT and p99 inter-token. Trade: I'd rather keep GPUs "
+                                             "near 24 full and accept TTFT rising in bursts.")],
+                 "tail_latency_tradeoff", 2, id="ttft_accepted_rising_for_fuller_batches"),
+    # the gain passed over, then given up, beside a target and its split
+    pytest.param("gpu-inference-serving", [("What's your tail target?", "Target p99 TTFT under 800 ms, p50 ~250: queueing "
+                                            "~400 ms, prefill 150-200 ms, first decode step ~100 ms. Bigger per-step "
+                                            "budgets would give maybe 10-15% more tokens per second. I give that up.")],
+                 "tail_latency_tradeoff", 3, id="a_gain_given_up"),
+    # the signal that the protection fails, with its threshold
+    pytest.param("inference-timeout-restart", [("Retries?", "Max one automatic retry, in a lower-priority lane. Target: "
+                                                "p99 TTFT under 1 s for non-retried requests. Trade: the retried user's TTFT "
+                                                "can be 3-5 s. That user pays, not everyone."),
+                                               ("What metric tells you those protections are wrong?", "p99 TTFT of "
+                                                "non-retried traffic: if it rises when retry rate rises, the lane isn't "
+                                                "isolating. And retry rate itself, alert above ~2%.")],
+                 "tail_latency_tradeoff", 3, id="the_lane_not_isolating_and_an_alert_threshold"),
+])
+def test_what_an_answer_says_in_its_own_words_reaches_its_level(qid, pairs, criterion, score):
+    assert _graded(qid, *pairs).criterion(criterion).score == score

@@ -26,10 +26,14 @@ _OF = re.compile(r"\s+of\s+(?:the\s+)?", re.I)
 # (a count per period times a period: "40 a day out, times 5 days is 200", "2.6/day * 7 days = ~180")
 _OP = re.compile(r"\s*(?:(?:(?:gpus?|hosts?|nodes?|failures?|faults?|incidents?)\s+)?(?:a|per|/|each)\s*(?:day|week|month|hour)"
                  r"(?:\s+(?:out|in|coming\s+in|into\s+repair))?\s*,?\s*(?=times\b|x\b|×|\*|multiplied\b))?"
+                 # ("two for K and V, times thirty-two layers": the factor's label said after it, read aloud - not "x 2
+                 # for K and V x 2 bytes, about 1.97 GB", a product's explanation inside a longer one)
+                 r"(?:\s*for\s+(?:k\s+and\s+v|keys\s+and\s+values|k\s*[,/&]\s*v)\b\s*(?=,\s*(?:times|multiplied)\b))?"
                  r"(?:,\s*(?=times\b|multiplied\b))?(?:\([^()\d]{1,30}\)\s*)?(?:(?:head[_ ]?dim(?:ension)?s?|dim(?:ension)?s?|(?:(?:active|unique|daily|monthly|distinct|total)\s+)?(?:users|rows|entries|items|ids|embeddings|vectors|features)|(?:active|running|live|concurrent)(?:\s+(?:seqs?|sequences|requests))?)\s*)?(x|×|\*|·|⋅|times|multiplied\s+by|/|over|divided\s+by|÷|minus|less|plus|\+|\s-\s|\s?[−–]\s)\s*"
                  # ... or the factor's label after the operator: "200M × dim 128 × 2 B"
                  r"(?:(?:head[_ ]?)?dim(?:ension)?s?\s*(?:=|of)?\s*)?",
                  re.I)
+_COMMA_TIMES = re.compile(r",\s*times\b", re.I)
 _SUM_BETWEEN = re.compile(r"[+·×*⋅]|\bplus\b", re.I)
 # a numbered step or part said before a dash: "Step 4 - 164 GB / 0.59 GB ≈ 278 seqs"
 _STEP_LABEL = re.compile(r"\b(?:step|phase|stage|part|item|option|row|tier|level|point|round)\s*#?\s*$", re.I)
@@ -141,10 +145,13 @@ def _norm_op(op: str) -> str:
 def _chains(text: str, ms: list[Mention]) -> list[_Chain]:
     chains: list[_Chain] = []
     cur: _Chain | None = None
+    # a product read aloud, a comma before each factor: "two for K and V, times thirty-two layers, times thirty-two heads"
+    said_aloud = len(_COMMA_TIMES.findall(text)) >= 2
     for i in range(len(ms) - 1):
         gap = text[ms[i].end:ms[i + 1].start]
         om = _OP.fullmatch(gap)
-        if om and gap.lstrip().startswith(",") and not (i and _WAS_RESULT.search(text, ms[i - 1].end, ms[i].start)):
+        if om and gap.lstrip().startswith(",") and not (i and _WAS_RESULT.search(text, ms[i - 1].end, ms[i].start)) \
+                and not (said_aloud and (cur is None or set(cur.ops) <= _MUL)):
             # ", times 512 KB" goes on from a result just said ("... is 16,384 tokens, times 512 KB is 8 GiB"), not
             # from one factor of a longer expression ("plus two, times 1.5": the whole sum)
             om = None
@@ -360,7 +367,12 @@ def find_claims(seg: Segment, v: Vocab, carried_rate: str | None = None,
             # "525,000 over 1,800 gives about 870 sequences": the divisor is the sequence length (not
             # "2,000 over 270 is about 7.5, so 8 replicas": requests in flight over each replica's share)
             last = ms[ch.operands[-1]]
-            if ms[ch.operands[0]].dim == "bytes" and last.dim == "count" and last.value >= 1e5:
+            if last.dim == "count" and any(ms[k].dim == "bytes" and ms[k].raw == last.value
+                                           for k in range(ch.operands[0])):
+                # the division said again in one unit: "156 GiB / 562.5 MiB = 159,744 / 562.5 = ~284" (both MiB)
+                for k in ch.operands:
+                    role[k] = "operand"
+            elif ms[ch.operands[0]].dim == "bytes" and last.dim == "count" and last.value >= 1e5:
                 # "50G / 360M is about 135 sequences": bytes over a sequence's bytes said bare, no token count
                 role[ch.operands[-1]] = "operand"
             elif last.dim in ("count", "tokens") and last.value >= 128:
@@ -393,7 +405,10 @@ def find_claims(seg: Segment, v: Vocab, carried_rate: str | None = None,
         # a product carried on from the sentence before ("... 256 KB per token. Times 2,048 tokens times batch 8,
         # that's 4 GiB"): its tokens (and sequences) times that figure, a sequence's or a batch's KV
         toks = [k for k, mm in enumerate(ms) if mm.dim == "tokens"]
-        res = [k for k, mm in enumerate(ms) if mm.dim == "bytes" and toks and k > toks[0]]
+        first_size = next((k for k, mm in enumerate(ms) if mm.dim == "bytes"), len(ms))
+        # (the tokens multiplied come before the product's size: not "Times 2,048 positions is 1 GiB per slot ... (a
+        # slot holding a 100-token prompt still owns its full 1 GiB ...)", an aside after it)
+        res = [k for k, mm in enumerate(ms) if mm.dim == "bytes" and toks and toks[0] < first_size and k > toks[0]]
         if res and res[-1] not in hints and not one_layer:
             # (the sequences may come first: "Times 8 x 2,048 = 16,384 token slots: ... 8 GiB")
             many = any(mm.dim in ("sequences", "count") and mm.value >= 2 for mm in ms[:res[-1]] if mm is not ms[toks[0]])

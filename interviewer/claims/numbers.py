@@ -76,7 +76,14 @@ _WORD_HINTS = ("one", "two", "thr", "four", "five", "six", "seven", "eight", "ni
 # (one scan for any of them: a regex alternation, not a substring test per hint)
 _WORD_HINT = re.compile("|".join(_WORD_HINTS))
 _SCALE_WORDS = {"hundred", "thousand", "million", "billion", "trillion"}
-_AND_A_HALF = re.compile(r"\s+and\s+a\s+half\b", re.I)
+# "thirteen and a half", "six and three-quarter seconds": a whole number and a fraction said after it
+_AND_A_HALF = re.compile(r"\s+and\s+(a\s+half|one[- ]half|a\s+quarter|one[- ]quarter|three[- ]quarters?)\b", re.I)
+
+
+def _and_part(m: re.Match) -> float:
+    """The fraction an _AND_A_HALF match adds."""
+    said = m.group(1).lower()
+    return 0.5 if "half" in said else 0.75 if said.startswith("three") else 0.25
 # a bare B that is bytes: per parameter, per token or element ("2B/param", "4B per value")
 _BYTES_PER_ELEMENT = re.compile(r"\s*(?:/|per\s+|a\s+)(?:param|parameter|weight|value|element|elem|token|tok)\b", re.I)
 # ... or given to the symbol for bytes: "b = 2B", "bytes = 2B"
@@ -172,8 +179,8 @@ def _atoms(text: str, v: Vocab, skip: list[tuple[int, int]], digits: bool = True
     # fraction also needs one of its literals)
     fractions = words and may_match(v.literals_needed["fraction"], low, folded)
     for m in (v.fraction_re.finditer(text) if fractions else ()):
-        if " ".join(m.group(0).lower().split()) == "a half" and _AND_BEFORE.search(text, 0, m.start()):
-            continue  # "thirteen and a half": the half belongs to the number before it
+        if _AND_BEFORE.search(text, 0, m.start()) and _AND_A_HALF.match(" and " + m.group(0)):
+            continue  # "thirteen and a half", "six and three-quarter": the fraction belongs to the number before it
         if _FEW_HUNDRED.match(text, m.start()):
             continue  # "a couple of thousand GPUs": read whole below
         if free(m.start(), m.end()):
@@ -226,7 +233,7 @@ def _atoms(text: str, v: Vocab, skip: list[tuple[int, int]], digits: bool = True
         end = m.end()
         half = _AND_A_HALF.match(text, end)
         if half:
-            value, end = value + 0.5, half.end()
+            value, end = value + _and_part(half), half.end()
         odd = _ODD.match(text, end) if not half else None
         if odd:
             end = odd.end()  # "fifty-odd", "fiftyish": about fifty
@@ -257,7 +264,7 @@ def _atoms(text: str, v: Vocab, skip: list[tuple[int, int]], digits: bool = True
             value, end = value * 10 ** int(ten.group(1)), ten.end()
         half = _AND_A_HALF.match(text, end) if not sci and not pw and "." not in n else None
         if half:
-            value, end = value + 0.5, half.end()  # "33 and a half gigabytes"
+            value, end = value + _and_part(half), half.end()  # "33 and a half gigabytes"
         odd = _ODD.match(text, end) if not sci and not pw and not ten and not half else None
         if odd:
             end = odd.end()  # "50-odd sequences", "120-ish": about that many
@@ -484,7 +491,9 @@ def find_mentions(text: str, vocab: Vocab | None = None) -> list[Mention]:
             and b.unit.lower() in ("sequences", "seqs") else None
         if km and _COUNT_THEN_LENGTH.fullmatch(text, a.end, b.start):
             # "about thirty 4K sequences", "~30 of those 4K sequences": thirty sequences, each 4K tokens long
-            out[k] = replace(a, dim="sequences", unit=b.unit)
+            gap = text[a.end:b.start].split()
+            out[k] = replace(a, dim="sequences", unit=b.unit,
+                             qualifiers=a.qualifiers | frozenset(w.lower() for w in gap[:1] if w.lower() in _MORE_OR_FEWER))
             out[k + 1] = replace(b, end=km.end(), dim="tokens", unit="",
                                  value=b.raw * (1024.0 if b.raw in v.binary_k else 1000.0), k_suffix=True)
     return out
@@ -517,7 +526,9 @@ def _shape_letter(text: str, m: Mention) -> Mention:
 
 
 _K_LENGTH = re.compile(r"(\d+(?:\.\d+)?)\s*[kK](?=[\s-]+\w)")
-_COUNT_THEN_LENGTH = re.compile(r"\s+(?:of\s+(?:those|these|the|such)\s+)?", re.I)
+# ... "so ~5 more 4k sequences": five more, each 4K tokens long
+_MORE_OR_FEWER = frozenset({"more", "extra", "additional", "fewer"})
+_COUNT_THEN_LENGTH = re.compile(r"\s+(?:(?:more|extra|additional|fewer)\s+)?(?:of\s+(?:those|these|the|such)\s+)?", re.I)
 
 
 _ONE_CARD = re.compile(r"[\s-]*(?:gigs?|gb|gib|g)\b[\s-]*(?:\w+[\s-]+)?(?:cards?|gpus?|devices?|[ahl]\d+\w*)\b", re.I)

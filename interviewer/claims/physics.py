@@ -999,6 +999,9 @@ def check_sequences(c: Claim, ctx: Ctx, i: int) -> Check | None:
         # "Eight slots" after the interviewer's "batch 8", "serve all four sequences" after "decode four prompts in one
         # batch": the load given, not what fits
         return None
+    pooled = _in_pool_said(c, ctx, i)
+    if pooled is not None:
+        return pooled
     if _weights_over_kv(c, ctx, i):
         return _check("unchecked", "sequences", None, "sequences", c,
                       "The weights over one sequence's KV: where the KV read matches the weight read, not how many "
@@ -1139,6 +1142,37 @@ def check_sequences(c: Claim, ctx: Ctx, i: int) -> Check | None:
     return _check("wrong", "sequences", expected, "sequences", c,
                   f"About {say.nbytes(cap['primary_free'])} free at {per} per {seq:,.0f}-token sequence is roughly "
                   f"{say.count(expected)} sequences {where}, not {say.count(c.value)}.", trace, assumptions)
+
+
+# the memory a count is put in, said right after it: "we could run 32 slots in the same 8 GiB instead of 8"
+_IN_POOL = re.compile(r"\s*(?:[\w-]+\s+){0,2}?in\s+(?:the\s+same\s+|those\s+|that\s+|these\s+|the\s+)?(?:~|about\s+)?"
+                      r"(\d[\d,]*(?:\.\d+)?)\s*(GiB|GB|G|gigs?)\b", re.I)
+
+
+def _in_pool_said(c: Claim, ctx: Ctx, i: int) -> Check | None:
+    """A count of sequences put in a memory the sentence names right after it ("32 slots in the same 8 GiB"), judged
+    against that memory and the answer's own KV per token, not against the card's free memory."""
+    at = c.at if c.at >= 0 else c.sentence.find(c.span)
+    m = _IN_POOL.match(c.sentence, at + len(c.span)) if at >= 0 else None
+    if m is None:
+        return None
+    kv = ctx.related(i, ("kv_bytes_per_token",))
+    lens = _seq_lens(c, ctx, i)
+    if kv is None or kv.speaker != c.speaker or not kv.value or not lens:
+        return None
+    said = float(m.group(1).replace(",", ""))
+    pools = [said * 2**30, said * 1e9]
+    ok, got = _best(c, [p / (kv.value * s_len) for p in pools for s_len, _w in lens], ctx.v.physics["tolerance"])
+    s_len = lens[0][0]
+    trace = [lens[0][1], f"the memory said: {m.group(1)} {m.group(2)}; KV per token = {kv.value:,.0f} bytes",
+             f"sequences = {m.group(1)} {m.group(2)} / ({kv.value:,.0f} bytes x {s_len:,.0f}) = {got:,.1f}"]
+    if ok:
+        return _check("ok", "sequences", got, "sequences", c,
+                      f"Right: {m.group(1)} {m.group(2)} at {_seq_bytes(kv.value * s_len)} per {s_len:,.0f}-token "
+                      f"sequence holds about {say.count(got)}.", trace)
+    return _check("wrong", "sequences", got, "sequences", c,
+                  f"{m.group(1)} {m.group(2)} at {_seq_bytes(kv.value * s_len)} per {s_len:,.0f}-token sequence holds "
+                  f"about {say.count(got)}, not {say.count(c.value)}.", trace)
 
 
 def _seq_bytes(n: float) -> str:
