@@ -132,13 +132,17 @@ EXACT, WITHIN_ONE, PITFALL_RECALL, FALSE_PITFALL = 0.85, 0.97, 0.85, 0.02
 # strong and two weak answers) in cycle 121, and ZZZZZZZZZI and ZZZZZZZZZJ (0.94, 0.90; ZZZZZZZZZI on one false
 # vendor_speedup, ZZZZZZZZZJ on one weak answer) in cycle 122, and ZZZZZZZZZK and ZZZZZZZZZL (0.77, 0.91; ZZZZZZZZZK
 # on exact, one false kv_cache_confusion, one strong and one weak answer, ZZZZZZZZZL on recall 0.84, one false
-# quantizing_on_faith, one strong and one weak answer) in cycle 123. ZZZZZZZZZM (measured once at 6de2c5f) meets every
-# point: exact 0.87, within one 0.99, recall 0.96, no false pitfall, strong 6/6, weak 8/8, stuffed 3/3.
+# quantizing_on_faith, one strong and one weak answer) in cycle 123. ZZZZZZZZZM, measured once at 6de2c5f, is the
+# seventh to meet every point (exact 0.87, within one 0.99, recall 0.96, no false pitfall, strong 6/6, weak 8/8, stuffed
+# 3/3); it and ZZZZZZZZZN (0.89, on two false policy_list, two weak and two stuffed answers) were tuned on in cycle 124.
 BELOW_THE_BAR: dict[str, str] = {
-    "batch_zzzzzzzzzn": ("measured once at 6de2c5f (the sixth session of 2026-12-07, written blind while cycle 123 ran "
-                         "and kept unopened): exact 0.89 (80/90), within one 1.00, pitfall recall 0.87 (20/23), every "
-                         "strong answer (6/6) meets the bar; two false policy_list (4.2% of the transcripts that forbid "
-                         "it), two weak (6/8) and two stuffed answers (1/3) do not"),
+    "batch_zzzzzzzzzo": ("measured once at 642101a (the seventh session of 2026-12-07, written blind while cycle 124 "
+                         "ran and kept unopened): exact 0.86 (77/90), within one 1.00, pitfall recall 0.91 (21/23), every "
+                         "strong answer (6/6) meets the bar; two false quantizing_on_faith (3.6% of the transcripts that "
+                         "forbid it), two weak (6/8) and one stuffed answer (2/3) do not"),
+    "batch_zzzzzzzzzp": ("measured once at 642101a (written blind while cycle 124 ran and kept unopened): within one 1.00, "
+                         "pitfall recall 0.85 (23/27), weak 8/8, stuffed 3/3; exact 0.84 (76/90), one false "
+                         "quantizing_on_faith (4.2% of the transcripts that forbid it) and one strong answer (5/6) do not"),
 }
 
 BATCHES = sealed_batches()
