@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 from interviewer.claims.numbers import writes_european
 from interviewer.claims.physics import SLIP_NAMED
-from interviewer.claims.segments import candidate_reading
+from interviewer.claims.segments import blank_quoted, candidate_reading
 from interviewer.quickre import (
     Sentences,
     cuts_of,
@@ -868,7 +868,9 @@ def extract(turns: list[tuple[int, str]], rubric: Rubric, family: str, ledger: L
     european = writes_european([text for _idx, text in turns])
     for idx, original in turns:
         ev.texts[idx] = original
-        text = candidate_reading(original, european)
+        # (a line quoting the interviewer back is the interviewer's: "> a p99 budget of 150 ms for the whole call")
+        asked = " ".join(t for i, t in ev.context.items() if i < idx)
+        text = candidate_reading(blank_quoted(original, asked), european)
         hits, pitfalls, ignored = scan_turn(text, rubric, family)
         for item, s, e, quote in ignored:
             ev.ignored.append(Hit(item, idx, s, e, quote))

@@ -486,7 +486,10 @@ _PIPE_MENU = re.compile(r"(?:^|(?<=\n))[ \t]*(?![|\-*•])[^|\n]{2,60}(?:[ \t]\|
 _OR_SENTENCES = re.compile(r"(?:^|(?<=[.!?\n]))[ \t]*[^.!?\n]{8,120}[.!?](?:\s+or\s+[^.!?\n]{4,120}[.!?]){2,}", re.I)
 _WHICH_DEPENDS = re.compile(r"\s*which\s+(?:one|of\s+(?:them|those|these))\s+(?:depends|would\s+depend|is\s+(?:up\s+to|"
                             r"a\s+product\s+decision))\b", re.I)
-_BULLETED_MENU = re.compile(r"(?:^|\n)[ \t]*(?:[\w-]+\s+)?(?:options|choices|alternatives|fallbacks)(?:\s+(?:when|if|for|on)\b[^:.\n]{0,40})?"
+# (the heading itself a bullet, or counted: "- feat: a few ways to go:\n  - drain now ...\n  - wait for ...")
+_BULLETED_MENU = re.compile(r"(?:^|\n)[ \t]*(?:[-*•][ \t]+)?(?:[a-z]+:[ \t]+)?(?:(?:a\s+few|several|some|two|three|four)\s+)?"
+                            r"(?:[\w-]+\s+)?(?:options|choices|alternatives|fallbacks|ways(?:\s+to\s+go)?|paths|approaches|possibilities)"
+                            r"(?:\s+(?:when|if|for|on)\b[^:.\n]{0,40})?"
                             r"\s*:[ \t]*\n(?:[ \t]*(?:[-*•]|\d+[.)])[ \t]+[^\n]+(?:\n|$)){3,}"
                             # ... or each line its own numbered option: "- Option 1: Triton dynamic batching\n- Option 2: ..."
                             r"|(?:(?:^|\n)[ \t]*(?:[-*•][ \t]+)?option[ \t]+(?:\d|one|two|three|four|[a-e])\b[ \t]*[:.)-][^\n]*){2,}", re.I)
@@ -585,7 +588,8 @@ def _policy_list(ev: Evidence, p: Pitfall, since: int = 0) -> bool:
         pipes = _PIPE_MENU.search(text) if deferred and " | " in text else None
         if laid_out is None and pipes is not None and _deferral_in(p, pipes.group(0)):
             laid_out = pipes  # "resume | recompute | checkpoint-restore | KV offload → depends."
-        if laid_out and (laid_out is pipes or _deferral_in(p, text[laid_out.end():])):
+        # (the deferral may be the list's last line: "- chore: which one depends on the job ... configurable per tenant")
+        if laid_out and (laid_out is pipes or _deferral_in(p, text[laid_out.start() + laid_out.group(0).rstrip().rfind("\n") + 1:])):
             start = laid_out.start() + (len(laid_out.group(0)) - len(laid_out.group(0).lstrip()))
             ev.pitfalls[p.id] = Hit(p.id, turn, start, laid_out.end(), quote_around(text, start, laid_out.end()))
             ev.pitfall_kinds[p.id] = "menu"

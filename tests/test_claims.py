@@ -4424,6 +4424,24 @@ def test_a_shard_written_as_a_rate_per_gpu_and_a_prefill_quoted_per_thousand_tok
     # a product read aloud, a comma before each factor and its K-and-V label after the two
     (OPEN_DRILL, "Per token: two for K and V, times thirty-two layers, times thirty-two heads, times one hundred and "
                  "twenty-eight, times two bytes, which is 524,288 bytes.", "kv_bytes_per_token", 524288, "ok"),
+    # things counted after a product's result are no unknown unit: the product is re-done (10,000 x 0.5% is 50)
+    (OPEN_HEALTH, "failure rate ~0.5% of GPUs per week -> 10,000 x 0.5% = 500 failures a week.", "arithmetic", 500, "wrong"),
+    # a utilisation target divides the work, it does not multiply it
+    (OPEN_REC, "8 million over 150 thousand is 53 GPUs running flat out. I want them at 60% so there's room for spikes, so "
+               "53 × 0.6 ≈ 32 GPUs.", "arithmetic", 32, "wrong"),
+    # a size per period said again per another
+    (OPEN_WAL, "- feat: growth 50 MB/s -> 180 GB an hour -> ~430 GB a day.", "period_rate", 430, "wrong"),
+    # a share of a share: 15-20% of 120 GPUs' work is about 1% of 2,000 (an "i.e." ends no sentence)
+    (OPEN_FLEET, "Trade-off: those 120 GPUs only ever do scavenger work and lose ~15-20% of it to preemption + restore, i.e. "
+                 "~1% of the fleet's useful throughput.", "fleet_share", 0.01, "ok"),
+    # a step's time worked at a load is no claim of what fits
+    (OPEN_13B + " Replies are 250 tokens.", "- feat: decode step at ~10 seqs on an A100: weights 26 GB plus KV reads of ~10 x "
+                                           "2,100 avg tokens x 800 KiB = ~17 GB per step.", "concurrent_sequences", 10,
+     "unchecked"),
+    # the interviewer's shape for a named model, denied: the model's own shape is the one checked
+    (OPEN_13B + " Note the 13B uses grouped-query attention with 8 KV heads, so the cache is small.",
+     "I don't think Llama-2-13B has GQA; in Llama 2 only the 70B got it. So KV per token is 2 × 40 × 40 × 128 × 2 = 819,200 "
+     "bytes, about 0.8 MB.", "kv_bytes_per_token", 819200, "ok"),
 ])
 def test_what_a_figure_is_by_the_words_around_it_and_its_verdict(opening, text, kind, value, verdict):
     led = ledger(text, opening=opening)
@@ -4450,3 +4468,30 @@ def test_what_a_figure_is_by_the_words_around_it_and_its_verdict(opening, text, 
 def test_figures_that_are_not_the_kind_they_sit_beside(opening, text, kind, value):
     led = ledger(text, opening=opening)
     assert not [c for c in led.candidate_claims() if c.kind == kind and c.value == value], led.summary()
+
+
+def test_a_figure_taken_back_in_a_changelog_or_supposed_for_another_model_is_not_judged():
+    led = ledger("- feat: log growth ≈ 53 MB/s ≈ 19 GB an hour.", "- revert: 19 GB/h. 53 MB/s x 3,600 s = ~190 GB an hour.",
+                 opening=OPEN_WAL)
+    assert not [c for c in led.candidate_claims() if c.check is not None and c.check.status == "wrong"], led.summary()
+    led = ledger("Per token: 2 x 32 x 32 x 128 x 2 = 524,288 B. Worth saying: if this model used GQA with 8 KV heads it'd be "
+                 "a quarter of that, 2 GiB.", opening=OPEN_DRILL)
+    assert not [c for c in led.candidate_claims() if c.kind == "kv_heads" and c.check is not None
+                and c.check.status == "wrong"], led.summary()
+
+
+def test_a_figure_for_another_precision_puts_no_earlier_slip_right():
+    led = ledger("Two H100s is 160G, so 20 gig left over. At 2.5 MB a token and 1,800 tokens a sequence that's 4.5 GB each, "
+                 "so, 20 over 4.5, about four sequences per replica.",
+                 "Go INT4 and the weights drop to 35 GB, so on the two cards you'd have about 125 GB free, that's like 27 "
+                 "sequences.", opening="Llama-3-70B in FP16 on H100 80GB, two GPUs per replica. Prompts are 1,500 tokens, "
+                                       "replies 300.")
+    four = [c for c in led.by_kind("concurrent_sequences") if c.value == 4]
+    assert four and four[0].check is not None and four[0].check.status == "wrong", led.summary()
+
+
+def test_an_abbreviation_ends_no_sentence():
+    led = ledger("On top of that I'd hold 15% as headroom for generation spikes, i.e. 200 GPUs, taken out of the training "
+                 "share.", opening=OPEN_FLEET)
+    (c,) = [c for c in led.by_kind("gpu_count") if c.value == 200]
+    assert "15%" in c.sentence, c.sentence

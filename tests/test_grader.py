@@ -3006,6 +3006,19 @@ def test_gpu_memory_waved_away_by_a_cache_kept_in_redis_is_no_constraint_in_a_la
                  "dynamic_batching { }\n```\n\nIt keeps the GPU busy.", id="an_empty_dynamic_batching_block_has_no_limits"),
     pytest.param("recommendation-serving", "no_limits", "Dynamic batching in Triton. Turn it on. It batches automatically. "
                  "Default settings, probably fine.", id="a_batcher_left_on_its_defaults_has_no_limits"),
+    pytest.param("gpu-health-repair", "policy_list", "- feat: a few ways to go:\n  - drain now and let the job restart from "
+                 "its last checkpoint on a spare host\n  - wait for the next scheduled checkpoint, then drain\n  - keep it in "
+                 "and watch, if the error rate stays under a threshold\n  - hot-swap the host into the job\n- chore: which "
+                 "one depends on the job and what the customer prefers. I'd make it configurable per tenant.",
+                 id="a_counted_bulleted_menu_left_to_its_last_line"),
+    pytest.param("recommendation-serving", "policy_list", "- feat: fallback options: popular items, cached recommendations, "
+                 "stale features, rule-based ranking, or skip personalization\n- chore: pick per surface",
+                 id="fallbacks_left_to_pick_per_surface"),
+    pytest.param("inference-timeout-restart", "average_only", "Retries land on the same queues, so on average things get a "
+                 "little slower for everyone, but hangs are rare, so the average shouldn't move much.",
+                 id="everyones_cost_judged_by_the_mean"),
+    pytest.param("kv-store-wal", "vendor_speedup", "The vendor's datasheet for their enterprise NVMe says synced writes are "
+                 "ten times faster than on the SATA SSDs, so fsync per put is fine.", id="a_datasheets_multiplier_in_words"),
 ])
 def test_what_a_sentence_commits_is_raised_as_its_pitfall(qid, pitfall, answer):
     assert pitfall in _pitfall_ids(_dialogue(("Go on.", answer)), qid)
@@ -3313,6 +3326,54 @@ def test_continuous_batching_left_to_the_engine_with_no_cap_but_a_batch_of_one_n
                                             "budgets would give maybe 10-15% more tokens per second. I give that up.")],
                  "tail_latency_tradeoff", 3, id="a_gain_given_up"),
     # the signal that the protection fails, with its threshold
+    # an email reply quoting the interviewer's target back sets no target of its own
+    pytest.param("recommendation-serving", [("Home-screen recommendations: 20,000 requests a second, a p99 budget of 150 ms "
+                                             "for the whole call. How do you split it?",
+                                             "Hi,\n\n> a p99 budget of 150 ms for the whole call\n\nWe'd track p99 and p999 "
+                                             "per stage and instrument first rather than guess.\n\nBest,\nSam")],
+                 "tail_latency_tradeoff", 1, id="the_interviewers_target_quoted_back"),
+    # what the cap costs, with figures, is the trade accepted
+    pytest.param("gpu-inference-fundamentals", [("What does capping the batch cost you?", "I'd watch p50 and p99 TPOT. Capping "
+                                                 "at 24 costs concurrency more than throughput: the step drops to ~19 ms, but "
+                                                 "that's 14% fewer users per GPU, so about one GPU in seven more for the same "
+                                                 "load.")],
+                 "tail_latency_tradeoff", 2, id="capping_costs_concurrency"),
+    # the cost named, then how much: percentiles with a trade-off and no target
+    pytest.param("kv-store-wal", [("What does group commit cost?", "What it costs is latency. A put can wait up to one "
+                                   "in-flight fsync plus its own, so up to 4 ms, and the p99 will sit around there.")],
+                 "tail_latency_tradeoff", 2, id="what_it_costs_is_latency_and_how_much"),
+    # a time-to-schedule target, the cost accepted, and the tail past a bound that makes you change it
+    pytest.param("gpu-scheduling-platform", [("And the tail time-to-schedule?", "P0 inference: p99 time-to-schedule under 2 "
+                                              "minutes. What I'm accepting: 10% headroom run as scavenger work, about 2% of "
+                                              "the fleet stranded."),
+                                             ("What shows it's wrong?", "P0 time-to-schedule p99 over 2 min in any week -> grow "
+                                              "headroom by a block of hosts.")],
+                 "tail_latency_tradeoff", 3, id="the_tail_past_its_bound_grows_headroom"),
+    # the KV cache named as what limits the sequences, no figure
+    pytest.param("route-batch-eight-gpus", [("How many 2,000-token sequences can one A100 hold?", "It comes down to the KV "
+                                             "cache, viz. the keys and values for every token in every layer, which is what "
+                                             "limits how many sequences each A100 can hold.")],
+                 "capacity_number", 1, id="the_kv_cache_is_what_limits_how_many"),
+    # a ranker's batch said as candidates per batch, and the fallback when it falls behind
+    pytest.param("recommendation-serving", [("How do you batch on the GPUs?", "Batch across requests, up to 512 candidates per "
+                                             "batch. If the ranker falls behind, requests fall back to the user's cached "
+                                             "suggestions from the last refresh.")],
+                 "scheduling_policy", 2, id="candidates_per_batch_and_a_fallback"),
+    # a drill's rows as the limit and what waits when all are busy
+    pytest.param("transformer-kv-cache-drill", [("Decode several prompts of different lengths.", "Limits: 8 rows and 2,048 "
+                                                 "slots per row, which is the 8 GiB above. If all 8 rows are busy, a new prompt "
+                                                 "waits. Nothing gets evicted mid-generation.")],
+                 "scheduling_policy", 2, id="limits_n_rows_and_a_new_prompt_waits"),
+    # a card's throughput against the load names no latency
+    pytest.param("gpu-inference-fundamentals", [("How many GPUs does this need?", "From benchmarks I've seen, a 7B model does "
+                                                 "something like 500 tokens per second on an H100, so one GPU handles it "
+                                                 "easily.")], "tail_latency_tradeoff", 0, id="a_cards_throughput_names_no_latency"),
+    # a marketplace's fairness is no scheduling rule
+    pytest.param("recommendation-serving", [("What do you give up at peak?", "Dynamic batching: max batch 4,096 candidate rows, "
+                                             "max wait 4 ms. If the ranker misses 45 ms, serve the popular-now list from "
+                                             "cache. Fewer candidates costs recall - the long tail of small restaurants gets "
+                                             "fewer impressions, a marketplace-fairness cost.")],
+                 "scheduling_policy", 2, id="a_marketplace_fairness_cost_is_no_priority_rule"),
     pytest.param("inference-timeout-restart", [("Retries?", "Max one automatic retry, in a lower-priority lane. Target: "
                                                 "p99 TTFT under 1 s for non-retried requests. Trade: the retried user's TTFT "
                                                 "can be 3-5 s. That user pays, not everyone."),
@@ -3323,3 +3384,15 @@ def test_continuous_batching_left_to_the_engine_with_no_cap_but_a_batch_of_one_n
 ])
 def test_what_an_answer_says_in_its_own_words_reaches_its_level(qid, pairs, criterion, score):
     assert _graded(qid, *pairs).criterion(criterion).score == score
+
+
+@pytest.mark.parametrize("qid, pitfall, answer", [
+    pytest.param("route-batch-eight-gpus", "quantizing_on_faith", "The number is dynamic - that's the beauty of paging. Add "
+                 "quantization-aware memory planning and CUDA graphs, and the scheduler adapts.",
+                 id="quantization_aware_planning_adopts_no_quantization"),
+    pytest.param("kv-store-wal", "kv_cache_confusion", "One note before I start: this is a storage problem. The name overlaps "
+                 "with the attention KV cache, but nothing here touches GPUs or layers. A put appends to the log, fsyncs, "
+                 "then applies to the hash map.", id="the_two_kv_caches_told_apart_by_the_names_overlap"),
+])
+def test_what_a_sentence_does_not_commit_raises_no_pitfall(qid, pitfall, answer):
+    assert pitfall not in _pitfall_ids(_dialogue(("Go on.", answer)), qid)

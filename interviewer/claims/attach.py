@@ -769,7 +769,10 @@ _PER_TOKEN = re.compile(r"\s*(?:(?:per|a|each|/)\s*(?:output\s+)?tok(?:en)?s?\b|
 _UNKNOWN_UNIT = re.compile(r"\s?(?!(?:x|times|over|minus|plus|less|is|are|gives?|comes|makes|that|which|equals|so|and|or|"
                            r"per|a|an|the|of|for|to|in|on|at|by|with|from|each|more|"
                            # a plain count's own noun ("128 dims x 2 bytes"): still a count
-                           r"dims?|dimensions?|rows|entries|items|ids|users|vectors|features|embeddings)\b)[A-Za-z]{1,8}\b")
+                           r"dims?|dimensions?|rows|entries|items|ids|users|vectors|features|embeddings|"
+                           # ... or things counted ("10,000 x 0.5% = 500 failures a week")
+                           r"failures?|faults?|events?|tickets?|repairs?|errors?|crashes|jobs?|teams?|tenants?|"
+                           r"gpus?|hosts?|nodes?|boxes|cards?|servers?|machines?|puts|writes|calls|queries|records)\b)[A-Za-z]{1,8}\b")
 # ... or the divisor of a figure said before it: "141 gigs of weights over two times 4.8 TB/s is about 15 ms"
 # (a bullet may open with the operator: "- x 2,048 tokens x 8 sequences = 8 GiB" goes on from the line before)
 # (or a factor's label between: "... x 8 KV heads (GQA) x dim 128 x 2 B = 327,680 B")

@@ -13,7 +13,7 @@ from interviewer.claims.models import Claim, Ledger, construct, copied
 from interviewer.claims.numbers import writes_european
 from interviewer.claims.periods import restated_rates
 from interviewer.claims.physics import Ctx, check_all
-from interviewer.claims.segments import candidate_reading, segments
+from interviewer.claims.segments import blank_quoted, candidate_reading, segments
 from interviewer.claims.subjects import Tracker
 from interviewer.claims.vocab import load
 
@@ -306,7 +306,8 @@ def build_ledger(turns: Sequence[tuple[str, str]], family: Optional[str] = None,
         what_if = None
         read = text
         if speaker == "candidate":
-            read = candidate_reading(text, european)
+            asked = " ".join(texts[k] for k in range(t) if _ROLES.get(str(turns[k][0]).lower(), "candidate") != "candidate")
+            read = candidate_reading(blank_quoted(text, asked), european)
         asked = _ASKED_HOW_MANY.search(texts[t - 1]) if speaker == "candidate" and t > 0 else None
         asked_scope = _asked_scope(asked)
         sized = speaker == "candidate" and t > 0 and asks_batch_size_of_cache(texts[t - 1])

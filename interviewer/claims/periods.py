@@ -81,6 +81,15 @@ def restated_rates(text: str) -> list[tuple[int, int, float, str, str]]:
         if not a or not b:
             continue
         out.append((m.start("b"), m.end(), b, text[m.start("a"):m.end("pa")], pb))
+    for m in _chained(_SIZE_PAIR, text):
+        # a size per period said again per another: "50 MB/s -> 180 GB an hour -> ~430 GB a day" (the log's growth)
+        pa, pb = _periods(m)
+        a, b = _value(m.group("a")), _value(m.group("b"))
+        if pa == pb or not a or not b:
+            continue
+        # (the second in the first's unit: "180 GB an hour, i.e. ~4.3 TB a day" is 4,300 GB a day)
+        b *= _SIZE[_size_unit(m.group("ub"))] / _SIZE[_size_unit(m.group("ua"))]
+        out.append((m.start("b"), m.end(), b, text[m.start("a"):m.end("pa")], pb))
     for m in _SHARE_PAIR.finditer(text):
         # a share of the fleet per period, then that fleet's count: "0.1% of GPUs per day. On 10,000 GPUs that's
         # about 100 a day"
@@ -98,6 +107,21 @@ def restated_rates(text: str) -> list[tuple[int, int, float, str, str]]:
         first = f"{m.group('a')} a {pa} on {n1:,.0f}, scaled to {n2:,.0f}"
         out.append((m.start("b"), m.end(), _value(m.group("b")), first, pb))
     return out
+
+
+_SIZE = {"kb": 1e3, "mb": 1e6, "gb": 1e9, "tb": 1e12, "pb": 1e15, "kib": 2.0**10, "mib": 2.0**20, "gib": 2.0**30, "tib": 2.0**40}
+_SIZE_UNITS = (r"(?:[kmgtp]i?b|kilobytes?|megabytes?|gigabytes?|terabytes?|petabytes?|gigs?|megs?|teras?)")
+_SIZED = r"\s*(?P<u{1}>" + _SIZE_UNITS + r")\b(?:\s+of\s+(?:log|wal|data|writes))?"
+_SIZE_PAIR = re.compile(_NUMBER.format("a") + _SIZED.format("a", "a") + _PERIOD.format("pa") + _GAP + _AGAIN
+                        + _NUMBER.format("b") + _SIZED.format("b", "b") + _PERIOD.format("pb"), re.I)
+
+
+def _size_unit(said: str) -> str:
+    """A size unit as said ("GB", "gigs", "terabytes") by its key in _SIZE."""
+    s = said.lower()
+    if s in _SIZE:
+        return s
+    return {"k": "kb", "m": "mb", "g": "gb", "t": "tb", "p": "pb"}[s[0]]
 
 
 _FLEET = r"gpus|cards|nodes|hosts|accelerators|machines|servers"

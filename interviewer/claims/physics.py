@@ -222,6 +222,8 @@ def _arch(c: Claim, ctx: Ctx, i: int, mine: str | None = None) -> Arch | None:
                     and x.value and not x.negated and x.subject.model == c.subject.model:
                 if m is not None and x.speaker == "interviewer" and _named_again(ctx, m.id, x.turn, c.turn):
                     break  # "The model switches to 8 KV heads" ... "say this served Llama-2-7B": the preset again
+                if m is not None and x.speaker == "interviewer" and _shape_rebutted(ctx, x.turn, c):
+                    break  # "Note the 13B uses GQA with 8 KV heads" - "I don't think Llama-2-13B has GQA": the preset
                 said[kind] = x.value
                 break
     if m is None and not {"layers", "head_dim"} <= set(said) | ({"head_dim"} if "hidden_size" in said else set()):
@@ -239,6 +241,19 @@ def _arch(c: Claim, ctx: Ctx, i: int, mine: str | None = None) -> Arch | None:
     name = m.name if m and not said else (f"{m.name} as described" if m else "the model as described")
     return Arch(name, layers, kv, heads, head_dim, (m.hidden_size if m and m.hidden_size else heads * head_dim),
                 m if m is not None and not said else None)
+
+
+# the interviewer's word on the model's attention denied: "I don't think Llama-2-13B has GQA", "it's plain multi-head"
+_SHAPE_DENIED = re.compile(r"\b(?:don.t|do\s+not|doesn.t|does\s+not|didn.t|isn.t|is\s+not|wasn.t|no)\b[^.;\n]{0,40}?"
+                           r"\b(?:gqa|mqa|grouped[- ]query|kv\s+heads)\b|\bplain\s+multi[- ]head\b|\bno\s+gqa\b", re.I)
+
+
+def _shape_rebutted(ctx: Ctx, said: int, c: Claim) -> bool:
+    """Did the candidate deny the shape the interviewer gave a named model, after it was said and before claim c?"""
+    if ctx.texts is None or c.speaker != "candidate":
+        return False
+    answers = {x.turn for x in ctx.claims if x.speaker == "candidate" and said < x.turn <= c.turn}
+    return any(_SHAPE_DENIED.search(ctx.texts[t][:c.start] if t == c.turn else ctx.texts[t]) for t in answers)
 
 
 def _named_again(ctx: Ctx, model: str, after: int, upto: int) -> bool:
@@ -1241,7 +1256,9 @@ _LOAD_BEFORE = re.compile(r"(?:(?:^|[.;:,]\s*|\b(?:and|so|then)\s+|\b(?:ms|milli
                           r"|\b(?:reads?|reading|plus)\s+(?:the\s+)?kv\s+(?:cache\s+)?of\s+"
                           r"|\b(?:run(?:ning)?|keep(?:ing)?|operat\w*)\s+(?:the\s+|our\s+)?(?:replicas?|gpus?|cards?|engines?)\s+at\s+"
                           # the fleet's load shared out: "each replica sits at $2500 / 28 \approx$ 90 live sequences"
-                          r"|\b(?:sits?|sitting)\s+at\b[^.;]{0,30}?)"
+                          r"|\b(?:sits?|sitting)\s+at\b[^.;]{0,30}?"
+                          # a step's time worked at a load: "decode step at ~27 seqs on an A100: weights 26 GB plus ..."
+                          r"|\b(?:decode\s+)?(?:step|steps|iteration|forward\s+pass)\s+(?:at|with)\s+)"
                           r"(?:about\s+|roughly\s+|~)?$", re.I)
 
 
@@ -1707,12 +1724,46 @@ def _whole_product_off(c: Claim, ops: list[str], parts: list, result: list, expe
 _EXPONENT_BEFORE = re.compile(r"\d\s*(?:\^|\*\*)\s*$")  # (not Markdown bold: "**Sizing:** 30,000 x 500")
 
 
+# a utilisation target said before a product: "I want them at 60% so there's room for spikes"
+_AT_UTILISATION = re.compile(r"\b(?:at|to)\s+(?:about\s+|~)?(\d{1,2})\s*%", re.I)
+_MACHINES_NEXT = re.compile(r"^[^.;,\n]{0,20}?\b(?:gpus|cards|l4s|t4s|a10s?|a100s|h100s|replicas|hosts|nodes|servers|machines)\b", re.I)
+
+
+def _utilisation_inverted(c: Claim, ctx: Ctx) -> Check | None:
+    """A fleet sized for a utilisation target by multiplying by it: "I want them at 60% so there's room for spikes,
+    so 53 x 0.6 = 32 GPUs" - at 60% busy, 53 GPUs' worth of work needs 53 / 0.6, about 88."""
+    from interviewer.claims import arithmetic
+    from interviewer.claims.numbers import find_mentions
+
+    if len(c.formula) != 3 or c.formula[1] not in arithmetic.MUL or not c.sentence:
+        return None
+    head = c.sentence.find(c.span)
+    said = [find_mentions(p, ctx.v) for p in (c.formula[0], c.formula[2])]
+    tail = c.span[formula_end(c):] + c.sentence[head + len(c.span):] if head > 0 else ""
+    if head <= 0 or any(len(m) != 1 for m in said) or not _MACHINES_NEXT.search(tail):
+        return None
+    work, share = said[0][0].value, said[1][0].value
+    target = _AT_UTILISATION.search(c.sentence, 0, head)
+    if not (0 < share < 1) or target is None or abs(int(target.group(1)) / 100.0 - share) > 0.005 or not work:
+        return None
+    expected = work / share
+    if abs(c.value - expected) / expected <= ctx.v.physics["tolerance"]:
+        return None
+    return _check("wrong", "arithmetic", expected, c.unit, c,
+                  f"Run at {target.group(1)}% busy, {work:,.0f} machines' worth of work needs {work:,.0f} / {share:g} = "
+                  f"about {expected:,.0f}, not {work:,.0f} x {share:g}: a utilisation target divides.",
+                  [f"{work:,.0f} / {share:g} = {expected:,.1f}"])
+
+
 def check_calculation(c: Claim, ctx: Ctx, i: int) -> Check | None:
     """A calculation said aloud ("20,000 x 300 is 600,000"): re-done in base units, a change of unit
     allowed between the operands and the result."""
     from interviewer.claims import arithmetic
     from interviewer.claims.numbers import BITS_RATE, find_mentions
 
+    inverted = _utilisation_inverted(c, ctx)
+    if inverted is not None:
+        return inverted
     head = c.sentence.find(c.span) if c.sentence else -1
     if head > 0 and _EXPONENT_BEFORE.search(c.sentence, 0, head):
         return None  # "12 x 4,096^2 x 32 = 6.4B": the sum starts at an exponent, not a factor of its own
@@ -2020,12 +2071,29 @@ def check_fleet_share(c: Claim, ctx: Ctx, i: int) -> Check | None:
     if ctx.texts is not None and _SHARE_OF_A_COST.search(ctx.texts[part[-1].turn], 0, part[-1].start):
         return None
     # only the gap's last sentence: the one that says the share
-    gap = ctx.texts[c.turn][part[-1].end:c.start].rsplit(".", 1)[-1] if ctx.texts is not None else ""
-    if _NOT_A_SHARE_OF.search(gap):
+    # (an "i.e." or "e.g." ends no sentence: "... lose ~15-20% of it to preemption, i.e. ~1% of the fleet")
+    gap = _FULL_STOP.split(ctx.texts[c.turn][part[-1].end:c.start])[-1] if ctx.texts is not None else ""
+    if _NOT_A_SHARE_OF.search(gap) and not _PART_OF_IT.search(gap):
         return None  # "48 GPUs at 50% utilisation, ~1.2% of the fleet", "plus the drain, together ~6%": not N / fleet
     expected = n / fleet
     tol = ctx.v.physics["share_tolerance"]
     trace = [f"{say.count(n)} / {say.count(fleet)} {what} = {expected:.1%}"]
+    cut = _PART_OF_IT.search(gap)
+    if cut is not None:
+        # a share of those GPUs' work said first: "those 120 GPUs ... lose ~15-20% of it to preemption, i.e. ~1% of the
+        # fleet's useful throughput" is 120 x 15-20% over 2,000
+        lo = float(cut.group(1)) / 100
+        hi = float(cut.group(2)) / 100 if cut.group(2) else lo
+        shares = [n * lo / fleet, n * hi / fleet, n * (lo + hi) / 2 / fleet]
+        ok, best = _best(c, shares, tol)
+        expected = best if ok else shares[-1]
+        pct = cut.group(1) + (f"-{cut.group(2)}" if cut.group(2) else "") + "%"
+        trace = [f"{say.count(n)} {what} x {pct} / {say.count(fleet)} = {expected:.1%}"]
+        if ok or abs(c.value - expected) <= ctx.v.physics["share_rounding"]:
+            return _check("ok", "fleet_share", expected, "fraction", c, f"Right: {pct} of {say.count(n)} {what} is about "
+                          f"{expected:.1%} of {say.count(fleet)}.", trace)
+        return _check("wrong", "fleet_share", expected, "fraction", c, f"{pct} of {say.count(n)} {what} is about "
+                      f"{expected:.1%} of {say.count(fleet)}, not {c.value:.1%}.", trace)
     # "under one percent of the fleet": a bound holds when the share is below it
     rounding = ctx.v.physics["share_rounding"]
     if _within(c.value, expected, tol) or abs(c.value - expected) <= rounding or (c.bound == "upper" and expected <= c.value * (1 + tol)) \
@@ -2037,6 +2105,10 @@ def check_fleet_share(c: Claim, ctx: Ctx, i: int) -> Check | None:
                    trace)
     check.ratio = round(c.value / expected, 3)
     return check
+
+
+_FULL_STOP = re.compile(r"(?<!\bi\.e)(?<!\be\.g)(?<!\bviz)\.(?=\s|$)")
+_PART_OF_IT = re.compile(r"~?(\d+(?:\.\d+)?)\s*(?:[-–]\s*(\d+(?:\.\d+)?))?\s*%\s+of\s+(?:it|that|them|their\s+\w+)\b", re.I)
 
 
 def _share_of_gpu_time(c: Claim, ctx: Ctx, i: int) -> Check | None:
@@ -2478,6 +2550,9 @@ def check_timeout(c: Claim, ctx: Ctx, i: int) -> Check | None:
                   f"A {c.value:g} s timeout cuts off the work you worked out in the same answer: {step}.", [step])
 
 
+_SIZE_SAID = re.compile(r"~?[\d,.]+\s*([kmgtp]i?b|[a-z]*bytes?|gigs?|megs?)\b", re.I)
+
+
 def check_restated_rate(c: Claim, ctx: Ctx, i: int) -> Check | None:
     """A count per period said again per another ("200 GPUs a month, which is about 20 a day"): the
     first rate over the periods' ratio (a month is 365/12 days)."""
@@ -2491,6 +2566,9 @@ def check_restated_rate(c: Claim, ctx: Ctx, i: int) -> Check | None:
         return None
     value = c.value
     per = f"{'an' if period == 'hour' else 'a'} {period}"  # "about 0.1 an hour"
+    sized = _SIZE_SAID.match(first)
+    if sized:
+        per = f"{sized.group(1)} {per}"  # "180 GB an hour is about 4,300 GB a day"
     step = f"{first} is about {say.count(want)} {per}"
     # (the checks' own tolerance: "150 tickets a month, which is about 50 a week" is 40% high, not a rounding)
     tol = 1 + ctx.v.physics["tolerance"]
@@ -3213,6 +3291,9 @@ def _corrected_later(ctx: Ctx) -> None:
             if d.speaker != "candidate" or d.kind not in (c.kind, "arithmetic") or d.value is None \
                     or (d.turn == c.turn and d.start <= c.end):
                 continue
+            if d.kind != "arithmetic" and d.subject.weights_dtype != c.subject.weights_dtype \
+                    and d.subject.weights_dtype is not None:
+                continue  # the figure for another precision ("Go INT4 ... that's like 27 sequences") puts nothing right
             said_right = d.check is not None and d.check.status == "ok"
             owned = d.check is None and _OWNED_SLIP.search(ctx.texts[d.turn] if ctx.texts is not None else d.sentence) is not None
             if (said_right or owned) and abs(d.value - chk.expected) <= 0.25 * abs(chk.expected):

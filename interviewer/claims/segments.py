@@ -24,7 +24,10 @@ GPU_MASK = "§"
 # (a pause, "is... 20 percent", "so... 54 left", ends no sentence: only a capital after it does)
 # ... or a lower-case word after a word's full stop, as people who write in lower case do ("... off nearly-empty
 # hosts. i'd budget ~5% of the fleet"), though not after an abbreviation ("e.g. the", "vs. static", "approx. 5")
-_SENT_END = re.compile(r"(?<=[.!?])(?<!\.\.\.)[\"')\]]*\s+(?=[A-Z0-9~\"'(\[*_-]|[a-z]+_[a-z])|(?<=\.\.\.)\s+(?=[A-Z])|\n+"
+# ... and never after "i.e.", "e.g.", "viz." or "c." for circa before a figure or a name ("hold 15% as headroom, i.e. 200
+# GPUs", "c. 35 GPUs a team")
+_SENT_END = re.compile(r"(?<=[.!?])(?<!\.\.\.)(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\bviz\.)(?<!\bvs\.)(?<!\bcf\.)(?<!\bca\.)"
+                       r"(?<!\bapprox\.)(?<!(?<![\w.])c\.)[\"')\]]*\s+(?=[A-Z0-9~\"'(\[*_-]|[a-z]+_[a-z])|(?<=\.\.\.)\s+(?=[A-Z])|\n+"
                        r"|(?<=[a-z]{2}\.)(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\bvs\.)(?<!\betc\.)(?<!\bcf\.)(?<!\bno\.)(?<!\bca\.)"
                        r"(?<!\bapprox\.)(?<!\bincl\.)(?<!\bmin\.)(?<!\bmax\.)(?<!\bavg\.)(?<!\bsec\.)(?<!\bfig\.)(?<!\best\.)"
                        r"(?<!\bresp\.)\s+(?=[a-z])")
@@ -154,6 +157,28 @@ def candidate_reading(text: str, european: bool) -> str:
     Cached by text: the two read the same turns."""
     text = spaced_thousands(arrow_bullets(blank_outline_labels(unbracket_units(latex_plain(code_thousands(circa(text)))))))
     return blank_empty_slots(blank_fillers(european_to_english(text) if european else restated_thousands(text)))
+
+
+# a line of the interviewer's message quoted back in a reply, email style: "> p99 time to first token under 800 ms"
+_QUOTE_LINE = re.compile(r"^[ \t]*>[ \t]?([^\n]*)$", re.M)
+_WORD = re.compile(r"[a-z0-9]+")
+
+
+def blank_quoted(text: str, asked: str) -> str:
+    """`text` with each line quoted from the interviewer's words (`asked`: what the interviewer said so far) blanked:
+    "> a p99 budget of 150 ms for the whole call" is the interviewer's figure, not the candidate's (not a line that
+    only opens on ">": "> 60 ms → popular-in-city list" is a threshold). The same length, so offsets hold."""
+    if ">" not in text or not asked:
+        return text
+    said = set(_WORD.findall(asked.lower()))
+
+    def blank(m: re.Match) -> str:
+        words = _WORD.findall(m.group(1).lower())
+        if len(words) >= 3 and sum(w in said for w in words) >= 0.8 * len(words):
+            return " " * len(m.group(0))
+        return m.group(0)
+
+    return _QUOTE_LINE.sub(blank, text)
 
 
 # "c." for circa before a figure: "plus c. 40 GB of KV", "c. 30 per GPU" (not "Section c. 4")
