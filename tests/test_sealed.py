@@ -134,15 +134,17 @@ EXACT, WITHIN_ONE, PITFALL_RECALL, FALSE_PITFALL = 0.85, 0.97, 0.85, 0.02
 # on exact, one false kv_cache_confusion, one strong and one weak answer, ZZZZZZZZZL on recall 0.84, one false
 # quantizing_on_faith, one strong and one weak answer) in cycle 123. ZZZZZZZZZM, measured once at 6de2c5f, is the
 # seventh to meet every point (exact 0.87, within one 0.99, recall 0.96, no false pitfall, strong 6/6, weak 8/8, stuffed
-# 3/3); it and ZZZZZZZZZN (0.89, on two false policy_list, two weak and two stuffed answers) were tuned on in cycle 124.
+# 3/3); it and ZZZZZZZZZN (0.89, on two false policy_list, two weak and two stuffed answers) were tuned on in cycle 124,
+# and ZZZZZZZZZO and ZZZZZZZZZP (0.86, 0.84; ZZZZZZZZZO on two false quantizing_on_faith, two weak and one stuffed answer,
+# ZZZZZZZZZP on exact, one false quantizing_on_faith and one strong answer) in cycle 125.
 BELOW_THE_BAR: dict[str, str] = {
-    "batch_zzzzzzzzzo": ("measured once at 642101a (the seventh session of 2026-12-07, written blind while cycle 124 "
-                         "ran and kept unopened): exact 0.86 (77/90), within one 1.00, pitfall recall 0.91 (21/23), every "
-                         "strong answer (6/6) meets the bar; two false quantizing_on_faith (3.6% of the transcripts that "
-                         "forbid it), two weak (6/8) and one stuffed answer (2/3) do not"),
-    "batch_zzzzzzzzzp": ("measured once at 642101a (written blind while cycle 124 ran and kept unopened): within one 1.00, "
-                         "pitfall recall 0.85 (23/27), weak 8/8, stuffed 3/3; exact 0.84 (76/90), one false "
-                         "quantizing_on_faith (4.2% of the transcripts that forbid it) and one strong answer (5/6) do not"),
+    "batch_zzzzzzzzzq": ("measured once at e884b1c (the seventh session of 2026-12-07, written blind while cycle 125 ran "
+                         "and kept unopened): exact 0.88 (79/90), within one 0.99, pitfall recall 0.96 (23/24); two false "
+                         "policy_list (8.3% of the transcripts that forbid it), one strong (5/6), three weak (5/8) and one "
+                         "stuffed answer (2/3) do not meet the bar"),
+    "batch_zzzzzzzzzr": ("measured once at e884b1c (written blind while cycle 125 ran and kept unopened): exact 0.93 (84/90), "
+                         "within one 1.00, pitfall recall 1.00 (18/18), no false pitfall, strong 6/6, stuffed 3/3; one weak "
+                         "answer graded above 2 (7/8) misses"),
 }
 
 BATCHES = sealed_batches()
