@@ -676,7 +676,11 @@ def _policy_list(ev: Evidence, p: Pitfall, since: int = 0) -> bool:
             # priority scheduling, fair queuing, admission control, backpressure to the gateway. Which one depends on the SLO
             # tier." (not after levers of a trade-off, no policy among them: "fewer candidates, a smaller ranker at peak, or
             # accepting emptier batches. Which one depends on what the business cares about")
+            # (a list, not a sentence that only runs on with commas: "Option one is a cloud VM with a network block volume -
+            # cheap, maybe $300 a month, but fsync there is a network round trip, call it 1 to 2 milliseconds.")
             if listed is not None and deferred \
+                    and (_OR.search(listed.group(0)) or len(_names_in(listed.group(0), p)) >= 2
+                         or listed.group(0).count(",") >= 4) \
                     and (any(m.search(sentence) for m in p.menu) or (len(starts) >= 2 and _WHICH_DEPENDS.match(sentence))) \
                     and (_deferral_in(p, sentence) or _deferral_in(p, text[sm.end():sm.end() + 200].split(".")[0])):
                 start = listed.start() + (len(listed.group(0)) - len(listed.group(0).lstrip()))
@@ -685,8 +689,9 @@ def _policy_list(ev: Evidence, p: Pitfall, since: int = 0) -> bool:
                 return True
         # asked for one ("Pick one fairness rule. Not a menu, one."), the answer names them all and
         # combines or defers: "I'd combine them: weighted fair share for ..., priority classes for ..."
+        # (names, not mentions: "Per-team quotas, with idle quota lendable ... inside its own quota" is one rule said thrice)
         if deferred and len(starts) >= p.min_names and asked is not None \
-                and _asks_for_one(p, ev.context[asked]):
+                and _asks_for_one(p, ev.context[asked]) and len(_names_in(text, p)) >= 2:
             s0, e0 = starts[0], starts[-1]
             ev.pitfalls[p.id] = Hit(p.id, turn, s0, e0, quote_around(text, s0, e0))
             ev.pitfall_kinds[p.id] = "names"

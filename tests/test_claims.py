@@ -4464,6 +4464,11 @@ def test_what_a_figure_is_by_the_words_around_it_and_its_verdict(opening, text, 
     # the weights and the cache together are no weights
     (OPEN_DRILL, "On the eighty gigabyte H100, with about thirteen and a half gigabytes of 7B weights, that's about "
                  "twenty-two gigabytes in total.", "weights_bytes", 22e9),
+    # billions of tokens an hour are no model, and a price's "per 1M tokens" no tokens anywhere
+    (OPEN_70B_TP, "We push 200 × 1,800 = 360k tokens/s through it, 1.3B an hour, so about $0.23 per 1M tokens blended.",
+     "params", 1.3e9),
+    (OPEN_70B_TP, "We push 200 × 1,800 = 360k tokens/s through it, 1.3B an hour, so about $0.23 per 1M tokens blended.",
+     "kv_cache_tokens", 1e6),
 ])
 def test_figures_that_are_not_the_kind_they_sit_beside(opening, text, kind, value):
     led = ledger(text, opening=opening)
@@ -4495,3 +4500,11 @@ def test_an_abbreviation_ends_no_sentence():
                  "share.", opening=OPEN_FLEET)
     (c,) = [c for c in led.by_kind("gpu_count") if c.value == 200]
     assert "15%" in c.sentence, c.sentence
+
+
+def test_memory_set_aside_per_card_in_a_table_is_no_count_of_sequences():
+    led = build_ledger([("interviewer", "Llama-3-70B in FP16, four H100 80GB per replica. How many concurrent sequences fit on "
+                                        "one replica?"),
+                        ("candidate", "| item | GB |\n|---|---|\n| 4 × 80 GB | 320 |\n| weights | −140 |\n| activations, CUDA "
+                                      "graphs, NCCL buffers (~8 per card) | −32 |\n| left for KV | ~148 |")])
+    assert 8 not in [c.value for c in led.by_kind("concurrent_sequences")], led.summary()

@@ -3019,6 +3019,10 @@ def test_gpu_memory_waved_away_by_a_cache_kept_in_redis_is_no_constraint_in_a_la
                  id="everyones_cost_judged_by_the_mean"),
     pytest.param("kv-store-wal", "vendor_speedup", "The vendor's datasheet for their enterprise NVMe says synced writes are "
                  "ten times faster than on the SATA SSDs, so fsync per put is fine.", id="a_datasheets_multiplier_in_words"),
+    # a vendor's results said to show a multiplier, not set aside by a number refused for something else
+    pytest.param("gpu-scheduling-platform", "vendor_speedup", "Move dialogue to H200s. NVIDIA's own MLPerf numbers show about "
+                 "1.9× the H100 on Llama-2-70B inference, so the ~600 H100s of serving becomes ~320 H200s. I wouldn't put a "
+                 "number on how often a team can be preempted.", id="a_vendors_results_showing_a_multiplier"),
 ])
 def test_what_a_sentence_commits_is_raised_as_its_pitfall(qid, pitfall, answer):
     assert pitfall in _pitfall_ids(_dialogue(("Go on.", answer)), qid)
@@ -3368,6 +3372,11 @@ def test_continuous_batching_left_to_the_engine_with_no_cap_but_a_batch_of_one_n
     pytest.param("gpu-inference-fundamentals", [("How many GPUs does this need?", "From benchmarks I've seen, a 7B model does "
                                                  "something like 500 tokens per second on an H100, so one GPU handles it "
                                                  "easily.")], "tail_latency_tradeoff", 0, id="a_cards_throughput_names_no_latency"),
+    # the map updated and the put answered, the log written behind it: acked before its log record
+    pytest.param("kv-store-wal", [("Walk me through a put.", "A sharded hash map with a lock per shard, and a log file next to "
+                                   "it. On put, update the map, return OK to the client, and a background goroutine flushes "
+                                   "the log to disk every second or so. On startup, read the log back in.")],
+                 "scheduling_policy", 1, id="the_log_written_behind_the_answer"),
     # a marketplace's fairness is no scheduling rule
     pytest.param("recommendation-serving", [("What do you give up at peak?", "Dynamic batching: max batch 4,096 candidate rows, "
                                              "max wait 4 ms. If the ranker misses 45 ms, serve the popular-now list from "
@@ -3387,6 +3396,11 @@ def test_what_an_answer_says_in_its_own_words_reaches_its_level(qid, pairs, crit
 
 
 @pytest.mark.parametrize("qid, pitfall, answer", [
+    # hardware options running on with commas, then a design for either: no policies listed
+    pytest.param("kv-store-wal", "policy_list", "I'll start from the hardware bill. Option one is a cloud VM with a network "
+                 "block volume - cheap, maybe $300 a month, but fsync there is a network round trip, call it 1 to 2 "
+                 "milliseconds. Option two is local NVMe with power-loss protection, maybe $700 a month. The extra $400 is not "
+                 "a hard call, but I'll design so either works.", id="hardware_options_then_a_design_for_either"),
     pytest.param("route-batch-eight-gpus", "quantizing_on_faith", "The number is dynamic - that's the beauty of paging. Add "
                  "quantization-aware memory planning and CUDA graphs, and the scheduler adapts.",
                  id="quantization_aware_planning_adopts_no_quantization"),
@@ -3396,3 +3410,12 @@ def test_what_an_answer_says_in_its_own_words_reaches_its_level(qid, pairs, crit
 ])
 def test_what_a_sentence_does_not_commit_raises_no_pitfall(qid, pitfall, answer):
     assert pitfall not in _pitfall_ids(_dialogue(("Go on.", answer)), qid)
+
+
+def test_one_rule_said_three_times_when_asked_for_one_is_no_list():
+    turns = _dialogue(("Pick one fairness rule, not a menu. And inference needs 64 more GPUs held by another team's run.",
+                       "Per-team quotas, with idle quota lendable. Each team has a guaranteed GPU count; unused guaranteed "
+                       "GPUs can be borrowed, but borrowed GPUs are reclaimable. A training run inside its own quota is not "
+                       "preempted. I wouldn't put a number on how often a team can be preempted - it depends on the month."))
+    assert "policy_list" not in _pitfall_ids(turns, qid="gpu-scheduling-platform")
+

@@ -67,6 +67,7 @@ _SELF_CORRECTED = re.compile(r"\s*(?:[,;—–-]\s*|\.\s+)(?:no|wait|oops|sorry)
 # the cache": what is then left for it)
 _FOR_THE_CACHE = re.compile(r"\s*(?:of\s+\w+\s+)?for\s+(?:the\s+)?(?:kv\b|cache|kv[- ]cache)", re.I)
 # ... or signed after an arrow: "frees 70G/node -> +~120 seqs"
+_PER_BEFORE = re.compile(r"\bper\s+$", re.I)
 _DELTA_BEFORE = guarded(re.compile(r"\b(?:another|an?\s+(?:extra|additional))\s*~?\s*$|(?:->|→|=>|:|,|\()\s*\+\s*~?\s*$", re.I))
 FREED_BEFORE = guarded(re.compile(r"\b(?:frees?|freeing|saves?|saving)(?:\s+up)?(?:\s+(?:about|roughly|around))?\s*~?\s*$", re.I))
 # a chain's result: looser than arithmetic.RESULT (":" and a bare "," close a chain for its operands' roles, not
@@ -433,6 +434,8 @@ def find_claims(seg: Segment, v: Vocab, carried_rate: str | None = None,
             continue  # a bare "one" is a word, not a figure; "1.5 × (1 + 0.14 + 164)" is a multiplier
         if m.dim == "sequences" and _QUANTIFIED.search(text, max(0, m.start - 24), m.start):
             continue  # "a few 2k prompts": the prompts' size, counted by "a few"
+        if m.dim == "tokens" and _PER_BEFORE.search(text, max(0, m.start - 6), m.start):
+            continue  # "$0.23 per 1M tokens": a price's unit, not tokens anywhere
         if m.qualifiers & _DELTA or _DELTA_BEFORE.search(text, max(0, m.start - 24), m.start) or (
                 FREED_BEFORE.search(text, max(0, m.start - 24), m.start) and not _FOR_THE_CACHE.match(text, m.end)):
             continue  # "~2e4 more tokens", "another 13 GB": a difference, not the quantity itself

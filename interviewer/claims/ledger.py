@@ -132,6 +132,8 @@ def _asked_scope(asked: re.Match | None) -> str | None:
         "per_gpu" if _ONE_GPU_ASKED.search(asked.group(0)) else None)
 
 
+_OVERHEAD_BEFORE = re.compile(r"\b(?:activations?|cuda\s+graphs?|nccl|buffers?|overhead|workspace|reserve|headroom)\b"
+                             r"[^.;\d]{0,40}$", re.I)
 # the count answered with its scope and no noun: "So roughly 30 per GPU, 240 across the host."
 _PER_SCOPE = re.compile(r"\s*(?:per|a|each|on\s+(?:each|one|a))\s+(?:gpu|card|replica)\b", re.I)
 
@@ -146,8 +148,8 @@ def _answered_per(seg, found, asked: re.Match, v) -> list:
     for m in find_mentions(seg.text, v):
         per = _PER_SCOPE.match(seg.text, m.end)
         if m.dim != "count" or not 2 <= m.value <= 100_000 or m.start < seg.map_from or per is None \
-                or any(s <= m.start < e for s, e in taken):
-            continue
+                or any(s <= m.start < e for s, e in taken) or _OVERHEAD_BEFORE.search(seg.text, 0, m.start):
+            continue  # (not memory set aside, its unit in a table's header: "activations, NCCL buffers (~8 per card)")
         scope = "per_replica" if "replica" in per.group(0).lower() else "per_gpu"
         out.append(Found(kind="concurrent_sequences", value=m.value, mention=m, start=m.start, end=m.end,
                          approx=m.approx, scope=scope, scope_after=True, cue="answered"))

@@ -77,6 +77,8 @@ _WORD_HINTS = ("one", "two", "thr", "four", "five", "six", "seven", "eight", "ni
 _WORD_HINT = re.compile("|".join(_WORD_HINTS))
 _SCALE_WORDS = {"hundred", "thousand", "million", "billion", "trillion"}
 # "thirteen and a half", "six and three-quarter seconds": a whole number and a fraction said after it
+_PER_PERIOD_AFTER = re.compile(r"\s*(?:tokens?\s+|requests?\s+|writes?\s+)?(?:a|an|per|each|every|/)\s*"
+                               r"(?:hour|hr|day|second|sec|s\b|minute|min|month|week|year)\b", re.I)
 _AND_A_HALF = re.compile(r"\s+and\s+(a\s+half|one[- ]half|a\s+quarter|one[- ]quarter|three[- ]quarters?)\b", re.I)
 
 
@@ -340,6 +342,9 @@ def _parse_after(text: str, atom: _Atom, v: Vocab) -> Mention:
             return Mention(atom.start, pos + 1, value, "bytes", unit="B", raw=atom.value, approx=atom.approx)
         value *= 1e9
         pos += 1
+        if _PER_PERIOD_AFTER.match(text, pos):
+            # billions of something a period, not a model: "360k tokens/s through it, 1.3B an hour"
+            return Mention(atom.start, pos, value, "count", unit="B", raw=atom.value, approx=atom.approx)
         dim, unit = "params", "B"
         pm = _PARAMS_WORD.match(text, pos)
         if pm:
