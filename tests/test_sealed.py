@@ -136,15 +136,16 @@ EXACT, WITHIN_ONE, PITFALL_RECALL, FALSE_PITFALL = 0.85, 0.97, 0.85, 0.02
 # seventh to meet every point (exact 0.87, within one 0.99, recall 0.96, no false pitfall, strong 6/6, weak 8/8, stuffed
 # 3/3); it and ZZZZZZZZZN (0.89, on two false policy_list, two weak and two stuffed answers) were tuned on in cycle 124,
 # and ZZZZZZZZZO and ZZZZZZZZZP (0.86, 0.84; ZZZZZZZZZO on two false quantizing_on_faith, two weak and one stuffed answer,
-# ZZZZZZZZZP on exact, one false quantizing_on_faith and one strong answer) in cycle 125.
+# ZZZZZZZZZP on exact, one false quantizing_on_faith and one strong answer) in cycle 125, and ZZZZZZZZZQ and ZZZZZZZZZR
+# (0.88, 0.93; ZZZZZZZZZQ on two false policy_list, one strong, three weak and one stuffed answer, ZZZZZZZZZR on one weak
+# answer only) in cycle 126.
 BELOW_THE_BAR: dict[str, str] = {
-    "batch_zzzzzzzzzq": ("measured once at e884b1c (the seventh session of 2026-12-07, written blind while cycle 125 ran "
-                         "and kept unopened): exact 0.88 (79/90), within one 0.99, pitfall recall 0.96 (23/24); two false "
-                         "policy_list (8.3% of the transcripts that forbid it), one strong (5/6), three weak (5/8) and one "
-                         "stuffed answer (2/3) do not meet the bar"),
-    "batch_zzzzzzzzzr": ("measured once at e884b1c (written blind while cycle 125 ran and kept unopened): exact 0.93 (84/90), "
-                         "within one 1.00, pitfall recall 1.00 (18/18), no false pitfall, strong 6/6, stuffed 3/3; one weak "
-                         "answer graded above 2 (7/8) misses"),
+    "batch_zzzzzzzzzs": ("measured once at 217438b (the seventh session of 2026-12-07, written blind while cycle 126 ran "
+                         "and kept unopened): exact 0.88 (79/90), within one 1.00, pitfall recall 0.88 (22/25), no false "
+                         "pitfall, strong 6/6, stuffed 3/3; one weak answer graded above 2 (7/8) misses"),
+    "batch_zzzzzzzzzt": ("measured once at 217438b (written blind while cycle 126 ran and kept unopened): exact 0.89 "
+                         "(80/90), within one 1.00, pitfall recall 0.96 (22/23), strong 6/6, weak 8/8, stuffed 3/3; one "
+                         "false quantizing_on_faith (3.7% of the transcripts that forbid it) misses"),
 }
 
 BATCHES = sealed_batches()
