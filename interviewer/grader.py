@@ -522,7 +522,9 @@ def _feedback(score: int, spec, present: set[str], rubric: Rubric, cid: str) -> 
 
 _LATENCY_SAID = re.compile(r"\b(?:p\d{2}|tail|latenc\w*|ttft|time\s+to\s+(?:first|schedule)|waits?|waiting|queue\w*|slower|"
                            r"stalls?|\d+\s*(?:ms|milliseconds?|seconds?|s)\b|headroom|idle|utili[sz]ation)", re.I)
-_LATENCY_ASKED = re.compile(r"\b(?:p\d{2}|tail|latency|ttft|time\s+to\s+first|slo|percentile|wait|slow|stall)", re.I)
+# (or a time budget named: "What do you give up to hold the 200 ms?")
+_LATENCY_ASKED = re.compile(r"\b(?:p\d{2}|tail|latency|ttft|time\s+to\s+first|slo|percentile|wait|slow|stall|"
+                            r"\d+\s*(?:ms|milliseconds?)\b)", re.I)
 
 
 _RECOVERY_ASKED = re.compile(r"\b(?:restart\w*|replay\w*|recover\w*|reboot\w*|crash\w*|come\s+back|start[- ]?up)\b", re.I)
@@ -548,7 +550,9 @@ def _said_of_latency(ev: Evidence, spec, item: str) -> bool:
         if any(x.turn == h.turn for item in latency for x in ev.hits.get(item, [])):
             return True
         asked = ev.asked_before(h.turn)
-        if asked is not None and _LATENCY_ASKED.search(ev.context[asked]):
+        # (the question put back to itself is no answer: "And what do you give up to hold that 500 ms?" - "What would I
+        # give up? I'd want to measure before deciding that.")
+        if asked is not None and _LATENCY_ASKED.search(ev.context[asked]) and not h.quote.rstrip().endswith("?"):
             return True
     return False
 

@@ -3020,6 +3020,10 @@ def test_gpu_memory_waved_away_by_a_cache_kept_in_redis_is_no_constraint_in_a_la
     pytest.param("kv-store-wal", "vendor_speedup", "The vendor's datasheet for their enterprise NVMe says synced writes are "
                  "ten times faster than on the SATA SSDs, so fsync per put is fine.", id="a_datasheets_multiplier_in_words"),
     # a vendor's results said to show a multiplier, not set aside by a number refused for something else
+    pytest.param("gpu-health-repair", "policy_list", "There are a few ways to play it. You can drain immediately and eat the "
+                 "lost work. You can wait for the next checkpoint and then drain. You can hot-swap in a spare host. Or you let "
+                 "the job owner choose. Each of those is right in some situation, so the platform should support all four.",
+                 id="ways_each_right_somewhere_all_supported"),
     pytest.param("gpu-scheduling-platform", "vendor_speedup", "Move dialogue to H200s. NVIDIA's own MLPerf numbers show about "
                  "1.9× the H100 on Llama-2-70B inference, so the ~600 H100s of serving becomes ~320 H200s. I wouldn't put a "
                  "number on how often a team can be preempted.", id="a_vendors_results_showing_a_multiplier"),
@@ -3377,6 +3381,33 @@ def test_continuous_batching_left_to_the_engine_with_no_cap_but_a_batch_of_one_n
                                    "it. On put, update the map, return OK to the client, and a background goroutine flushes "
                                    "the log to disk every second or so. On startup, read the log back in.")],
                  "scheduling_policy", 1, id="the_log_written_behind_the_answer"),
+    # a fallback said with "falls back", to the ones recently opened
+    pytest.param("recommendation-serving", [("How do you batch, and what if the ranker is slow?", "Server-side dynamic batching: "
+                                             "max batch of 64 requests, max wait 10 ms, whichever first. If the ranker hasn't "
+                                             "answered in 80 ms, the panel falls back to the employee's recently opened "
+                                             "documents - not personalised, but never empty.")],
+                 "scheduling_policy", 2, id="falls_back_to_the_recently_opened"),
+    # the cost said tersely against what it is not, with the target and the alarm
+    pytest.param("kv-store-wal", [("What does group commit cost you?", "Latency, not durability. A put now waits for the window "
+                                   "(up to 2 ms) plus the fsync (0.5 ms typical). Target: put p99 under 5 ms. What would tell "
+                                   "me the window is wrong: put p99 above 5 ms for 5 minutes.")],
+                 "tail_latency_tradeoff", 3, id="latency_not_durability"),
+    # the costs named and both accepted, asked what holding a time budget gives up
+    pytest.param("recommendation-serving", [("Split the p99.", "p99 200 ms: retrieval 30 ms, features 60 ms, ranking 80 ms, "
+                                             "network 30 ms."),
+                                            ("What do you give up to hold the 200 ms?", "Batch fill. A 5 ms max wait means "
+                                             "off-peak batches are small. GPUs run at maybe 40%. And on a fallback, relevance: "
+                                             "the popular list is not personal. I accept both.")],
+                 "tail_latency_tradeoff", 3, id="both_costs_accepted_to_hold_a_time_budget"),
+    # ... but a question put to itself gives nothing up
+    pytest.param("route-batch-eight-gpus", [("When does it hurt?", "When a new request's prefill waits behind a big batch. I'd "
+                                             "hold p99 TTFT under 500 ms."),
+                                            ("And what do you give up to hold that 500 ms?", "What would I give up? I'd want to "
+                                             "measure before deciding that.")],
+                 "tail_latency_tradeoff", 2, id="a_question_put_to_itself_gives_nothing_up"),
+    # percentiles and their values slash-paired are a target
+    pytest.param("route-batch-eight-gpus", [("What's your tail target?", "High tier, TTFT p50/p99: 300/1,000 ms.")],
+                 "tail_latency_tradeoff", 2, id="slash_paired_percentiles_and_values"),
     # a marketplace's fairness is no scheduling rule
     pytest.param("recommendation-serving", [("What do you give up at peak?", "Dynamic batching: max batch 4,096 candidate rows, "
                                              "max wait 4 ms. If the ranker misses 45 ms, serve the popular-now list from "
@@ -3401,6 +3432,8 @@ def test_what_an_answer_says_in_its_own_words_reaches_its_level(qid, pairs, crit
                  "block volume - cheap, maybe $300 a month, but fsync there is a network round trip, call it 1 to 2 "
                  "milliseconds. Option two is local NVMe with power-loss protection, maybe $700 a month. The extra $400 is not "
                  "a hard call, but I'll design so either works.", id="hardware_options_then_a_design_for_either"),
+    pytest.param("route-batch-eight-gpus", "quantizing_on_faith", "PagedAttention keeps fragmentation near zero. With GQA and an "
+                 "FP8 KV cache it gets even better.", id="a_lever_said_to_help_on_top_of_another"),
     pytest.param("route-batch-eight-gpus", "quantizing_on_faith", "The number is dynamic - that's the beauty of paging. Add "
                  "quantization-aware memory planning and CUDA graphs, and the scheduler adapts.",
                  id="quantization_aware_planning_adopts_no_quantization"),
@@ -3418,4 +3451,5 @@ def test_one_rule_said_three_times_when_asked_for_one_is_no_list():
                        "GPUs can be borrowed, but borrowed GPUs are reclaimable. A training run inside its own quota is not "
                        "preempted. I wouldn't put a number on how often a team can be preempted - it depends on the month."))
     assert "policy_list" not in _pitfall_ids(turns, qid="gpu-scheduling-platform")
+
 
