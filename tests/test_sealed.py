@@ -138,14 +138,15 @@ EXACT, WITHIN_ONE, PITFALL_RECALL, FALSE_PITFALL = 0.85, 0.97, 0.85, 0.02
 # and ZZZZZZZZZO and ZZZZZZZZZP (0.86, 0.84; ZZZZZZZZZO on two false quantizing_on_faith, two weak and one stuffed answer,
 # ZZZZZZZZZP on exact, one false quantizing_on_faith and one strong answer) in cycle 125, and ZZZZZZZZZQ and ZZZZZZZZZR
 # (0.88, 0.93; ZZZZZZZZZQ on two false policy_list, one strong, three weak and one stuffed answer, ZZZZZZZZZR on one weak
-# answer only) in cycle 126.
+# answer only) in cycle 126, and ZZZZZZZZZS and ZZZZZZZZZT (0.88, 0.89; ZZZZZZZZZS on one weak answer only, ZZZZZZZZZT on
+# one false quantizing_on_faith only) in cycle 127.
 BELOW_THE_BAR: dict[str, str] = {
-    "batch_zzzzzzzzzs": ("measured once at 217438b (the seventh session of 2026-12-07, written blind while cycle 126 ran "
-                         "and kept unopened): exact 0.88 (79/90), within one 1.00, pitfall recall 0.88 (22/25), no false "
-                         "pitfall, strong 6/6, stuffed 3/3; one weak answer graded above 2 (7/8) misses"),
-    "batch_zzzzzzzzzt": ("measured once at 217438b (written blind while cycle 126 ran and kept unopened): exact 0.89 "
-                         "(80/90), within one 1.00, pitfall recall 0.96 (22/23), strong 6/6, weak 8/8, stuffed 3/3; one "
-                         "false quantizing_on_faith (3.7% of the transcripts that forbid it) misses"),
+    "batch_zzzzzzzzzu": ("measured once at edc5628 (the seventh session of 2026-12-07, written blind while cycle 127 ran "
+                         "and kept unopened): within one 1.00, no false pitfall, stuffed 3/3; exact 0.84 (76/90), pitfall "
+                         "recall 0.76 (16/21), one strong (5/6) and three weak answers (5/8) do not meet the bar"),
+    "batch_zzzzzzzzzv": ("measured once at edc5628 (written blind while cycle 127 ran and kept unopened): exact 0.96 (86/90), "
+                         "within one 1.00, pitfall recall 0.93 (25/27), no false pitfall, weak 8/8, stuffed 3/3; one strong "
+                         "answer graded under 8 (5/6) misses"),
 }
 
 BATCHES = sealed_batches()
