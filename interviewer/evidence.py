@@ -869,8 +869,7 @@ def extract(turns: list[tuple[int, str]], rubric: Rubric, family: str, ledger: L
     for idx, original in turns:
         ev.texts[idx] = original
         # (a line quoting the interviewer back is the interviewer's: "> a p99 budget of 150 ms for the whole call")
-        asked = " ".join(t for i, t in ev.context.items() if i < idx)
-        text = candidate_reading(blank_quoted(original, asked), european)
+        text = candidate_reading(blank_quoted(original, (t for i, t in ev.context.items() if i < idx)), european)
         hits, pitfalls, ignored = scan_turn(text, rubric, family)
         for item, s, e, quote in ignored:
             ev.ignored.append(Hit(item, idx, s, e, quote))

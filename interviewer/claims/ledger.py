@@ -308,8 +308,8 @@ def build_ledger(turns: Sequence[tuple[str, str]], family: Optional[str] = None,
         what_if = None
         read = text
         if speaker == "candidate":
-            asked = " ".join(texts[k] for k in range(t) if _ROLES.get(str(turns[k][0]).lower(), "candidate") != "candidate")
-            read = candidate_reading(blank_quoted(text, asked), european)
+            earlier = (texts[k] for k in range(t) if _ROLES.get(str(turns[k][0]).lower(), "candidate") != "candidate")
+            read = candidate_reading(blank_quoted(text, earlier), european)
         asked = _ASKED_HOW_MANY.search(texts[t - 1]) if speaker == "candidate" and t > 0 else None
         asked_scope = _asked_scope(asked)
         sized = speaker == "candidate" and t > 0 and asks_batch_size_of_cache(texts[t - 1])

@@ -1738,13 +1738,16 @@ def _utilisation_inverted(c: Claim, ctx: Ctx) -> Check | None:
     if len(c.formula) != 3 or c.formula[1] not in arithmetic.MUL or not c.sentence:
         return None
     head = c.sentence.find(c.span)
-    said = [find_mentions(p, ctx.v) for p in (c.formula[0], c.formula[2])]
+    # (the sentence's words first: most products say no utilisation target, and need no number read again)
+    target = _AT_UTILISATION.search(c.sentence, 0, head) if head > 0 else None
     tail = c.span[formula_end(c):] + c.sentence[head + len(c.span):] if head > 0 else ""
-    if head <= 0 or any(len(m) != 1 for m in said) or not _MACHINES_NEXT.search(tail):
+    if target is None or not _MACHINES_NEXT.search(tail):
+        return None
+    said = [find_mentions(p, ctx.v) for p in (c.formula[0], c.formula[2])]
+    if any(len(m) != 1 for m in said):
         return None
     work, share = said[0][0].value, said[1][0].value
-    target = _AT_UTILISATION.search(c.sentence, 0, head)
-    if not (0 < share < 1) or target is None or abs(int(target.group(1)) / 100.0 - share) > 0.005 or not work:
+    if not (0 < share < 1) or abs(int(target.group(1)) / 100.0 - share) > 0.005 or not work:
         return None
     expected = work / share
     if abs(c.value - expected) / expected <= ctx.v.physics["tolerance"]:

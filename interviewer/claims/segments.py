@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -164,13 +165,16 @@ _QUOTE_LINE = re.compile(r"^[ \t]*>[ \t]?([^\n]*)$", re.M)
 _WORD = re.compile(r"[a-z0-9]+")
 
 
-def blank_quoted(text: str, asked: str) -> str:
-    """`text` with each line quoted from the interviewer's words (`asked`: what the interviewer said so far) blanked:
+def blank_quoted(text: str, asked: Iterable[str]) -> str:
+    """`text` with each line quoted from the interviewer's words (`asked`: the interviewer's turns so far) blanked:
     "> a p99 budget of 150 ms for the whole call" is the interviewer's figure, not the candidate's (not a line that
-    only opens on ">": "> 60 ms → popular-in-city list" is a threshold). The same length, so offsets hold."""
-    if ">" not in text or not asked:
+    only opens on ">": "> 60 ms → popular-in-city list" is a threshold). The same length, so offsets hold. The
+    interviewer's words are read only for a turn that quotes (most quote nothing)."""
+    if ">" not in text:
         return text
-    said = set(_WORD.findall(asked.lower()))
+    said = {w for turn in asked for w in _WORD.findall(turn.lower())}
+    if not said:
+        return text
 
     def blank(m: re.Match) -> str:
         words = _WORD.findall(m.group(1).lower())
