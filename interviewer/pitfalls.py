@@ -275,14 +275,14 @@ def _answered_pick(ev: Evidence, p: Pitfall, hit: Hit | None) -> bool:
                         and any(m.search(first.group(0)) for m in p.menu):
                     continue
                 # a policy named, or a short first sentence that is one option ("Prefix affinity with a load bound.")
-                # (not a short list: "Preemption with checkpointing, graceful eviction, and the PriorityClass decides.")
+                # (not a short list: "Preemption with checkpointing, graceful eviction, and the PriorityClass decides.";
+                # nor a mix: "It would be a combination, honestly: ..."; nor a sentence about something else asked with
+                # it: "Which one? And in what order do the log write ... happen?" - "Log and memory and ack, the WAL
+                # handles ordering.")
                 short = first is not None and 2 <= len(first.group(0).split()) <= 12 and not menu \
                     and not _UNDECIDED.search(first.group(0)) and first.group(0).count(",") < 2 \
                     and not _MIXED.search(first.group(0)) \
                     and (bool(_names_in(first.group(0), p)) or _shares_a_word(first.group(0), hit.quote))
-                # ("It would be a combination, honestly: ..."; nor a sentence about something else asked with it: "Which
-                # one? And in what order do the log write ... happen?" - "Log and memory and ack, the WAL handles
-                # ordering.")
                 # "I'm not sure... maybe quotas for X and fair share for Y, and inference gets priority": a hedged mix
                 if first is not None and _UNDECIDED.search(first.group(0)) and len(_names_in(said, p)) >= p.min_names:
                     continue
@@ -589,7 +589,8 @@ def _policy_list(ev: Evidence, p: Pitfall, since: int = 0) -> bool:
         if laid_out is None and pipes is not None and _deferral_in(p, pipes.group(0)):
             laid_out = pipes  # "resume | recompute | checkpoint-restore | KV offload → depends."
         # (the deferral may be the list's last line: "- chore: which one depends on the job ... configurable per tenant")
-        if laid_out and (laid_out is pipes or _deferral_in(p, text[laid_out.start() + laid_out.group(0).rstrip().rfind("\n") + 1:])):
+        last_line = laid_out.start() + laid_out.group(0).rstrip().rfind("\n") + 1 if laid_out else 0
+        if laid_out and (laid_out is pipes or _deferral_in(p, text[last_line:])):
             start = laid_out.start() + (len(laid_out.group(0)) - len(laid_out.group(0).lstrip()))
             ev.pitfalls[p.id] = Hit(p.id, turn, start, laid_out.end(), quote_around(text, start, laid_out.end()))
             ev.pitfall_kinds[p.id] = "menu"

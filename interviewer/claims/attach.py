@@ -34,6 +34,8 @@ _OP = re.compile(r"\s*(?:(?:(?:gpus?|hosts?|nodes?|failures?|faults?|incidents?)
                  r"(?:(?:head[_ ]?)?dim(?:ension)?s?\s*(?:=|of)?\s*)?",
                  re.I)
 _COMMA_TIMES = re.compile(r",\s*times\b", re.I)
+# a count a price or a rate is per: "$0.23 per 1M tokens"
+_PER_BEFORE = re.compile(r"\bper\s+$", re.I)
 _SUM_BETWEEN = re.compile(r"[+·×*⋅]|\bplus\b", re.I)
 # a numbered step or part said before a dash: "Step 4 - 164 GB / 0.59 GB ≈ 278 seqs"
 _STEP_LABEL = re.compile(r"\b(?:step|phase|stage|part|item|option|row|tier|level|point|round)\s*#?\s*$", re.I)
@@ -67,7 +69,6 @@ _SELF_CORRECTED = re.compile(r"\s*(?:[,;—–-]\s*|\.\s+)(?:no|wait|oops|sorry)
 # the cache": what is then left for it)
 _FOR_THE_CACHE = re.compile(r"\s*(?:of\s+\w+\s+)?for\s+(?:the\s+)?(?:kv\b|cache|kv[- ]cache)", re.I)
 # ... or signed after an arrow: "frees 70G/node -> +~120 seqs"
-_PER_BEFORE = re.compile(r"\bper\s+$", re.I)
 _DELTA_BEFORE = guarded(re.compile(r"\b(?:another|an?\s+(?:extra|additional))\s*~?\s*$|(?:->|→|=>|:|,|\()\s*\+\s*~?\s*$", re.I))
 FREED_BEFORE = guarded(re.compile(r"\b(?:frees?|freeing|saves?|saving)(?:\s+up)?(?:\s+(?:about|roughly|around))?\s*~?\s*$", re.I))
 # a chain's result: looser than arithmetic.RESULT (":" and a bare "," close a chain for its operands' roles, not

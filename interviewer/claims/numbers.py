@@ -76,9 +76,10 @@ _WORD_HINTS = ("one", "two", "thr", "four", "five", "six", "seven", "eight", "ni
 # (one scan for any of them: a regex alternation, not a substring test per hint)
 _WORD_HINT = re.compile("|".join(_WORD_HINTS))
 _SCALE_WORDS = {"hundred", "thousand", "million", "billion", "trillion"}
-# "thirteen and a half", "six and three-quarter seconds": a whole number and a fraction said after it
+# billions said per a period are a count, not a model's parameters: "1.3B an hour"
 _PER_PERIOD_AFTER = re.compile(r"\s*(?:tokens?\s+|requests?\s+|writes?\s+)?(?:a|an|per|each|every|/)\s*"
                                r"(?:hour|hr|day|second|sec|s\b|minute|min|month|week|year)\b", re.I)
+# "thirteen and a half", "six and three-quarter seconds": a whole number and a fraction said after it
 _AND_A_HALF = re.compile(r"\s+and\s+(a\s+half|one[- ]half|a\s+quarter|one[- ]quarter|three[- ]quarters?)\b", re.I)
 
 
@@ -86,6 +87,8 @@ def _and_part(m: re.Match) -> float:
     """The fraction an _AND_A_HALF match adds."""
     said = m.group(1).lower()
     return 0.5 if "half" in said else 0.75 if said.startswith("three") else 0.25
+
+
 # a bare B that is bytes: per parameter, per token or element ("2B/param", "4B per value")
 _BYTES_PER_ELEMENT = re.compile(r"\s*(?:/|per\s+|a\s+)(?:param|parameter|weight|value|element|elem|token|tok)\b", re.I)
 # ... or given to the symbol for bytes: "b = 2B", "bytes = 2B"
@@ -533,7 +536,8 @@ def _shape_letter(text: str, m: Mention) -> Mention:
 _K_LENGTH = re.compile(r"(\d+(?:\.\d+)?)\s*[kK](?=[\s-]+\w)")
 # ... "so ~5 more 4k sequences": five more, each 4K tokens long
 _MORE_OR_FEWER = frozenset({"more", "extra", "additional", "fewer"})
-_COUNT_THEN_LENGTH = re.compile(r"\s+(?:(?:more|extra|additional|fewer)\s+)?(?:of\s+(?:those|these|the|such)\s+)?", re.I)
+_COUNT_THEN_LENGTH = re.compile(r"\s+(?:(?:" + "|".join(sorted(_MORE_OR_FEWER)) + r")\s+)?(?:of\s+(?:those|these|the|such)\s+)?",
+                                re.I)
 
 
 _ONE_CARD = re.compile(r"[\s-]*(?:gigs?|gb|gib|g)\b[\s-]*(?:\w+[\s-]+)?(?:cards?|gpus?|devices?|[ahl]\d+\w*)\b", re.I)
