@@ -929,17 +929,20 @@ def _ledger_items(ev: Evidence, rubric: Rubric) -> None:
             by_kind.setdefault(k, []).append((item, spec))
     given = _given(ev.context)
     claims = [c for c in ev.ledger.claims if c.kind in by_kind and c.turn in ev.texts]
-    # an item that needs figures of several kinds ("the split": prefill, queueing, decode figures)
-    said = {(item, c.kind) for c in claims for item, spec in by_kind[c.kind] if _claim_counts(c, spec)}
-    short = {item for item, spec in specs
-             if spec.min_kinds > 1 and len({k for i, k in said if i == item}) < spec.min_kinds}
+    # an item that needs figures of several kinds ("the split": prefill, queueing, decode figures), said in one answer
+    # (not a decode step in one and the prefill a prefix saves three answers later)
+    said = {(item, c.turn, c.kind) for c in claims for item, spec in by_kind[c.kind] if _claim_counts(c, spec)}
+    whole = {(item, t) for item, spec in specs if spec.min_kinds > 1
+             for t in {t for i, t, _k in said if i == item}
+             if len({k for i, tt, k in said if i == item and tt == t}) >= spec.min_kinds}
+    several = {item for item, spec in specs if spec.min_kinds > 1}
     masked_spans = {t: _mask_grader_directed(text)[1] for t, text in ev.texts.items()}
     for c in claims:
         text = ev.texts[c.turn]
         if any(s <= c.start < e for s, e in masked_spans[c.turn]):
             continue
         for item, spec in by_kind[c.kind]:
-            if item in short or not _claim_counts(c, spec):
+            if (item in several and (item, c.turn) not in whole) or not _claim_counts(c, spec):
                 continue
             if any(h.turn == c.turn and h.start <= c.start < h.end for h in ev.hits.get(item, [])):
                 continue

@@ -130,11 +130,13 @@ def _computed_items(ev: Evidence, rubric: Rubric, family: str) -> None:
     # the question's own model, given by its shape ("32 layers, 32 heads of dimension 128"), and a card the
     # candidate names for the round ("On the 24 GiB A10G I'm testing on", "on a 24G dev card"): a cache checked on that shape is
     # sized for a model and a GPU both named
+    # ... or, where no card is named in the round at all (a coding drill: "How much memory is that for batch 8, 2,048
+    # tokens, 32 layers and 32 heads of dimension 128 in FP16?"), the shape alone: the bytes are checked without one
     stated = {c.kind for c in ev.ledger.claims if c.speaker == "interviewer" and c.value and not c.negated}
-    card = {"layers", "head_dim"} <= stated and bool({"kv_heads", "attention_heads"} & stated) and any(
+    card = {"layers", "head_dim"} <= stated and bool({"kv_heads", "attention_heads"} & stated) and (any(
         c.speaker == "candidate" and (c.subject.gpu or c.subject.gpu_memory_gib) and not c.hypothetical and not c.negated
         and c.turn not in tainted
-        for c in ev.ledger.claims)
+        for c in ev.ledger.claims) or not any(c.subject.gpu or c.subject.gpu_memory_gib for c in ev.ledger.claims))
     for c in ev.ledger.claims:
         if c.turn not in ev.texts or c.speaker != "candidate" or c.value is None or c.negated or c.hypothetical \
                 or c.turn in tainted:
@@ -540,14 +542,19 @@ def _speed_of_the_request(ev: Evidence) -> bool:
     return False
 
 
-def _said_of_latency(ev: Evidence, spec, item: str) -> bool:
+def _said_of_latency(ev: Evidence, spec, item: str, rubric: Rubric) -> bool:
     """Is `item` (a trade-off, or the metric that shows the choice wrong) said in an answer about latency (one with a
-    latency item, or answering a question about it)?"""
+    latency item or a latency figure, or answering a question about it)?"""
     latency = set(spec.items) - {"tradeoff", "wrong_metric"}
+    # a latency figure counts though the item it would feed needs more ("re-prefill costs a known ~200 ms": one part of
+    # the split, which needs two said together)
+    kinds = {k for x in latency if x in rubric.items and rubric.items[x].ledger for k in rubric.items[x].ledger.kinds}
+    figured = {c.turn for c in (ev.ledger.claims if ev.ledger else []) if c.kind in kinds and c.speaker == "candidate"
+               and not c.negated}
     for h in ev.hits.get(item, []):
         if _LATENCY_SAID.search(h.quote):
             return True  # "what I pay is latency, since a put now waits up to 2 ms"
-        if any(x.turn == h.turn for item in latency for x in ev.hits.get(item, [])):
+        if h.turn in figured or any(x.turn == h.turn for item in latency for x in ev.hits.get(item, [])):
             return True
         asked = ev.asked_before(h.turn)
         # (the question put back to itself is no answer: "And what do you give up to hold that 500 ms?" - "What would I
@@ -566,7 +573,7 @@ def score_criterion(cid: str, family: str, ev: Evidence, rubric: Rubric,
     named = ev.named
     if cid == "tail_latency_tradeoff":
         for item in ("tradeoff", "wrong_metric"):
-            if item in present and not _said_of_latency(ev, spec, item):
+            if item in present and not _said_of_latency(ev, spec, item, rubric):
                 # a cost accepted in an answer about something else (placement, a fleet's money) names a trade, not
                 # the tail's; "that's the number that tells you FP16 is the wrong call", said of capacity, is no alarm;
                 # alone it mentions no latency at all ("the cost is that short prompts hold memory they don't use")

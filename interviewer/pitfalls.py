@@ -23,6 +23,8 @@ from interviewer.quickre import Sentences, folds, guarded, may_match, needed_lit
 from interviewer.rubric import Pitfall, Rubric
 
 _SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?]+|(?=\n)|$)")  # a bullet line with no full stop is a sentence too
+# an answer's opening sentence, through a trail-off: "Probably... drain it now?" (the pick still asked, not "Probably...")
+_OPENING = re.compile(r"(?:[^.!?\n]*(?:\.\.\.|…)[ \t]*)*[^.!?\n]+(?:[.!?]+|(?=\n)|$)")
 # "depending on which policy we went with" is no choice made
 _CONDITIONAL = re.compile(r"\b(?:which|whichever|depending|whether|if)\b", re.I)
 _OR = re.compile(r"\bor\b", re.I)
@@ -184,9 +186,12 @@ _OR_OPENS = re.compile(r"[.!?]?\s+(?:um,?\s+|uh,?\s+|maybe\s+)?or\b", re.I)
 # one pick for each case, or a mix of the picks: "if X I'd lean A; if not, maybe B", "or a hybrid of the two"
 _CASE_PICKS = re.compile(r"\bif\b[^.!?]{0,80}?[;,]\s*(?:and\s+|but\s+)?(?:if\s+not|otherwise)\b|"
                          r"\bor\s+(?:a\s+|some\s+)?(?:hybrid|mix|combination)\s+of\s+(?:the\s+|those\s+|these\s+)?(?:two|both|them)\b", re.I)
-# another option kept in view after the pick: "though DRF is attractive", "but fair share is also tempting"
+# another option kept in view after the pick: "though DRF is attractive", "but fair share is also tempting", "but I'd
+# keep quotas as a fallback in case teams push back"
 _TEMPTED = re.compile(r"\b(?:though|but|although)\s+[^.;!?\n]{0,60}?\b(?:is|are|looks|sounds|seems)\s+(?:also\s+|really\s+|very\s+|pretty\s+)?"
-                      r"(?:tempting|attractive|appealing)\b", re.I)
+                      r"(?:tempting|attractive|appealing)\b"
+                      r"|\b(?:though|but|although)\s+(?:i.d|we.d|i\s+would|we\s+would)\s+(?:still\s+)?keep\s+[^.;!?\n]{0,40}?\bas\s+"
+                      r"(?:a\s+)?(?:fallback|backup|plan\s+b|hedge)\b", re.I)
 
 
 def _deferral_in(p: Pitfall, sentence: str) -> bool:
@@ -240,7 +245,7 @@ def _answered_pick(ev: Evidence, p: Pitfall, hit: Hit | None) -> bool:
                 if deferred or _NO_CHOICE.match(said) or _or_sentence(said, p) or _HEDGED_PICK.search(said) \
                         or _WHY_THEY_EXIST.search(said):
                     continue
-                first = _SENTENCE.match(said.lstrip())
+                first = _OPENING.match(said.lstrip())
                 if asked_before:
                     # the list sits in the answer to "pick one" itself: it is the rejected alternatives when the
                     # answer opens on one choice ("Weighted fair share on decayed GPU-hours, ... I looked at
@@ -492,7 +497,11 @@ _BULLETED_MENU = re.compile(r"(?:^|\n)[ \t]*(?:[-*•][ \t]+)?(?:[a-z]+:[ \t]+)?
                             r"(?:\s+(?:when|if|for|on)\b[^:.\n]{0,40})?"
                             r"\s*:[ \t]*\n(?:[ \t]*(?:[-*•]|\d+[.)])[ \t]+[^\n]+(?:\n|$)){3,}"
                             # ... or each line its own numbered option: "- Option 1: Triton dynamic batching\n- Option 2: ..."
-                            r"|(?:(?:^|\n)[ \t]*(?:[-*•][ \t]+)?option[ \t]+(?:\d|one|two|three|four|[a-e])\b[ \t]*[:.)-][^\n]*){2,}", re.I)
+                            r"|(?:(?:^|\n)[ \t]*(?:[-*•][ \t]+)?option[ \t]+(?:\d|one|two|three|four|[a-e])\b[ \t]*[:.)-][^\n]*){2,}"
+                            # ... or said to be many at the end of a line: "graceful degradation, theres a bunch of fallbacks\n- ..."
+                            r"|(?:^|\n)[^\n]*?\bthere(?:.s|s|\s+is|\s+are)\s+(?:a\s+bunch\s+of|a\s+few|several|some|lots\s+of|many|a\s+number\s+of)\s+"
+                            r"(?:[\w-]+\s+)?(?:options|choices|alternatives|fallbacks|ways|paths|approaches|possibilities)[ \t]*:?[ \t]*\n"
+                            r"(?:[ \t]*(?:[-*•]|\d+[.)])[ \t]+[^\n]+(?:\n|$)){3,}", re.I)
 _AS_A_SET = re.compile(r"\b(?:either|both|any|all|each|every|two|three|four)\b", re.I)
 # a question that offers options: "Do you resume from cached state or recompute the prompt?"
 _OR_QUESTION = re.compile(r"\bor\b[^.?!]{0,120}\?", re.I)
@@ -593,10 +602,11 @@ def _policy_list(ev: Evidence, p: Pitfall, since: int = 0) -> bool:
         if laid_out and (laid_out is pipes or _deferral_in(p, text[last_line:])):
             start = laid_out.start() + (len(laid_out.group(0)) - len(laid_out.group(0).lstrip()))
             ev.pitfalls[p.id] = Hit(p.id, turn, start, laid_out.end(), quote_around(text, start, laid_out.end()))
-            ev.pitfall_kinds[p.id] = "menu"
+            # (bullets that are scheduling policies are a list of names, answered only by one of them)
+            ev.pitfall_kinds[p.id] = "names" if len(_names_in(laid_out.group(0), p)) >= p.min_names else "menu"
             return True
         if len(starts) < 2 and not ((deferred or deferred_next) and menu_in_turn) \
-                and not (menu_in_turn and _opens_menu(text)) \
+                and not ((menu_in_turn or deferred) and _opens_menu(text)) and not _four_offered(text) \
                 and not (deferred and asked is not None and (_OR_QUESTION.search(ev.context[asked])
                                                              or _asks_for_one(p, ev.context[asked]))):
             continue  # fewer than two policy names and no menu left open or opened: nothing to find in this answer
@@ -651,7 +661,8 @@ def _policy_list(ev: Evidence, p: Pitfall, since: int = 0) -> bool:
             opened = _opens_menu(sentence) and (
                 len(_OR.findall(sentence)) >= 1 and sentence.count(",") + len(_OR.findall(sentence)) >= 4
                 # "Circuit breakers, hedged requests, fallbacks, caching, bulkheads; the standard resilience toolkit"
-                or _TOOLKIT.search(sentence) is not None and sentence.count(",") >= 3)
+                or _TOOLKIT.search(sentence) is not None and sentence.count(",") >= 3) \
+                or _four_offered(sentence)
             # ("Could drain now, could wait for the checkpoint, could live-migrate. Depends on the job.": no "or")
             # ... nor "Preemption, swapping to CPU, recompute, admission control - the engine supports all of them")
             joined_up = len(_OR.findall(sentence)) >= 1 or _COULD_CHAIN.search(sentence) is not None \
@@ -762,6 +773,8 @@ _MENU_OPENER = re.compile(
     r"|\bthere\s+are\s+(?:(?:a\s+few|several|many|multiple|some|various)\s+)?(?:options|choices|alternatives|approaches|ways)\s*:"
     # "there's a menu of controls: load shedding, priority queues, ..."
     r"|\ba\s+menu\s+of\s+(?:[\w-]+\s+){0,2}?" + _NOUNS +
+    # "There's a design space. Continuous batching as in Orca; chunked prefill ...; and speculative decoding"
+    r"|\bthere(?:'s|\s+is)\s+a\s+(?:whole\s+|big\s+|large\s+|wide\s+)?design\s+space\b"
     # "It's genuinely hard to pick one without knowing the org"
     r"|\b(?:hard|difficult|tough|impossible)\s+to\s+(?:pick|choose)\s+(?:just\s+)?(?:one|a\s+single\s+\w+)\b"
     # numbered options, one a line: "- Option one: drain now ...", "- Option two: wait for the checkpoint"
@@ -783,6 +796,16 @@ _TOOLKIT = re.compile(_TOOLKIT_WORDS, re.I)
 _COMMITTED = re.compile(r"\b(?:i|we)(?:.d|\s+would|.ll|\s+will)\s+(?:\w+\s+){0,2}?(?:build|use|run|ship|implement|enforce|"
                         r"put|deploy|start\s+with|go\s+with)\b", re.I)
 _OR_LEAD = re.compile(r"\s*(?:(?:[-*+•]|-{1,2}>|={1,2}>|[→⇒])\s+)?or\b", re.I)  # ("-> or DRF for multi-resource": a bullet too)
+# four options or more offered in one sentence, an "or" before each: "If not, we could batch, or use a faster disk, or
+# a battery-backed cache, or replicate instead."
+_WE_COULD = re.compile(r"\b(?:we|you|one)\s+could\b", re.I)
+
+
+def _four_offered(text: str) -> bool:
+    """Does a sentence of `text` offer four options or more, "we could" and an "or" before each of the last three?"""
+    return _WE_COULD.search(text) is not None and any(
+        _WE_COULD.search(sm.group(0)) and len(_OR.findall(sm.group(0))) >= 3 for sm in _SENTENCE.finditer(text))
+
 # options said one "could" after another
 _COULD_CHAIN = re.compile(r"\bcould\s+(?!be\b)\w+[^.;]{0,60}?,\s*(?:we\s+|you\s+)?could\s+\w+", re.I)
 # every branch of the opener ends in one of these, or numbers its options

@@ -4442,6 +4442,17 @@ def test_a_shard_written_as_a_rate_per_gpu_and_a_prefill_quoted_per_thousand_tok
     (OPEN_13B + " Note the 13B uses grouped-query attention with 8 KV heads, so the cache is small.",
      "I don't think Llama-2-13B has GQA; in Llama 2 only the 70B got it. So KV per token is 2 × 40 × 40 × 128 × 2 = 819,200 "
      "bytes, about 0.8 MB.", "kv_bytes_per_token", 819200, "ok"),
+    # a share added to a count is a share of that count: 30 plus 40% is 42
+    (OPEN_REC, "6M / 200K = 30 L4s. Plus 40% headroom for the peak: 30 plus 40% is 36 L4s.", "arithmetic", 36, "wrong"),
+    (OPEN_REC, "6M / 200K = 30 L4s. Plus 40% headroom for the peak: 30 + 40% = 42 L4s.", "arithmetic", 42, "ok"),
+    # a hedge between the product and its result
+    ("A 70B on four H100s.", "If max_tokens is 2,048, then 2,048 x 30 ms is, I think, about 40 seconds, plus prefill.",
+     "arithmetic", 40000, "wrong"),
+    # each GPU holding "its own FP16 copy" is a copy per GPU, not one replica across the eight
+    ("One host, eight A100 80GB GPUs, each holding its own FP16 copy of a 13B model - Llama-2-13B shape. Prompts around "
+     "2,000 tokens, replies around 250.", "Weights: 13B × 2 B = 26 GB. KV per token: 2 × 40 × 40 × 128 "
+     "× 2 = 819,200 B. A sequence of 2,250 tokens is ~1.84 GB. Free: 80 − 26 − ~6 overhead ≈ 48 GB. 48 / 1.84 ≈ 26 "
+     "sequences per GPU.", "concurrent_sequences", 26, "ok"),
 ])
 def test_what_a_figure_is_by_the_words_around_it_and_its_verdict(opening, text, kind, value, verdict):
     led = ledger(text, opening=opening)
@@ -4469,6 +4480,11 @@ def test_what_a_figure_is_by_the_words_around_it_and_its_verdict(opening, text, 
      "params", 1.3e9),
     (OPEN_70B_TP, "We push 200 × 1,800 = 360k tokens/s through it, 1.3B an hour, so about $0.23 per 1M tokens blended.",
      "kv_cache_tokens", 1e6),
+    # recompute shared out over the survivors is neither the cache's tokens nor a tensor-parallel degree
+    (OPEN_13B_HOST, "its seqs die w/ its kv, so ~2.1k tok of recompute each\n24 x 2.1k = ~50k tok of extra prefill spread "
+                    "over 7 gpus, a couple seconds of bump", "kv_cache_tokens", 50000),
+    (OPEN_13B_HOST, "its seqs die w/ its kv, so ~2.1k tok of recompute each\n24 x 2.1k = ~50k tok of extra prefill spread "
+                    "over 7 gpus, a couple seconds of bump", "tensor_parallel", 7),
 ])
 def test_figures_that_are_not_the_kind_they_sit_beside(opening, text, kind, value):
     led = ledger(text, opening=opening)
@@ -4508,3 +4524,10 @@ def test_memory_set_aside_per_card_in_a_table_is_no_count_of_sequences():
                         ("candidate", "| item | GB |\n|---|---|\n| 4 × 80 GB | 320 |\n| weights | −140 |\n| activations, CUDA "
                                       "graphs, NCCL buffers (~8 per card) | −32 |\n| left for KV | ~148 |")])
     assert 8 not in [c.value for c in led.by_kind("concurrent_sequences")], led.summary()
+
+
+def test_a_jobs_shape_in_words_beside_drained_hosts_is_not_their_gpus():
+    """"6 hosts drained so an eight-GPU gang can start" - the gang's shape, said in words, is no count of the hosts' GPUs."""
+    led = ledger("I'd keep 6 hosts drained at any time so an eight-GPU gang can start without waiting - that's 48 GPUs, "
+                 "2.4% of the fleet.", opening=OPEN_FLEET)
+    assert not [c for c in led.candidate_claims() if c.check is not None and c.check.status == "wrong"], led.summary()

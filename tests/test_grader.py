@@ -1144,14 +1144,16 @@ _DRILL_Q = ("You preallocate the cache to max length. How much memory is that fo
 _DRILL_A = "2 x 32 layers x 32 heads x 128 x 2 B = 512 KiB per token; x 2,048 tokens = 1 GiB per sequence; x 8 = 8 GiB."
 
 
-def test_a_drill_cache_sized_on_the_given_shape_against_a_card_named_is_derived_for_named_hardware():
+def test_a_drill_cache_sized_on_the_given_shape_is_derived_for_named_hardware():
     """The drill's model is the shape the interviewer gives: sized right on it and set against a GPU the
-    candidate names ('the 24 GiB A10G I'm testing on'), capacity is 3; on the shape alone it stays 2."""
+    candidate names ('the 24 GiB A10G I'm testing on'), capacity is 3; and where no card is named in the round at
+    all, on the shape alone too - the bytes are checked without one (the blind writers gave 3 to 47 such answers
+    in the labelled drills this changed and 2 to 20)."""
     carded = _graded("transformer-kv-cache-drill",
                      (_DRILL_Q, _DRILL_A + " On the 24 GiB A10G I'm testing on that's a third of the card."))
     bare = _graded("transformer-kv-cache-drill", (_DRILL_Q, _DRILL_A + " That's a lot of memory for a cache."))
     assert _scores(carded)["capacity_number"] == 3
-    assert _scores(bare)["capacity_number"] == 2
+    assert _scores(bare)["capacity_number"] == 3
 
 
 def test_a_wrong_shrink_under_grouped_query_attention_holds_capacity_down():
@@ -3453,3 +3455,102 @@ def test_one_rule_said_three_times_when_asked_for_one_is_no_list():
     assert "policy_list" not in _pitfall_ids(turns, qid="gpu-scheduling-platform")
 
 
+
+
+@pytest.mark.parametrize("qid, pitfall, pairs", [
+    # the tail put off until someone complains does not clear the mean kept as the alert
+    pytest.param("gpu-inference-serving", "average_only",
+                 [("How do you know it's healthy?", "I'd track the average response time on a Grafana dashboard, and if the "
+                   "average goes above, say, two seconds, we autoscale. I'd keep the average as the main alert and look at "
+                   "the p99 if someone complains.")], id="the_p99_looked_at_only_when_someone_complains"),
+    # forced to pick, the pick keeps another of the list as a fallback
+    pytest.param("gpu-scheduling-platform", "policy_list",
+                 [("Pick one fairness rule.", "There are a few reasonable ones: strict per-team quotas, weighted fair share, "
+                   "dominant resource fairness, or a market with GPU credits. It depends on what the teams want."),
+                  ("I asked for one.", "If you force me... fair share, probably, but I'd keep quotas as a fallback in case "
+                   "teams push back.")], id="a_pick_that_keeps_another_as_a_fallback"),
+    # a trail-off before the pick is no sentence of its own: the pick is still asked back
+    pytest.param("gpu-health-repair", "policy_list",
+                 [("Drain now or wait?", "I think there are a few options. We could drain it now and restart from the last "
+                   "checkpoint, or wait until the next checkpoint, or migrate the work to a spare GPU, or let the job keep "
+                   "running. I think it depends on the error."),
+                  ("Pick one, for an uncorrectable ECC error.", "Probably... drain it now? Unless the checkpoint is close, "
+                   "then maybe wait.")], id="a_trailed_off_pick_asked_back"),
+    # asked for one with a number, the number is put off to load testing
+    pytest.param("recommendation-serving", "policy_list",
+                 [("How do you batch on the GPU?", "Dynamic batching in Triton with a max queue delay and preferred batch "
+                   "sizes, or maybe request coalescing at the gateway, or micro-batching per candidate set. Any of those "
+                   "could work."),
+                  ("Pick one and give me a number.", "I'd rather not commit to a number without benchmarking; I think the "
+                   "right values come out of load testing.")], id="the_number_left_to_load_testing"),
+    # fallbacks one a bullet under "a bunch of fallbacks", then whichever applies
+    pytest.param("recommendation-serving", "policy_list",
+                 [("The feature store slows down. What does the user see?", "graceful degradation, theres a bunch of "
+                   "fallbacks\n- cached recs from the last session\n- popular-in-area lists\n- rule-based ranking\n- or skip "
+                   "personalisation entirely\ncircuit breakers + per-stage timeouts pick whichever applies")],
+                 id="a_bunch_of_fallbacks_and_whichever_applies"),
+    # a design space laid out, each winning somewhere
+    pytest.param("gpu-inference-fundamentals", "policy_list",
+                 [("How would you configure batching?", "There's a design space. Continuous batching as in Orca; chunked "
+                   "prefill as in Sarathi; disaggregated prefill and decode as in DistServe; and speculative decoding. Each "
+                   "wins in a different regime; the right combination depends on the workload.")],
+                 id="a_design_space_each_winning_somewhere"),
+    # four fixes offered in one sentence, an "or" before each
+    pytest.param("kv-store-wal", "policy_list",
+                 [("An fsync per put caps you well below 50,000 writes a second. How do you hit the target?",
+                   "NVMe does hundreds of thousands of IOPS, so it's probably fine. If not, we could batch, or use a faster "
+                   "disk, or a battery-backed cache, or replicate instead.")], id="four_fixes_each_after_an_or"),
+    # routing rules one a bullet, answered by a blend of them
+    pytest.param("route-batch-eight-gpus", "policy_list",
+                 [("Which GPU gets the next request?", "theres a few options\n- round robin\n- least outstanding requests\n"
+                   "- power of two choices\n- prefix-aware hashing\neach has tradeoffs\nwe'd probably combine them"),
+                  ("Combine how? Pick one.", "a weighted score of those signals, tuned offline")],
+                 id="bulleted_routing_rules_answered_by_a_blend"),
+])
+def test_a_list_left_open_across_its_answers_is_raised(qid, pitfall, pairs):
+    assert pitfall in _pitfall_ids(_dialogue(*pairs), qid)
+
+
+@pytest.mark.parametrize("qid, answers, item, present", [
+    # a hedge set off by commas before the figure is no gap in it
+    ("recommendation-serving", ["Dynamic batching with a max wait of, I think, 3 ms - a request waits at most that long."],
+     "batch_wait", True),
+    # the cost named against what it is not, typed tersely
+    ("recommendation-serving", ["we cut candidates from 400 to 250 so fewer lookups per req\ncost isnt throughput, its "
+                                "relevance: smaller candidate set = lower recall"], "tradeoff", True),
+    # "what we'd give up" answered with not knowing gives nothing up
+    ("route-batch-eight-gpus", ["What we'd give up - I'm honestly not sure yet."], "tradeoff", False),
+    # a request that won't fit turned away before it starts
+    ("transformer-kv-cache-drill", ["I'd cap the batch at 8, and if a prompt plus its max_new_tokens won't fit in 2,048, I'd "
+                                    "reject it up front rather than overflow the buffer."], "admission_rule", True),
+    # the GPUs per host in a notation line
+    ("gpu-scheduling-platform", ["Notation: G = 256 GPUs, h = 32 hosts, g = 8 per host."], "per_host_shape", True),
+    # the KV formula recited in words
+    ("gpu-inference-fundamentals", ["Size per token is layers times KV heads times head dimension times two for K and V "
+                                    "times bytes per element."], "kv_formula", True),
+    # a decode step in one answer and a prefill three answers later are no split of one latency
+    ("route-batch-eight-gpus", ["If a decode step is ~25 ms, a 250-token reply is ~6 seconds.",
+                                "The prefix saves maybe 1,500 tokens of prefill, a few hundred milliseconds."],
+     "latency_split", False),
+    ("route-batch-eight-gpus", ["Prefill of the 2,000-token prompt is ~300 ms, then each decode step is ~25 ms."],
+     "latency_split", True),
+    ("route-batch-eight-gpus", ["I'd chart p50 and p99 TTFT split into router-queue time and prefill time."],
+     "latency_split", True),
+])
+def test_what_an_answer_says_is_the_item_it_earns(qid, answers, item, present):
+    assert (item in _evidence(qid, answers).present) is present
+
+
+
+def test_a_trade_accepted_beside_one_latency_figure_is_said_of_latency():
+    """A cost accepted in an answer that prices the choice in prefill time ("Cached on GPU 3 saves 1,200 tokens of
+    prefill = ~200 ms") is the tail's trade, though one latency figure alone makes no split."""
+    report = _graded("route-batch-eight-gpus",
+                     ("What's your tail target, and how would you know it's wrong?",
+                      "Target: p50 TTFT 350 ms, p99 TTFT 1 s. Signal: p99 router queue wait > 500 ms while free KV blocks "
+                      "> 20% means the step budget is the bottleneck."),
+                     ("GPU 3 is full but holds the cached prefix. Prefix or memory?",
+                      "- Cached on GPU 3 saves 1,200 tokens of prefill = ~200 ms.\n- Rule: prefer the prefix GPU only if "
+                      "it can admit now; otherwise go to GPU 6 and re-prefill.\n- Trade-off accepted: extra prefill FLOPs "
+                      "and a second copy of the prefix blocks on GPU 6."))
+    assert report.criterion("tail_latency_tradeoff").score == 3

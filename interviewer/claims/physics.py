@@ -1814,6 +1814,13 @@ def check_calculation(c: Claim, ctx: Ctx, i: int) -> Check | None:
         word = per.group(1).lower()
         values[k] = parts[k].value / _PERIOD_MS[_PERIOD_NAME.get(word, word)]
         dims = {m.dim for m in parts if m is not None and m.dim != "time"} | {result[-1].dim}
+    share_added = False
+    if len(ops) == 1 and ops[0] in arithmetic.ADD | arithmetic.SUB and parts[1] is not None and parts[1].dim == "percent" \
+            and parts[0] is not None and parts[0].dim != "percent":
+        # "30 plus 40% is 36 L4s": the share is of the figure it is added to (30 x 1.4 = 42)
+        values, ops = [values[0], 1 + values[1] if ops[0] in arithmetic.ADD else 1 - values[1]], ["x"]
+        dims.discard("percent")
+        share_added = True
     expected = arithmetic.evaluate(values, ops)
     if expected is None or c.value is None:
         return None
@@ -1873,6 +1880,14 @@ def check_calculation(c: Claim, ctx: Ctx, i: int) -> Check | None:
         # a count times a size said with its unit, into bytes: every unit is said, so no change of unit can explain
         # a gap ("50,000 writes x 1 KB is 50 GB per second of log" is 1,000 times high)
         return _every_unit_said(c, ctx, said, expected, trace, 1.0995)
+    if share_added and result and result[-1].dim in _WHOLE and result[-1].raw and not (c.approx or result[-1].approx) \
+            and abs(result[-1].raw - expected * result[-1].raw / result[-1].value) >= 1:
+        # a share added to a count said exactly: nothing is estimated, so only the rounding to a whole is allowed
+        check = _check("wrong", "arithmetic", expected, c.unit, c,
+                       f"{said} is {expected:,.3g}, not {result[-1].raw:,.0f}: the share is of the figure it is added to "
+                       f"({' '.join(c.span.split())}).", trace)
+        check.ratio = round(c.value / expected, 3)
+        return check
     if _whole_product_off(c, ops, parts, result, expected):
         # "20 × 8 = 180 GPUs": whole counts multiplied, nothing estimated - the tolerance kept for estimates is no excuse
         check = _check("wrong", "arithmetic", expected, c.unit, c,
@@ -2618,7 +2633,7 @@ def _given(ctx: Ctx, i: int, kind: str) -> list[float]:
             and ctx.claims[j].speaker == "interviewer"]
 
 
-_SHAPE_WORD = re.compile(r"\d+-(?:gpus?|hosts?|nodes?|cards?)", re.I)
+_SHAPE_WORD = re.compile(r"(?:\d+|one|two|four|eight|sixteen|thirty-two|sixty-four)-(?:gpus?|hosts?|nodes?|cards?)", re.I)  # ("an eight-GPU gang")
 
 
 def check_share_count(c: Claim, ctx: Ctx, i: int) -> Check | None:

@@ -108,6 +108,18 @@ def blank_fillers(text: str) -> str:
     return _FILLER.sub(lambda m: " " * (m.end() - m.start()), text)
 
 
+# a hedge set off by commas just before a figure: "a max wait of, I think, 3 ms", "is, I believe, about 40 seconds" read as
+# "a max wait of 3 ms" (not "I'd guess": a guessed figure is read as one)
+_HEDGE = re.compile(r",\s*(?:I\s+think|I\s+believe|I.d\s+say)\s*,(?=\s*(?:about\s+|around\s+|roughly\s+|~)?\d)", re.I)
+
+
+def blank_hedges(text: str) -> str:
+    """`text` with each hedge set off by commas before a figure turned to spaces: the same length."""
+    if "," not in text or not _HEDGE.search(text):
+        return text
+    return _HEDGE.sub(lambda m: " " * (m.end() - m.start()), text)
+
+
 # inline LaTeX as candidates type it in chat: "$2 \\times 80 \\times 8$ B", "\\approx 320 KiB", "2{,}048",
 # "\\text{ GB}": each command becomes its symbol (or nothing) padded with spaces, so offsets hold
 _LATEX_SYMBOL = {"times": "×", "cdot": "·", "approx": "≈", "sim": "~", "le": "≤", "leq": "≤", "ge": "≥", "geq": "≥",
@@ -154,10 +166,11 @@ def latex_plain(text: str) -> str:
 def candidate_reading(text: str, european: bool) -> str:
     """A candidate's turn as the claim ledger and the cue scan both read it: each dotted thousands
     group written with commas when the candidate writes numbers the European way (or restates that
-    number with commas), the fillers and the empty slots blanked (the same length, so offsets hold).
+    number with commas), the fillers, the hedges before a figure and the empty slots blanked (the same length, so
+    offsets hold).
     Cached by text: the two read the same turns."""
     text = spaced_thousands(arrow_bullets(blank_outline_labels(unbracket_units(latex_plain(code_thousands(circa(text)))))))
-    return blank_empty_slots(blank_fillers(european_to_english(text) if european else restated_thousands(text)))
+    return blank_empty_slots(blank_hedges(blank_fillers(european_to_english(text) if european else restated_thousands(text))))
 
 
 # a line of the interviewer's message quoted back in a reply, email style: "> p99 time to first token under 800 ms"

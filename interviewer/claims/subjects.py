@@ -64,9 +64,10 @@ def _nearest_size(said: dict, pos: int) -> float | None:
     return size
 
 
-# "eight A100s, each holding its own copy of Qwen2.5-7B": a copy per GPU, not one replica across them
+# "eight A100s, each holding its own copy of Qwen2.5-7B": a copy per GPU, not one replica across them (nor "its own
+# FP16 copy")
 _OWN_COPY = re.compile(r"\beach\s+(?:holding|with|running|serving|has|holds|keeps|keeping)\s+(?:its|their)\s+own\s+"
-                       r"(?:copy|replica|instance)|\bone\s+(?:copy|replica)\s+(?:per|on\s+each)\s+(?:gpu|card)", re.I)
+                       r"(?:[\w-]+\s+){0,2}?(?:copy|replica|instance)|\bone\s+(?:copy|replica)\s+(?:per|on\s+each)\s+(?:gpu|card)", re.I)
 _LATER_CLAUSE = re.compile(r",\s*(?:and|but)\b|;", re.I)
 _THATS_THE = re.compile(r",\s*but\s+that.s\s+(?:for\s+)?(?:the|a)\s+$", re.I)
 
