@@ -3535,7 +3535,15 @@ def test_a_list_left_open_across_its_answers_is_raised(qid, pitfall, pairs):
     ("route-batch-eight-gpus", ["Prefill of the 2,000-token prompt is ~300 ms, then each decode step is ~25 ms."],
      "latency_split", True),
     ("route-batch-eight-gpus", ["I'd chart p50 and p99 TTFT split into router-queue time and prefill time."],
-     "latency_split", True),
+     "latency_split", True),    # a disk's speed waved at is no latency discussed
+    ("kv-store-wal", ["I'd guess NVMe drives are fast enough now that fsync isn't really the bottleneck."], "latency_named",
+     False),
+    # a one-line agenda names topics to come, not a batching approach
+    ("recommendation-serving", ["Plan: 1) the latency budget, 2) how many GPUs, 3) batching on the GPUs."],
+     "batching_named", False),
+    # a request's candidates called a batch on their own, each request sent straight on: no batching across requests
+    ("recommendation-serving", ["Each request already scores ~300 alerts at once, so it's a batch on its own; we send each "
+                                "request straight to a GPU as it comes in."], "batching_named", False),
 ])
 def test_what_an_answer_says_is_the_item_it_earns(qid, answers, item, present):
     assert (item in _evidence(qid, answers).present) is present

@@ -166,10 +166,11 @@ def latex_plain(text: str) -> str:
 def candidate_reading(text: str, european: bool) -> str:
     """A candidate's turn as the claim ledger and the cue scan both read it: each dotted thousands
     group written with commas when the candidate writes numbers the European way (or restates that
-    number with commas), the fillers, the hedges before a figure and the empty slots blanked (the same length, so
-    offsets hold).
+    number with commas), a one-line agenda's topics, the fillers, the hedges before a figure and the empty slots
+    blanked (the same length, so offsets hold).
     Cached by text: the two read the same turns."""
-    text = spaced_thousands(arrow_bullets(blank_outline_labels(unbracket_units(latex_plain(code_thousands(circa(text)))))))
+    text = spaced_thousands(arrow_bullets(blank_agenda(blank_outline_labels(unbracket_units(latex_plain(code_thousands(
+        circa(text))))))))
     return blank_empty_slots(blank_hedges(blank_fillers(european_to_english(text) if european else restated_thousands(text))))
 
 
@@ -239,6 +240,19 @@ def blank_outline_labels(text: str) -> str:
     if not any(c in text for c in ".)"):
         return text
     return _OUTLINE_LABEL.sub(lambda m: m.group(1) + " " * len(m.group(2)), text)
+
+
+# a plan's agenda, its topics numbered in one line: "Plan: 1) the latency budget, 2) how many GPUs, 3) batching on the
+# GPUs." names what the answer will cover, not what it claims (each item short, none going on past its comma)
+_AGENDA = re.compile(r"(?im)^([ \t]*(?:plan|agenda|outline|roadmap)\s*:\s*)"
+                     r"((?:\(?\d\)?[.)]?\s+[^,;.\n]{1,60}?[,;]\s*)+\(?\d\)?[.)]?\s+[^,;.\n]{1,60}?)(?=\.(?:\s|$)|\n|$)")
+
+
+def blank_agenda(text: str) -> str:
+    """`text` with a one-line numbered agenda's topics blanked (the same length, so offsets hold)."""
+    if ":" not in text or not _AGENDA.search(text):
+        return text
+    return _AGENDA.sub(lambda m: m.group(1) + " " * len(m.group(2)), text)
 
 
 # a unit in square brackets after its number: "8,050 x 320 [KiB] ~ 2.6 [GB]", "wait would pass 2 [s]"
