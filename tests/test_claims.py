@@ -4531,3 +4531,12 @@ def test_a_jobs_shape_in_words_beside_drained_hosts_is_not_their_gpus():
     led = ledger("I'd keep 6 hosts drained at any time so an eight-GPU gang can start without waiting - that's 48 GPUs, "
                  "2.4% of the fleet.", opening=OPEN_FLEET)
     assert not [c for c in led.candidate_claims() if c.check is not None and c.check.status == "wrong"], led.summary()
+
+
+def test_a_calculations_result_pointed_back_at_is_its_quantity_not_another_calculation():
+    """"... = 200 * 10.8 ≈ 2,160" then "That 2,160 is fleet-wide": the figure pointed back at keeps no calculation of
+    its own to re-do (it had crashed the ledger with nothing to evaluate)."""
+    led = ledger("Little's law:\n\n```\nin_flight = arrival_rate * time_in_system\n          = 200 * (0.3 + 300 * 0.035) "
+                 "= 200 * 10.8 ≈ 2,160\n```\n\nThat 2,160 is fleet-wide, not per GPU. Divided by 16 replicas it's ~135 "
+                 "each.", opening=OPEN_70B_TP)
+    assert all(c.formula for c in led.claims if c.kind == "arithmetic"), led.summary()

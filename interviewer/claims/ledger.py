@@ -171,7 +171,8 @@ def _referred_kind(f, text: str, claims: list[Claim], v) -> str:
             and _ECHO_BEFORE.search(text, max(0, f.start - 8), f.start):
         # a bare figure pointed back at ("Does that 400K cover both the keys and the values?" after "KV/token |
         # 400K byte") is the candidate's figure, unit and all - not a new quantity the question's words suggest
-        said = _said_before(claims, f.value, lambda c: True)
+        # (a calculation's result pointed back at, "That 2,160 is fleet-wide", is the quantity, not another calculation)
+        said = _said_before(claims, f.value, lambda c: c.kind != "arithmetic")
         if said is not None:
             return said.kind
     # a bare count read as a length that is the cap set before: "max_num_seqs = 256 ... at 256 it would thrash"

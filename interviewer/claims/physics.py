@@ -1764,6 +1764,8 @@ def check_calculation(c: Claim, ctx: Ctx, i: int) -> Check | None:
     from interviewer.claims import arithmetic
     from interviewer.claims.numbers import BITS_RATE, find_mentions
 
+    if not c.formula:
+        return None  # nothing said to re-do
     inverted = _utilisation_inverted(c, ctx)
     if inverted is not None:
         return inverted
