@@ -139,14 +139,16 @@ EXACT, WITHIN_ONE, PITFALL_RECALL, FALSE_PITFALL = 0.85, 0.97, 0.85, 0.02
 # ZZZZZZZZZP on exact, one false quantizing_on_faith and one strong answer) in cycle 125, and ZZZZZZZZZQ and ZZZZZZZZZR
 # (0.88, 0.93; ZZZZZZZZZQ on two false policy_list, one strong, three weak and one stuffed answer, ZZZZZZZZZR on one weak
 # answer only) in cycle 126, and ZZZZZZZZZS and ZZZZZZZZZT (0.88, 0.89; ZZZZZZZZZS on one weak answer only, ZZZZZZZZZT on
-# one false quantizing_on_faith only) in cycle 127.
+# one false quantizing_on_faith only) in cycle 127, and ZZZZZZZZZU and ZZZZZZZZZV (0.84, 0.96; ZZZZZZZZZU on exact, recall
+# 0.76, one strong and three weak answers, ZZZZZZZZZV on one strong answer only) in cycle 128.
 BELOW_THE_BAR: dict[str, str] = {
-    "batch_zzzzzzzzzu": ("measured once at edc5628 (the seventh session of 2026-12-07, written blind while cycle 127 ran "
-                         "and kept unopened): within one 1.00, no false pitfall, stuffed 3/3; exact 0.84 (76/90), pitfall "
-                         "recall 0.76 (16/21), one strong (5/6) and three weak answers (5/8) do not meet the bar"),
-    "batch_zzzzzzzzzv": ("measured once at edc5628 (written blind while cycle 127 ran and kept unopened): exact 0.96 (86/90), "
-                         "within one 1.00, pitfall recall 0.93 (25/27), no false pitfall, weak 8/8, stuffed 3/3; one strong "
-                         "answer graded under 8 (5/6) misses"),
+    "batch_zzzzzzzzzw": ("measured once at 683ce4a (the eighth session of 2026-12-07, written blind "
+                         "while cycle 128 ran and kept unopened): exact 0.91 (82/90), within one 1.00, no false pitfall, "
+                         "strong 6/6, stuffed 3/3; pitfall recall 0.88 (22/25) and two weak answers (6/8) do not meet the bar"),
+    "batch_zzzzzzzzzx": ("measured once at 683ce4a (written blind while cycle 128 ran and kept unopened): "
+                         "within one 0.99 (89/90), pitfall recall 0.95 (21/22), weak 8/8, stuffed 3/3; exact 0.89 (80/90) "
+                         "is over the bar, but one false vendor_speedup (1 of 28 that forbid it, 3.6%) and three strong "
+                         "answers graded under 8 (4/7) miss"),
 }
 
 BATCHES = sealed_batches()
