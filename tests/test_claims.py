@@ -4540,3 +4540,37 @@ def test_a_calculations_result_pointed_back_at_is_its_quantity_not_another_calcu
                  "= 200 * 10.8 ≈ 2,160\n```\n\nThat 2,160 is fleet-wide, not per GPU. Divided by 16 replicas it's ~135 "
                  "each.", opening=OPEN_70B_TP)
     assert all(c.formula for c in led.claims if c.kind == "arithmetic"), led.summary()
+
+
+def test_a_slip_named_after_its_correction_is_no_new_result():
+    """"= 2.6 MB a token - no wait, 64 is the query heads": the 64 names the factor that slipped; the result settled on
+    is the next line's."""
+    led = ledger("KV per token. Llama-3-70B: 80 layers, head dim 128... 2 × 80 × 64 × 128 × 2 bytes = 2.6 MB a token — no "
+                 "wait, 64 is the query heads. It's GQA, 8 KV heads. So 2 × 80 × 8 × 128 × 2 = 327,680 bytes.",
+                 opening=OPEN_70B_TP)
+    assert not [c for c in led.candidate_claims() if c.check is not None and c.check.status == "wrong"], led.summary()
+
+
+def test_a_percentile_pair_of_fsync_times_and_a_group_built_on_them():
+    """"fsync was about 60 µs at p50 and 400 µs at p99" are both fsync times (told of a past job); a group of 20 worked
+    from the p99 one is no slip."""
+    led = ledger("At my last job we ran a store a lot like this on NVMe with power-loss protection: fsync was about 60 µs "
+                 "at p50 and 400 µs at p99.",
+                 "Group commit.\n\n```\nfsyncs/s at p99 latency = 1 / 400e-6        = 2,500\nwrites per fsync needed = "
+                 "50_000 / 2_500    = 20\n```\n\nSo about 20 records per fsync covers the target even at p99 fsync latency.",
+                 opening=OPEN_WAL)
+    assert sorted(c.value for c in led.claims if c.kind == "fsync_latency_ms") == [0.06, 0.4], led.summary()
+    assert [c.check.status for c in led.by_kind("writes_per_fsync") if c.check] in ([], ["ok"]), led.summary()
+    assert not [c for c in led.by_kind("writes_per_fsync") if c.check and c.check.status == "wrong"], led.summary()
+
+
+@pytest.mark.parametrize("result, verdict", [("524,288 B", "ok"), ("262,144 B", "wrong")])
+def test_working_that_goes_on_to_its_result_on_the_next_line_is_checked(result, verdict):
+    led = ledger(f"```\nper_token = 2 * 32 * 32 * 128 * 2      # K and V, layers, heads, head_dim, fp16 bytes\n"
+                 f"          = {result}                  # per token\n```", opening=OPEN_DRILL)
+    assert [c.check.status for c in led.by_kind("arithmetic")] == [verdict], led.summary()
+
+
+def test_the_window_a_percentile_is_taken_over_is_no_latency():
+    led = ledger("With 40 per second, a p99 over one minute is built from very few requests, it is noisy.", opening=OPEN_13B)
+    assert not [c for c in led.candidate_claims() if c.unit == "ms" and c.value == 60000], led.summary()

@@ -3543,7 +3543,17 @@ def test_a_list_left_open_across_its_answers_is_raised(qid, pitfall, pairs):
      "batching_named", False),
     # a request's candidates called a batch on their own, each request sent straight on: no batching across requests
     ("recommendation-serving", ["Each request already scores ~300 alerts at once, so it's a batch on its own; we send each "
-                                "request straight to a GPU as it comes in."], "batching_named", False),
+                                "request straight to a GPU as it comes in."], "batching_named", False),    # a fresher list given up for a list that does not get slower
+    ("recommendation-serving", ["The request goes ahead with partial features. So the list is a bit less fresh. It doesn't "
+                                "get slower."], "tradeoff", True),
+    # the question said back names nothing of its own
+    ("gpu-inference-serving", ["So you ask about batching. I would not batch, every request runs alone."], "batching_named",
+     False),
+    # a mean put's time said as the figure
+    ("kv-store-wal", ["The put is only in memory, so it is very fast, the average is maybe 10 microseconds."],
+     "average_metric", True),
+    # the peak times the candidates said aloud, as the scores it makes
+    ("recommendation-serving", ["20,000 times 300 candidates is 6 million scores a second."], "qps_figure", True),
 ])
 def test_what_an_answer_says_is_the_item_it_earns(qid, answers, item, present):
     assert (item in _evidence(qid, answers).present) is present
@@ -3562,3 +3572,43 @@ def test_a_trade_accepted_beside_one_latency_figure_is_said_of_latency():
                       "it can admit now; otherwise go to GPU 6 and re-prefill.\n- Trade-off accepted: extra prefill FLOPs "
                       "and a second copy of the prefix blocks on GPU 6."))
     assert report.criterion("tail_latency_tradeoff").score == 3
+
+
+def test_a_ratio_guessed_when_asked_for_gpus_is_no_gpu_count():
+    """"How many GPUs?" - "Dinner is maybe three times lunch": a traffic ratio, not a count of GPUs given."""
+    ev = _evidence("recommendation-serving", ["I'd rather not guess that on a whiteboard. Dinner is maybe three times lunch, "
+                                              "so autoscaling matters more than the exact count."],
+                   opening="How many GPUs does the ranker need at dinner peak?")
+    assert "fleet_answered" not in ev.present and "fleet_answered" not in ev.named
+
+
+@pytest.mark.parametrize("qid, pitfall, pairs", [
+    # asked for one, two named with an "or" and both called good
+    pytest.param("route-batch-eight-gpus", "policy_list",
+                 [("Request 401 arrives. Which GPU gets it?", "There are many options. Round robin is simple; least "
+                   "outstanding requests is better for load; power of two choices is cheaper; prefix affinity helps when "
+                   "users share the system prompt. All of them can work, it depends on the traffic."),
+                  ("Pick one.", "So you want one. I think least outstanding, or maybe power of two, both are good.")],
+                 id="two_picked_both_good"),
+    # asked which one, the defaults kept and the team left to iterate
+    pytest.param("gpu-inference-serving", "policy_list",
+                 [("What limits per replica, and what happens when the cache is full?", "Continuous batching is the "
+                   "foundation. On top of that you have options: a priority queue, fair queuing across tenants, or "
+                   "preemption. I'd keep all of those as configurable strategies behind a scheduler interface."),
+                  ("You're listing options. Which one?", "I'd start with vLLM's defaults, which are well tuned, and let the "
+                   "team iterate from there.")], id="the_defaults_kept_and_the_team_left_to_iterate"),
+])
+def test_a_pick_that_keeps_two_leaves_the_list_open(qid, pitfall, pairs):
+    assert pitfall in _pitfall_ids(_dialogue(*pairs), qid)
+
+
+def test_an_own_estimate_after_a_paper_figure_is_no_vendor_multiplier():
+    assert "vendor_speedup" not in _pitfall_ids(_dialogue(("INT8?", "INT8 could cut cards — 2x on paper for L4 INT8, I'd "
+                                                                    "expect ~1.5x measured, so I'd plan on 1.5x.")),
+                                                 "recommendation-serving")
+
+
+def test_a_mean_per_token_time_set_beside_its_tail_is_no_average_only():
+    assert "average_only" not in _pitfall_ids(_dialogue(("Where do the timeouts come from?", "I would NOT size these off the "
+                                                          "average decode rate: the average is maybe 30 ms a token but the p99 "
+                                                          "under load is 40.")), "inference-timeout-restart")

@@ -113,4 +113,10 @@ def result_gap(text: str, last: Mention, result: Mention) -> bool:
         return True  # "50k x 1 KB ≈ 50 MB": the result's own "about" sign joins it
     if gap.strip() == "," and last.dim == "bytes" and result.dim == "bytes":
         return True  # "50 million rows x 64 dims x 2 bytes, 640 MB": a size in bytes after a product ending in bytes
-    return len(gap) <= 28 and bool(RESULT.fullmatch(gap))
+    return short_gap(gap, 28) and bool(RESULT.fullmatch(gap))
+
+
+def short_gap(gap: str, most: int) -> bool:
+    """Is the gap between a calculation's last figure and its result short enough to join them: at most `most`
+    characters, or only spaces around its sign ("2 * 32 * 128 * 2          = 524,288 B", code aligned in columns)?"""
+    return len(gap) <= most or ("\n" not in gap and len(gap.strip()) <= 2)

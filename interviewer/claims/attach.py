@@ -98,7 +98,11 @@ _QUANTIFIED = guarded(re.compile(r"\b(?:a\s+few|several|many|some|a\s+couple\s+o
                                  r"nine|ten)\s+$", re.I))
 _SHAPE_DIMS = {"layers", "kv_heads", "attention_heads", "params"}
 _DELTA = frozenset({"more", "extra", "additional", "fewer", "less"})
-_TIME_FAMILIES_WITH_PCT = {"ttft", "tpot", "latency"}
+# the families whose next listed time keeps the family though a percentile is said with it ("fsync was about 60 µs at
+# p50 and 400 µs at p99": both fsync times)
+_TIME_FAMILIES_WITH_PCT = {"ttft", "tpot", "latency", "fsync"}
+# a time that is the window a percentile is taken over, not a latency
+_WINDOW_AFTER = re.compile(r"\s*(?:windows?\b|is\s+(?:built|computed|made|taken)\s+(?:from|over)\b|of\s+(?:data|traffic|requests|samples)\b)", re.I)
 _BINARY_TOKEN_KINDS = {"seq_len", "prompt_tokens", "output_tokens", "token_budget", "prefix_tokens", "block_tokens",
                        "kv_cache_tokens"}
 
@@ -175,7 +179,7 @@ def _chains(text: str, ms: list[Mention]) -> list[_Chain]:
             dims = {ms[k].dim for k in cur.operands}
             # ", which is" closes a calculation whose result is in an operand's quantity, or one of bare
             # factors ("40 times 40 times 128 times 2, which is 409,600 bytes"), not the next item of a list
-            if _RESULT.fullmatch(gap) and len(gap) <= 24 and not (
+            if _RESULT.fullmatch(gap) and arithmetic.short_gap(gap, 24) and not (
                     _COMMA_RESULT.match(gap) and dims != {"count"} and ms[i + 1].dim not in dims - {"count"}) \
                     and not _rest_of_share(ms, cur, ms[i + 1]):
                 cur.result = i + 1
@@ -488,6 +492,8 @@ def find_claims(seg: Segment, v: Vocab, carried_rate: str | None = None,
             listed = prev_time is not None and prev_time.mention is not None and m.start - prev_time.mention.end <= 25 \
                 and i > 0 and ms[i - 1] is prev_time.mention \
                 and not _SUM_BETWEEN.search(text, prev_time.mention.end, m.start)
+            if (decision is None or decision.cue == "default") and _WINDOW_AFTER.match(text, m.end):
+                continue  # "a p99 over one minute is built from very few requests": the window a percentile is taken over
             if decision is None or decision.cue == "default":
                 if listed and prev_time.family and (pct is None or prev_time.family in _TIME_FAMILIES_WITH_PCT):
                     family = prev_time.family  # "p50 TTFT 250 ms and p99 800 ms"; "retrieval 20 ms, fetch 30 ms"
@@ -557,7 +563,7 @@ _TUPLE_VALUE = re.compile(r"[\d.e_]+(?:,\d{3}(?!\d))*")
 # a worksheet's row: its name, a formula over other rows, then the value ("X   weights = W x 2 = 26G",
 # "Z   KV pool = 80 - X - Y = 48G", "N   seqs/card = Z / Q = 26"): the value is the name's
 _SHEET_ROW = re.compile(r"(?m)^[ \t]*(?:[-*•][ \t]+)?(?:[A-Z][A-Z0-9]{0,2}[ \t]+)?(?P<name>[A-Za-z][\w /%.,()-]{0,30}?)[ \t]*="
-                        r"(?P<formula>[^=≈\n]{1,60}?)(?:=|≈)[ \t]*(?P<value>~?\d)")
+                        r"(?P<formula>[^=≈\n]{1,60}?[ \t]*)(?:=|≈)[ \t]*(?P<value>~?\d)")
 _FORMULA_OP = re.compile(r"\s[x×*/÷+\-]\s|[×*/÷]")
 _GOES_ON = re.compile(r"[=≈]|\s[+x×*/÷-]\s*~?\d")
 

@@ -2339,10 +2339,14 @@ def check_group_size(c: Claim, ctx: Ctx, i: int) -> Check | None:
     # the fsync times of this answer, before or after the group ("25 to 100 writes ... at 1 to 4 ms"), and earlier ones
     times = [x for x in ctx.claims if x.kind in ("fsync_latency_ms", "max_wait_ms") and x.speaker == "candidate"
              and x.value and not x.negated and not x.hypothetical and x.turn <= c.turn]
+    # ... and, read loosely, one from a war story the answer builds on ("at my last job fsync was 400 µs at p99", then
+    # "50,000 / 2,500 = 20 writes per fsync")
+    told = [x for x in ctx.claims if x.kind == "fsync_latency_ms" and x.speaker == "candidate" and x.value
+            and not x.negated and x.hypothetical and x.turn <= c.turn]
     if not rates or not times:
         return None
     readings = [r * t / 1000.0 for rc in rates for r in (rc.value, rc.low, rc.high) if r
-                for tc in times for t in (tc.value, tc.low, tc.high) if t]
+                for tc in times + told for t in (tc.value, tc.low, tc.high) if t]
     # ... or the write rate over the fsync rate said beside it: "c. 50 writes per fsync, c. 1,000 fsyncs/s"
     fsyncs = [x for x in near if x.kind == "fsync_rate" and x.speaker == "candidate"]
     readings += [r / f for rc in rates for r in (rc.value, rc.low, rc.high) if r for fc in fsyncs
@@ -3255,6 +3259,9 @@ _FACTOR_CHANGED = re.compile(r"\b(?:forgot|missed|left\s+out|omitted|times|twice
 _OPERATOR_NEXT = re.compile(r"\s*(?:[x×*/÷]|times\b|over\b|divided\s+by\b|multiplied\s+by\b)\s*~?\d", re.I)
 
 
+_NAMES_THE_SLIP = re.compile(r"\s*(?:is|are|was|were)\s+(?:the|my|a|an)\b", re.I)
+
+
 def _check_redone(ctx: Ctx, i: int, text: str) -> None:
     """A calculation taken back at once for another result ("4,096 × 40 ms is 163 seconds - wait, no, that's
     16.4 seconds, I slipped a decimal"): the result settled on is a claim of its own, checked against the
@@ -3275,6 +3282,8 @@ def _check_redone(ctx: Ctx, i: int, text: str) -> None:
         return  # "- hmm, no: 4,096 x 0.05 is 204.8 s": the working redone in full, a calculation of its own
     if _FACTOR_CHANGED.search(text, c.end, start + new.start):
         return  # "- no, I forgot K and V, times 2 is 524,288": other factors, not the same ones redone
+    if _NAMES_THE_SLIP.match(text, start + new.end):
+        return  # "- no wait, 64 is the query heads": the factor that slipped, named, not a result
     value = new.value
     if not new.unit and said[-1].unit and said[-1].raw:
         value = new.raw * said[-1].value / said[-1].raw  # "163 seconds - no, 16.4": in the unit first said

@@ -50,8 +50,10 @@ _EMPTY_SLOT = re.compile(r"([A-Za-z][\w '’/()+-]{0,40}):[ \t]*(?:—|–|-{1,3
                          r"(?:[.;]|(?=[ \t]*(?:\n|$)))", re.I)
 # a checklist announced before it is filled ("Let me run my checklist: failure rate, signals, states, drain
 # rule, ..."): the slots it names are said later, or not at all
+# ... or a plan's topics numbered in one line: "Plan: 1) the latency budget, 2) how many GPUs, 3) batching on the GPUs."
 _AGENDA = re.compile(r"(?:(?:let\s+me\s+|i.ll\s+|i\s+will\s+|so\s+)?(?:run|walk|go\s+through|cover|use|start\s+with)?\s*"
-                     r"(?:my|the|a|this)\s+|^\s*)(?:checklist|list|agenda|outline)\b[^:.!?\n]{0,30}:([^.!?\n]*)", re.I)
+                     r"(?:my|the|a|this)\s+|^\s*)(checklist|list|agenda|outline|plan|roadmap)\b[^:.!?\n]{0,30}:"
+                     r"((?:[^.!?\n]|(?<=\d)[.)](?=\s))*)", re.I)
 # ... or as a run of bare numbered headings: "Here's my outline. 1. Data model. 2. Write-ahead log. 3. Durability."
 _OUTLINE = re.compile(r"(?:(?<=\s)|^)(?:\d{1,2}[.)]\s+[A-Z][\w'’/-]*(?:\s+[\w'’/-]+){0,3}\.(?:\s+|$)){3,}")
 _SLOT_OPENS = re.compile(r"(?:^|[.!?;:\n]|^\s*(?:[-*+•]|\d+[.)]))\s*$")
@@ -62,7 +64,9 @@ _SLOT_MARK = re.compile(r":[ \t]*(?:—|–|-|\?|tbd|n/?a|…|see\s)", re.I)
 _AGENDA_WORDS = needed_literals(_AGENDA)
 # ... and every agenda match holds its list word with the colon after it: a text that holds a word
 # ("list" is in "realistic") and no colon after it is ruled out by one scan of this, not of the agenda
-_AGENDA_TAIL = guarded(re.compile(r"(?:checklist|list|agenda|outline)\b[^:.!?\n]{0,30}:", re.I))
+_AGENDA_TAIL = guarded(re.compile(r"(?:checklist|list|agenda|outline|plan|roadmap)\b[^:.!?\n]{0,30}:", re.I))
+_ENUMERATOR = re.compile(r"(?<!\w)\(?\d{1,2}[.)](?=\s)")  # "1)", "2.", "(3)" numbering a list's items
+_PLAN_WORDS = frozenset({"plan", "roadmap"})
 
 
 def blank_empty_slots(text: str) -> str:
@@ -84,11 +88,14 @@ def blank_empty_slots(text: str) -> str:
         out[m.start():m.end()] = " " * (m.end() - m.start())
     for m in _AGENDA.finditer(text) if may_match(_AGENDA_WORDS, text.lower(), folds(text)) and _AGENDA_TAIL.search(text) \
             else ():
-        items = m.group(1)
-        if items.count(",") < 2 or re.search(r"(?<!\w)\d", items):
+        items = m.group(2)
+        numbered = _ENUMERATOR.match(items.lstrip()) is not None
+        if m.group(1).lower() in _PLAN_WORDS and not numbered:
+            continue  # "The plan: continuous batching, a priority queue and a fallback" is the design, not an agenda
+        if items.count(",") < 2 or re.search(r"(?<!\w)\d", _ENUMERATOR.sub(" ", items) if numbered else items):
             continue  # not a list, or one with figures in it: said, not announced
         out = out or list(text)
-        out[m.start(1):m.end(1)] = " " * (m.end(1) - m.start(1))
+        out[m.start(2):m.end(2)] = " " * (m.end(2) - m.start(2))
     return "".join(out) if out else text
 
 
@@ -166,11 +173,11 @@ def latex_plain(text: str) -> str:
 def candidate_reading(text: str, european: bool) -> str:
     """A candidate's turn as the claim ledger and the cue scan both read it: each dotted thousands
     group written with commas when the candidate writes numbers the European way (or restates that
-    number with commas), a one-line agenda's topics, the fillers, the hedges before a figure and the empty slots
-    blanked (the same length, so offsets hold).
+    number with commas), a line of working joined to the "=" line that goes on from it, and the fillers, the hedges
+    before a figure and the empty slots blanked (the same length, so offsets hold).
     Cached by text: the two read the same turns."""
-    text = spaced_thousands(arrow_bullets(blank_agenda(blank_outline_labels(unbracket_units(latex_plain(code_thousands(
-        circa(text))))))))
+    text = spaced_thousands(arrow_bullets(blank_outline_labels(unbracket_units(latex_plain(code_thousands(circa(
+        join_continued(text))))))))
     return blank_empty_slots(blank_hedges(blank_fillers(european_to_english(text) if european else restated_thousands(text))))
 
 
@@ -242,17 +249,16 @@ def blank_outline_labels(text: str) -> str:
     return _OUTLINE_LABEL.sub(lambda m: m.group(1) + " " * len(m.group(2)), text)
 
 
-# a plan's agenda, its topics numbered in one line: "Plan: 1) the latency budget, 2) how many GPUs, 3) batching on the
-# GPUs." names what the answer will cover, not what it claims (each item short, none going on past its comma)
-_AGENDA = re.compile(r"(?im)^([ \t]*(?:plan|agenda|outline|roadmap)\s*:\s*)"
-                     r"((?:\(?\d\)?[.)]?\s+[^,;.\n]{1,60}?[,;]\s*)+\(?\d\)?[.)]?\s+[^,;.\n]{1,60}?)(?=\.(?:\s|$)|\n|$)")
+# a line of working that goes on to its result on the next line, code style ("per_token = 2 * 32 * 32 * 128 * 2   # K and
+# V, ...\n          = 524,288 B"): the line's comment and break are blanked, so the result closes the calculation
+_CONTINUED = re.compile(r"(?:[ \t]*#[^\n]*)?\n(?=[ \t]*=(?![=>]))")  # (not an arrow bullet: "=> we'd keep it in Redis")
 
 
-def blank_agenda(text: str) -> str:
-    """`text` with a one-line numbered agenda's topics blanked (the same length, so offsets hold)."""
-    if ":" not in text or not _AGENDA.search(text):
+def join_continued(text: str) -> str:
+    """`text` with each line that continues on an "=" line joined to it (the same length, so offsets hold)."""
+    if "\n" not in text or "=" not in text:
         return text
-    return _AGENDA.sub(lambda m: m.group(1) + " " * len(m.group(2)), text)
+    return _CONTINUED.sub(lambda m: " " * (m.end() - m.start()), text)
 
 
 # a unit in square brackets after its number: "8,050 x 320 [KiB] ~ 2.6 [GB]", "wait would pass 2 [s]"
