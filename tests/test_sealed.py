@@ -140,15 +140,16 @@ EXACT, WITHIN_ONE, PITFALL_RECALL, FALSE_PITFALL = 0.85, 0.97, 0.85, 0.02
 # (0.88, 0.93; ZZZZZZZZZQ on two false policy_list, one strong, three weak and one stuffed answer, ZZZZZZZZZR on one weak
 # answer only) in cycle 126, and ZZZZZZZZZS and ZZZZZZZZZT (0.88, 0.89; ZZZZZZZZZS on one weak answer only, ZZZZZZZZZT on
 # one false quantizing_on_faith only) in cycle 127, and ZZZZZZZZZU and ZZZZZZZZZV (0.84, 0.96; ZZZZZZZZZU on exact, recall
-# 0.76, one strong and three weak answers, ZZZZZZZZZV on one strong answer only) in cycle 128.
+# 0.76, one strong and three weak answers, ZZZZZZZZZV on one strong answer only) in cycle 128, and ZZZZZZZZZW and
+# ZZZZZZZZZX (0.91, 0.89; ZZZZZZZZZW on recall 0.88 and two weak answers, ZZZZZZZZZX on one false vendor_speedup and three
+# strong answers) in cycle 129.
 BELOW_THE_BAR: dict[str, str] = {
-    "batch_zzzzzzzzzw": ("measured once at 683ce4a (the eighth session of 2026-12-07, written blind "
-                         "while cycle 128 ran and kept unopened): exact 0.91 (82/90), within one 1.00, no false pitfall, "
-                         "strong 6/6, stuffed 3/3; pitfall recall 0.88 (22/25) and two weak answers (6/8) do not meet the bar"),
-    "batch_zzzzzzzzzx": ("measured once at 683ce4a (written blind while cycle 128 ran and kept unopened): "
-                         "within one 0.99 (89/90), pitfall recall 0.95 (21/22), weak 8/8, stuffed 3/3; exact 0.89 (80/90) "
-                         "is over the bar, but one false vendor_speedup (1 of 28 that forbid it, 3.6%) and three strong "
-                         "answers graded under 8 (4/7) miss"),
+    "batch_zzzzzzzzzy": ("measured once at 300f491 (the eighth session of 2026-12-07, written blind while cycle 129 ran "
+                         "and kept unopened): exact 0.89 (80/90), within one 1.00, strong 6/6, weak 8/8, stuffed 3/3; "
+                         "pitfall recall 0.74 (17/23) and one false no_limits (1 of 26 that forbid it, 3.8%) miss"),
+    "batch_zzzzzzzzzz": ("measured once at 300f491 (written blind while cycle 129 ran and kept unopened): exact 0.89 "
+                         "(80/90), within one 1.00, pitfall recall 0.92 (22/24), strong 6/6, stuffed 3/3; four false "
+                         "vendor_speedup (4 of 28 that forbid it, 14.3%) and one weak answer (7/8) miss"),
 }
 
 BATCHES = sealed_batches()
