@@ -3029,6 +3029,9 @@ def test_gpu_memory_waved_away_by_a_cache_kept_in_redis_is_no_constraint_in_a_la
     pytest.param("gpu-scheduling-platform", "vendor_speedup", "Move dialogue to H200s. NVIDIA's own MLPerf numbers show about "
                  "1.9× the H100 on Llama-2-70B inference, so the ~600 H100s of serving becomes ~320 H200s. I wouldn't put a "
                  "number on how often a team can be preempted.", id="a_vendors_results_showing_a_multiplier"),
+    # a published multiplier set against the publisher's baseline is still theirs
+    pytest.param("gpu-inference-serving", "vendor_speedup", "Anyscale's post shows continuous batching at 23x the throughput "
+                 "versus static batching, so we'd need far fewer GPUs.", id="a_published_multiplier_versus_its_baseline"),
 ])
 def test_what_a_sentence_commits_is_raised_as_its_pitfall(qid, pitfall, answer):
     assert pitfall in _pitfall_ids(_dialogue(("Go on.", answer)), qid)
@@ -3442,6 +3445,18 @@ def test_what_an_answer_says_in_its_own_words_reaches_its_level(qid, pairs, crit
     pytest.param("kv-store-wal", "kv_cache_confusion", "One note before I start: this is a storage problem. The name overlaps "
                  "with the attention KV cache, but nothing here touches GPUs or layers. A put appends to the log, fsyncs, "
                  "then applies to the hash map.", id="the_two_kv_caches_told_apart_by_the_names_overlap"),
+    # a multiplier set against the candidate's own baseline, or measured on their own benchmark, is no vendor's
+    pytest.param("route-batch-eight-gpus", "vendor_speedup", "Versus one GPU that's 8x the throughput straight away, which is "
+                 "the nice thing about data parallel.", id="eight_gpus_versus_one"),
+    pytest.param("kv-store-wal", "vendor_speedup", "Group commit is a deliberate trade: versus an ideal per-put fsync on a fast "
+                 "disk, each put can wait up to 2 ms extra for its group to close, and in exchange we get 50x the throughput.",
+                 id="in_exchange_we_get_a_multiple"),
+    pytest.param("recommendation-serving", "vendor_speedup", "INT8 on our benchmark is ~1.7x the FP16 throughput, so 24 → ~14 "
+                 "GPUs at peak need.", id="our_own_benchmark"),
+    # a throughput fact beside a cap set is no batching without limits
+    pytest.param("gpu-inference-serving", "no_limits", "Continuous batching with a cap of 48 running sequences per GPU. As long "
+                 "as mean latency looks fine, bigger batches are just better for throughput.",
+                 id="bigger_batches_better_for_throughput_beside_a_cap"),
 ])
 def test_what_a_sentence_does_not_commit_raises_no_pitfall(qid, pitfall, answer):
     assert pitfall not in _pitfall_ids(_dialogue(("Go on.", answer)), qid)
