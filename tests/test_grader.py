@@ -3569,6 +3569,13 @@ def test_a_list_left_open_across_its_answers_is_raised(qid, pitfall, pairs):
      "average_metric", True),
     # the peak times the candidates said aloud, as the scores it makes
     ("recommendation-serving", ["20,000 times 300 candidates is 6 million scores a second."], "qps_figure", True),
+    # whiteboard style: the full-cache rule after an arrow, the group's size and window, a ranker's batch per pass
+    ("route-batch-eight-gpus", ["per GPU: max_num_seqs = 27\nnobody has room → hold in router FIFO, don't push into a "
+                                "GPU's local queue"], "admission_rule", True),
+    ("kv-store-wal", ["group commit.\n50,000 / 1,000 → ≥ 50 puts per fsync"], "fsync_policy", True),
+    ("kv-store-wal", ["group commit.\nwindow closes at 2 ms or 256 KB, whichever first"], "fsync_policy", True),
+    ("recommendation-serving", ["Batch across requests, up to 2,048 candidates per forward pass, so about seven requests "
+                                "share one call."], "max_seqs", True),
 ])
 def test_what_an_answer_says_is_the_item_it_earns(qid, answers, item, present):
     assert (item in _evidence(qid, answers).present) is present
