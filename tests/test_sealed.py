@@ -142,14 +142,16 @@ EXACT, WITHIN_ONE, PITFALL_RECALL, FALSE_PITFALL = 0.85, 0.97, 0.85, 0.02
 # one false quantizing_on_faith only) in cycle 127, and ZZZZZZZZZU and ZZZZZZZZZV (0.84, 0.96; ZZZZZZZZZU on exact, recall
 # 0.76, one strong and three weak answers, ZZZZZZZZZV on one strong answer only) in cycle 128, and ZZZZZZZZZW and
 # ZZZZZZZZZX (0.91, 0.89; ZZZZZZZZZW on recall 0.88 and two weak answers, ZZZZZZZZZX on one false vendor_speedup and three
-# strong answers) in cycle 129.
+# strong answers) in cycle 129, and ZZZZZZZZZY and ZZZZZZZZZZ (0.89 each; ZZZZZZZZZY on recall 0.74 and one false no_limits,
+# ZZZZZZZZZZ on four false vendor_speedup and one weak answer) in cycle 130.
 BELOW_THE_BAR: dict[str, str] = {
-    "batch_zzzzzzzzzy": ("measured once at 300f491 (the eighth session of 2026-12-07, written blind while cycle 129 ran "
-                         "and kept unopened): exact 0.89 (80/90), within one 1.00, strong 6/6, weak 8/8, stuffed 3/3; "
-                         "pitfall recall 0.74 (17/23) and one false no_limits (1 of 26 that forbid it, 3.8%) miss"),
-    "batch_zzzzzzzzzz": ("measured once at 300f491 (written blind while cycle 129 ran and kept unopened): exact 0.89 "
-                         "(80/90), within one 1.00, pitfall recall 0.92 (22/24), strong 6/6, stuffed 3/3; four false "
-                         "vendor_speedup (4 of 28 that forbid it, 14.3%) and one weak answer (7/8) miss"),
+    "batch_zzzzzzzzzza": ("measured once at 3feb9c2 (the eighth session of 2026-12-07, written blind while cycle 130 ran "
+                          "and kept unopened): within one 1.00, pitfall recall 0.87 (20/23), strong 6/6; exact 0.87 (78/90) "
+                          "is over the bar, but four false pitfalls (vendor_speedup 2 of 27, 7.4%; no_limits 1 of 27; "
+                          "quantizing_on_faith 1 of 26), five weak answers (3/8) and one stuffed answer (2/3) miss"),
+    "batch_zzzzzzzzzzb": ("measured once at 3feb9c2 (written blind while cycle 130 ran and kept unopened): exact 0.91 "
+                          "(82/90), within one 1.00, pitfall recall 0.85 (17/20), no false pitfall, strong 6/6, stuffed 3/3; "
+                          "one weak answer graded over 2 (7/8) misses"),
 }
 
 BATCHES = sealed_batches()
