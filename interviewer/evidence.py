@@ -203,15 +203,17 @@ def _mask_grader_directed(text: str) -> tuple[str, list[tuple[int, int]]]:
 # the question said back before the answer: "Restating: shipping FP8 safely and the rollback trigger." names
 # what was asked, not what the candidate would do (the rest of the answer is read as usual)
 # (the words that say the question back, shared with _ECHO below)
-# ("So you ask about batching.", "So you want one." - up to the sentence's end, or a colon or semicolon where the answer
-# starts: "So you ask the number of GPUs: I think 20")
-_SAID_BACK = r"restating|to\s+restate|let\s+me\s+restate|so\s+the\s+question\s+is|you.re\s+asking|so,?\s+you\s+(?:ask|asked|want)"
+_SAID_BACK = r"restating|to\s+restate|let\s+me\s+restate|so\s+the\s+question\s+is|you.re\s+asking"
+# ... and "So you ask about batching.", "So you want one." (masked here only: up to the sentence's end, or a colon or
+# semicolon where the answer starts, "So you ask the number of GPUs: I think 20", whose answer is no echo)
 _RESTATED = re.compile(r"(?:^|(?<=[.!?\n]))[ \t*#>-]*(?:(?:so|ok(?:ay)?|right|alright)[,\s]+)?(?:" + _SAID_BACK
-                       + r")\b(?:\s*:)?[^.!?\n;:]*[.!?]?", re.I)
+                       + r"|so,?\s+you\s+(?:ask|asked|want))\b(?:\s*:)?[^.!?\n;:]*[.!?]?", re.I)
 
 
 def _mask_restated(text: str) -> str:
-    if "estat" not in text and "asking" not in text and "question is" not in text and "you " not in text.lower():
+    low = text.lower()
+    if "estat" not in low and "asking" not in low and "question is" not in low and "you ask" not in low \
+            and "you want" not in low:
         return text
     return _RESTATED.sub(lambda m: " " * len(m.group(0)), text)
 
