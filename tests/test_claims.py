@@ -4574,3 +4574,12 @@ def test_working_that_goes_on_to_its_result_on_the_next_line_is_checked(result, 
 def test_the_window_a_percentile_is_taken_over_is_no_latency():
     led = ledger("With 40 per second, a p99 over one minute is built from very few requests, it is noisy.", opening=OPEN_13B)
     assert not [c for c in led.candidate_claims() if c.unit == "ms" and c.value == 60000], led.summary()
+
+
+@pytest.mark.parametrize("value, verdict", [(524288, "ok"), (262144, "wrong")])
+def test_a_per_token_variable_in_code_is_the_kv_per_token(value, verdict):
+    """"per_token = 2 * 32 * 32 * 128 * 2 = 524,288 B" names what the result is, as a worksheet's row does (the result on
+    the next line, code style, too)."""
+    led = ledger(f"```\nper_token = 2 * 32 * 32 * 128 * 2      # K and V, layers, heads\n          = {value:,} B\n```",
+                 opening=OPEN_DRILL)
+    assert [c.check.status for c in led.by_kind("kv_bytes_per_token")] == [verdict], led.summary()
