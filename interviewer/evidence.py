@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 from interviewer.claims.numbers import writes_european
 from interviewer.claims.physics import SLIP_NAMED
-from interviewer.claims.segments import blank_quoted, candidate_reading
+from interviewer.claims.segments import blank_matches, blank_quoted, candidate_reading
 from interviewer.quickre import (
     Sentences,
     cuts_of,
@@ -215,7 +215,7 @@ def _mask_restated(text: str) -> str:
     if "estat" not in low and "asking" not in low and "question is" not in low and "you ask" not in low \
             and "you want" not in low:
         return text
-    return _RESTATED.sub(lambda m: " " * len(m.group(0)), text)
+    return blank_matches(_RESTATED, text)
 
 
 # a short question the answer puts to itself, then its answer: "What's the per-GPU cap? 24 active sequences." reads as

@@ -492,16 +492,18 @@ _OR_SENTENCES = re.compile(r"(?:^|(?<=[.!?\n]))[ \t]*[^.!?\n]{8,120}[.!?](?:\s+o
 _WHICH_DEPENDS = re.compile(r"\s*which\s+(?:one|of\s+(?:them|those|these))\s+(?:depends|would\s+depend|is\s+(?:up\s+to|"
                             r"a\s+product\s+decision))\b", re.I)
 # (the heading itself a bullet, or counted: "- feat: a few ways to go:\n  - drain now ...\n  - wait for ...")
+# three bullet or numbered lines or more, each an option
+_BULLET_LINES = r"(?:[ \t]*(?:[-*•]|\d+[.)])[ \t]+[^\n]+(?:\n|$)){3,}"
 _BULLETED_MENU = re.compile(r"(?:^|\n)[ \t]*(?:[-*•][ \t]+)?(?:[a-z]+:[ \t]+)?(?:(?:a\s+few|several|some|two|three|four)\s+)?"
                             r"(?:[\w-]+\s+)?(?:options|choices|alternatives|fallbacks|ways(?:\s+to\s+go)?|paths|approaches|possibilities)"
                             r"(?:\s+(?:when|if|for|on)\b[^:.\n]{0,40})?"
-                            r"\s*:[ \t]*\n(?:[ \t]*(?:[-*•]|\d+[.)])[ \t]+[^\n]+(?:\n|$)){3,}"
+                            r"\s*:[ \t]*\n" + _BULLET_LINES +
                             # ... or each line its own numbered option: "- Option 1: Triton dynamic batching\n- Option 2: ..."
                             r"|(?:(?:^|\n)[ \t]*(?:[-*•][ \t]+)?option[ \t]+(?:\d|one|two|three|four|[a-e])\b[ \t]*[:.)-][^\n]*){2,}"
                             # ... or said to be many at the end of a line: "graceful degradation, theres a bunch of fallbacks\n- ..."
                             r"|(?:^|\n)[^\n]*?\bthere(?:.s|s|\s+is|\s+are)\s+(?:a\s+bunch\s+of|a\s+few|several|some|lots\s+of|many|a\s+number\s+of)\s+"
                             r"(?:[\w-]+\s+)?(?:options|choices|alternatives|fallbacks|ways|paths|approaches|possibilities)[ \t]*:?[ \t]*\n"
-                            r"(?:[ \t]*(?:[-*•]|\d+[.)])[ \t]+[^\n]+(?:\n|$)){3,}", re.I)
+                            + _BULLET_LINES, re.I)
 _AS_A_SET = re.compile(r"\b(?:either|both|any|all|each|every|two|three|four)\b", re.I)
 # a question that offers options: "Do you resume from cached state or recompute the prompt?"
 _OR_QUESTION = re.compile(r"\bor\b[^.?!]{0,120}\?", re.I)

@@ -60,6 +60,13 @@ def evaluate(values: list[float], ops: list[str]) -> float | None:
     return sum(s * t for s, t in zip(signs, terms))
 
 
+def share_added(ops: list[str], dims: list[str | None]) -> bool:
+    """Is the calculation a figure plus (or minus) a share of itself ("30 plus 40% is 36 L4s": 30 x 1.4)? `dims` are the
+    operands' dimensions, in order."""
+    return len(ops) == 1 and ops[0] in ADD | SUB and len(dims) == 2 and dims[1] == "percent" \
+        and dims[0] is not None and dims[0] != "percent"
+
+
 def divisor_grouped(values: list[float], ops: list[str]) -> float | None:
     """values read with everything after the one division as its divisor ("280 GB over 4 x 3.35 TB/s"
     is 280 GB / (4 x 3.35 TB/s) when said aloud); None where that reading is no different."""

@@ -621,12 +621,6 @@ _RESTATED = re.compile(r"\s*,?\s*(?:which|that)(?:.s|\s+is|\s+(?:on\s+the\s+(?:w
 _PER_TOKEN_WORDS = re.compile(r"\s*(?:p\d{2,3}\s+)?(?:per|a|each|/)\s*(?:output\s+)?tok(?:en)?s?\b,?", re.I)
 
 
-def _share_added(ch: _Chain, ms: list[Mention]) -> bool:
-    """Is the chain a figure plus (or minus) a share of itself ("30 plus 40% is 36 L4s": 30 x 1.4)?"""
-    return len(ch.operands) == 2 and ch.ops[0] in _ADD | _SUB and ms[ch.operands[1]].dim == "percent" \
-        and ms[ch.operands[0]].dim != "percent"
-
-
 def _spread_over(ch: _Chain, ms: list[Mention]) -> bool:
     """Is the chain's first "over" a size spread across the product after it, whose total is the result ("1.4e11 bytes
     over 4 x 80 = 3.2e11": the cards' memory, not 140 GB divided by 320)?"""
@@ -696,7 +690,7 @@ def _calculations(text: str, ms: list[Mention], chains: list[_Chain], v: Vocab, 
         if first and ms[first - 1].dim.startswith("rate") and _EACH_BEFORE.search(text, ms[first - 1].end, ms[first].start):
             continue  # "... 300,000 prompt tokens per second, each is 2 x 70.6 GFLOP, so about 42 PFLOP/s": likewise
         if set(ch.ops) <= _ADD | _SUB and ms[ch.result].dim not in {ms[k].dim for k in ch.operands} | {"count"} \
-                and not _share_added(ch, ms):
+                and not arithmetic.share_added(ch.ops, [ms[k].dim for k in ch.operands]):
             continue  # "6,000 + 300, which is ~0.6 s of prefill": what the sum costs, not the sum
         if any(_UNKNOWN_UNIT.match(text, ms[i].end) for i in [*ch.operands, ch.result] if ms[i].dim == "count"):
             continue  # "8 x 312 TFLOPS ≈ 2.5 PF": a unit the ledger does not read; the sum cannot be judged

@@ -1816,13 +1816,11 @@ def check_calculation(c: Claim, ctx: Ctx, i: int) -> Check | None:
         word = per.group(1).lower()
         values[k] = parts[k].value / _PERIOD_MS[_PERIOD_NAME.get(word, word)]
         dims = {m.dim for m in parts if m is not None and m.dim != "time"} | {result[-1].dim}
-    share_added = False
-    if len(ops) == 1 and ops[0] in arithmetic.ADD | arithmetic.SUB and parts[1] is not None and parts[1].dim == "percent" \
-            and parts[0] is not None and parts[0].dim != "percent":
+    share_added = arithmetic.share_added(ops, [m.dim if m is not None else None for m in parts])
+    if share_added:
         # "30 plus 40% is 36 L4s": the share is of the figure it is added to (30 x 1.4 = 42)
         values, ops = [values[0], 1 + values[1] if ops[0] in arithmetic.ADD else 1 - values[1]], ["x"]
         dims.discard("percent")
-        share_added = True
     expected = arithmetic.evaluate(values, ops)
     if expected is None or c.value is None:
         return None

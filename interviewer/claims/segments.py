@@ -106,13 +106,18 @@ def blank_empty_slots(text: str) -> str:
 _FILLER = guarded(re.compile(r"(?:,\s*)?(?<![\w'’-])(?:[Uu]m+|[Uu]h+|[Hh]m+|[Ee]rm+|er)(?![\w'’-])(?:\s*,)?"))
 
 
+def blank_matches(pattern: re.Pattern, text: str) -> str:
+    """`text` with every match of `pattern` turned to spaces: the same length, so offsets hold."""
+    return pattern.sub(lambda m: " " * (m.end() - m.start()), text)
+
+
 @lru_cache(maxsize=1024)
 def blank_fillers(text: str) -> str:
     """`text` with each filler ("um", "hmm", "uh") and its commas turned to spaces: the same length.
     Cached by text: the candidate's reading and the ledger's corrections check blank the same turn."""
     if not _FILLER.search(text):
         return text
-    return _FILLER.sub(lambda m: " " * (m.end() - m.start()), text)
+    return blank_matches(_FILLER, text)
 
 
 # a hedge set off by commas just before a figure: "a max wait of, I think, 3 ms", "is, I believe, about 40 seconds" read as
@@ -124,7 +129,7 @@ def blank_hedges(text: str) -> str:
     """`text` with each hedge set off by commas before a figure turned to spaces: the same length."""
     if "," not in text or not _HEDGE.search(text):
         return text
-    return _HEDGE.sub(lambda m: " " * (m.end() - m.start()), text)
+    return blank_matches(_HEDGE, text)
 
 
 # inline LaTeX as candidates type it in chat: "$2 \\times 80 \\times 8$ B", "\\approx 320 KiB", "2{,}048",
@@ -258,7 +263,7 @@ def join_continued(text: str) -> str:
     """`text` with each line that continues on an "=" line joined to it (the same length, so offsets hold)."""
     if "\n" not in text or "=" not in text:
         return text
-    return _CONTINUED.sub(lambda m: " " * (m.end() - m.start()), text)
+    return blank_matches(_CONTINUED, text)
 
 
 # a unit in square brackets after its number: "8,050 x 320 [KiB] ~ 2.6 [GB]", "wait would pass 2 [s]"
