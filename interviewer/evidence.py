@@ -98,6 +98,7 @@ class Evidence:
     guessed: set[str] = field(default_factory=set)                   # items whose figure was only guessed
     echoed: set[str] = field(default_factory=set)                    # items named only by the interviewer's words said back
     tainted: set[str] = field(default_factory=set)                   # items said only in answers a pitfall taints
+    pitfall_turns: dict[str, set[int]] = field(default_factory=dict)  # later answers that carry a pitfall's premise on
 
     @property
     def present(self) -> set[str]:
@@ -106,6 +107,13 @@ class Evidence:
     @property
     def named(self) -> set[str]:
         return {k for k, v in self.named_hits.items() if v}
+
+    def tainted_turns(self, rubric: Rubric) -> set[int]:
+        """The answers a raised pitfall taints: its own, and each later one that carries its premise on ("That's
+        where Redis helps ... a Redis node holds about 20,000 conversations" sizes nothing either). Not every later
+        answer its pattern holds: the writers keep what a round says beside a confusion it repeats."""
+        return {t for pid, hit in self.pitfalls.items() if rubric.pitfalls[pid].taints_turn
+                for t in self.pitfall_turns.get(pid, set()) | {hit.turn}}
 
     def add(self, hit: Hit) -> None:
         self.hits.setdefault(hit.item, []).append(hit)
@@ -522,6 +530,21 @@ def _digit_sentences(low: str) -> str:
 Span = tuple[str, int, int, str, bool, bool]  # (item, start, end, quote, counts, a name) - counts: not negated/hypothetical
 
 
+# a nested bullet under a line left open: "- It really depends on the workload\n  - prompt length ..., quantization."
+_NESTED_BULLET = re.compile(r"[ \t]+[-*•]\s")
+
+
+def _parent_line(text: str, start: int) -> tuple[int, int]:
+    """The line a nested bullet at `start` finishes (its parent ends with no full stop), as bounds to
+    search; an empty span when there is none."""
+    line = text.rfind("\n", 0, start) + 1
+    if line == 0 or not _NESTED_BULLET.match(text, line):
+        return start, start
+    prev = text.rfind("\n", 0, line - 1) + 1
+    parent = text[prev:line - 1].rstrip()
+    return (prev, line - 1) if parent and parent[-1] not in ".!?" else (start, start)
+
+
 # a commitment joined on after a hedge: ", and honestly I'd just", ", and we'll"
 _AND_COMMIT = re.compile(r",\s*and\s+(?:honestly\s+|frankly\s+|then\s+)?(?:i|we)(?:.d|\s+would|.ll|\s+will)\s+(?:just\s+|simply\s+)?",
                          re.I)
@@ -606,7 +629,8 @@ def scan_turn(text: str, rubric: Rubric, family: str) -> tuple[tuple[Span, ...],
                     sb = _sentence_bounds(masked, s, s)[0]
                     # a clause of its own after the hedge: "it depends on the TP degree, and honestly I'd just go FP8"
                     sb = max((c.end() for c in _AND_COMMIT.finditer(masked, sb, s)), default=sb)
-                    counts = not any(p.search(masked, sb, s) for p in not_after)
+                    counts = not any(p.search(masked, sb, s) for p in not_after) \
+                        and not any(p.search(masked, *_parent_line(masked, sb)) for p in not_after)
                 if every:
                     if counts and len(hits) < 4096:
                         hits.append((item_id, s, e, quote_around(text, s, e), True, is_name))
@@ -844,7 +868,7 @@ def items_for(rubric: Rubric, family: str) -> tuple:
         names |= set(spec.items)
         for alts in spec.levels.values():
             for alt in alts:
-                names |= alt.items()
+                names |= alt.items() | set(alt.none)
     for p in rubric.pitfalls.values():
         names |= {i for i in (p.when, p.unless_tied, *p.unless_any) if i}
     return tuple(i for i in rubric.items.values() if i.id in names and not i.computed)
@@ -870,6 +894,7 @@ def extract(turns: list[tuple[int, str]], rubric: Rubric, family: str, ledger: L
     given = _given(ev.context)
     # "2.000 H100" from a candidate who writes "13,5 GB" is two thousand (same length: offsets hold)
     european = writes_european([text for _idx, text in turns])
+    readings: dict[int, str] = {}
     for idx, original in turns:
         ev.texts[idx] = original
         # (a line quoting the interviewer back is the interviewer's: "> a p99 budget of 150 ms for the whole call")
@@ -888,11 +913,13 @@ def extract(turns: list[tuple[int, str]], rubric: Rubric, family: str, ledger: L
             _file(ev, spec, hit, text, lambda s=s, e=e: _cue_repeats(text[s:e], given))
         for pid, s, e, quote in pitfalls:
             ev.pitfalls.setdefault(pid, Hit(pid, idx, s, e, quote if text is original else quote_around(original, s, e)))
+        readings[idx] = text
     if ledger is not None:
         _ledger_items(ev, rubric)
     _withdrawn(ev, rubric)
     _owned_guesses(ev, rubric)
     _answers_only(ev, rubric)
+    _carried(ev, rubric, readings)
     _taint(ev, rubric)
     for item in list(ev.hits):
         ev.hits[item].sort(key=lambda h: (h.turn, h.start))
@@ -1160,18 +1187,31 @@ def _answers_only(ev: Evidence, rubric: Rubric) -> None:
         ev.hits[item.id] = keep
 
 
+def _carried(ev: Evidence, rubric: Rubric, readings: dict[int, str]) -> None:
+    """A later answer that carries a tainting pitfall's premise on is tainted too: after "I'd store each request's
+    keys and values in Redis", "Redis is built for exactly this kind of lookup ... With the cache moved off the card
+    each GPU can take around thirty requests" sizes nothing."""
+    for pid, hit in ev.pitfalls.items():
+        p = rubric.pitfalls[pid]
+        if not (p.taints_turn and p.carried_by):
+            continue
+        for idx, text in readings.items():
+            if idx > hit.turn and any(pat.search(text) for pat in p.carried_by):
+                ev.pitfall_turns.setdefault(pid, set()).add(idx)
+
+
 def _taint(ev: Evidence, rubric: Rubric, words_too: bool = False) -> None:
     """A pitfall that taints its turn (the KV cache taken for a key-value store): the substance said in
     that answer rests on it and earns nothing. With `words_too` (once the pitfalls are read, so the
     batching named there still raises "no limits"), its vocabulary earns nothing either: "I'd keep the
     KV cache in Redis, so GPU memory isn't the limit" names no constraint."""
-    for pid, hit in ev.pitfalls.items():
-        if not rubric.pitfalls[pid].taints_turn:
-            continue
-        for item, hits in ev.hits.items():
-            if words_too or rubric.items[item].tier == "substance":
-                ev.hits[item] = [h for h in hits if h.turn != hit.turn]
-                if hits and not ev.hits[item]:
-                    ev.tainted.add(item)
-        for item, hits in ev.named_hits.items():
-            ev.named_hits[item] = [h for h in hits if h.turn != hit.turn]
+    turns = ev.tainted_turns(rubric)
+    if not turns:
+        return
+    for item, hits in ev.hits.items():
+        if words_too or rubric.items[item].tier == "substance":
+            ev.hits[item] = [h for h in hits if h.turn not in turns]
+            if hits and not ev.hits[item]:
+                ev.tainted.add(item)
+    for item, hits in ev.named_hits.items():
+        ev.named_hits[item] = [h for h in hits if h.turn not in turns]

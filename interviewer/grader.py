@@ -126,7 +126,7 @@ def _computed_items(ev: Evidence, rubric: Rubric, family: str) -> None:
     main = ("concurrent_sequences", "kv_cache_tokens", "kv_bytes_per_token", "kv_bytes_per_sequence", "free_kv_bytes")
     present = ev.present
     # (an answer a pitfall taints - the KV cache taken for a key-value store - earns nothing here either)
-    tainted = {hit.turn for pid, hit in ev.pitfalls.items() if rubric.pitfalls[pid].taints_turn}
+    tainted = ev.tainted_turns(rubric)
     # the question's own model, given by its shape ("32 layers, 32 heads of dimension 128"), and a card the
     # candidate names for the round ("On the 24 GiB A10G I'm testing on", "on a 24G dev card"): a cache checked on that shape is
     # sized for a model and a GPU both named

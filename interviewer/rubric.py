@@ -49,6 +49,7 @@ class Pitfall(BaseModel):
     kind_caps: dict[str, dict[str, int]] = Field(default_factory=dict)  # found another way: these caps
     floors: dict[str, int] = Field(default_factory=dict)      # criterion -> the level the pitfall itself is (an anchor's)
     taints_turn: bool = False                     # substance in the same candidate turn does not count
+    carried_by: list[re.Pattern] = Field(default_factory=list)  # a later answer these match rests on it too (taints it)
     led_by: dict[int, tuple[str, ...]] = Field(default_factory=dict)  # pattern id -> the words every match starts with
 
     model_config = {"arbitrary_types_allowed": True}
@@ -466,6 +467,7 @@ def _pitfall(entry: dict, cues: dict, path: Path) -> Pitfall:
                    when=spec.get("when"), unless_any=spec.get("unless_any", []),
                    unless_tied=spec.get("unless_tied"), families=list(spec.get("families", [])),
                    cleared_by=_compile_plain(pid, spec.get("cleared_by", []), path),
+                   carried_by=_compile_plain(f"{pid}.carried_by", spec.get("carried_by", []), path),
                    unless_near=_compile_plain(f"{pid}.unless_near", spec.get("unless_near", []), path),
                    names=_compile_plain(f"{pid}.names", spec.get("names", []), path),
                    min_names=int(spec.get("min_names", 3)),

@@ -1095,6 +1095,16 @@ def test_a_percentile_after_an_operand_is_the_operands():
     assert not [c for c in led.candidate_claims() if c.kind.startswith("latency_p99")]
 
 
+def test_a_percentile_of_the_per_token_time_after_a_product_is_the_per_token_times():
+    """"2,000 x 30 ms = 60 s at p99 TPOT" is a reply's duration at the p99 per-token time, no p99 latency of 60 s; nor is a
+    figure a clause later ("...; a flat 30 s would kill it halfway")."""
+    led = ledger("A perfectly healthy 2,000-token answer takes 2,000 x 30 ms = 60 s at p99 TPOT; a flat 30 s would kill it "
+                 "halfway.")
+    assert not [c for c in led.candidate_claims() if c.kind.startswith("latency_p99")], led.summary()
+    # (the per-token time said at its percentile keeps it)
+    assert [c.kind for c in ledger("I'd plan on 30 ms at p99 TPOT.").candidate_claims()] == ["tpot_p99_ms"]
+
+
 def test_a_mixture_of_experts_active_size_keeps_the_named_model():
     led = ledger("Mixtral is 46.7B parameters in total. People call it a 13B model because only about 12.9B are "
                  "active per token. KV per token: 2 × 32 × 8 × 128 × 2 = 131,072 bytes.",

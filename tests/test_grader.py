@@ -672,6 +672,22 @@ def test_an_answer_tainted_by_the_kv_confusion_checks_no_capacity():
     assert "a capacity figure that checks out" not in crit.found and crit.score <= 2
 
 
+@pytest.mark.parametrize("later", [
+    pytest.param("That's where Redis helps. The KV cache doesn't have to live on the GPU; it lives in Redis. Each "
+                 "conversation's cache is a few MB, and a Redis node with 64 GB holds about 20,000 conversations at 3 MB each.",
+                 id="the_confusion_said_again"),
+    pytest.param("Redis is built for exactly this kind of lookup, so several GETs per token is fine. With the cache moved off "
+                 "the card I'd say each GPU can take around thirty requests at once.", id="the_confusion_carried_on"),
+])
+def test_a_later_answer_resting_on_the_kv_confusion_sizes_nothing(later):
+    report = _graded("gpu-inference-serving",
+        ("Llama-3-70B in FP16 on H100 80GB. Where would you start?",
+         "Continuous batching in vLLM. I'd store each conversation's KV cache in a Redis cluster keyed by conversation "
+         "id, so any worker can pick up the next turn."),
+        ("How many concurrent sequences fit on one replica?", later))
+    assert _scores(report)["capacity_number"] == 0
+
+
 def test_the_model_and_card_named_beside_a_checked_cache_are_named_hardware():
     report = _graded("transformer-kv-cache-drill",
         ("You preallocate the cache to max length. How much memory is that for batch 8, 2,048 tokens, 32 layers and 32 "
@@ -2947,6 +2963,16 @@ def test_gpu_memory_waved_away_by_a_cache_kept_in_redis_is_no_constraint_in_a_la
     pytest.param("recommendation-serving", "average_only",
                  "I'd aim for the whole call averaging around 80 ms, which leaves plenty of room under 150.",
                  id="a_target_said_as_an_average_is_average_only"),
+    # a stage split said as averages, and the tail read off the mean
+    pytest.param("recommendation-serving", "average_only",
+                 "Average is about 60 ms end to end: retrieval 10, features 20, ranking 20, network 10, on average. Way "
+                 "under 150.", id="a_split_said_as_averages"),
+    pytest.param("recommendation-serving", "average_only", "If the average is 60, p99 is fine. We have 90 ms of slack.",
+                 id="the_p99_read_off_the_average"),
+    pytest.param("gpu-inference-serving", "vendor_speedup", "For throughput I'd lean on NVIDIA's published TensorRT-LLM "
+                 "numbers: they show about three thousand tokens a second per H100 on a 70B model, and their FP8 post says FP8 "
+                 "is two times faster on top of that. So call it six thousand tokens per second per GPU.",
+                 id="their_post_says_two_times_faster"),
     pytest.param("kv-store-wal", "policy_list",
                  "It depends on the durability level you configure: you can do synchronous commit, asynchronous commit "
                  "or group commit, and each has different guarantees and performance characteristics.",
@@ -3426,6 +3452,38 @@ def test_continuous_batching_left_to_the_engine_with_no_cap_but_a_batch_of_one_n
                                                 "non-retried traffic: if it rises when retry rate rises, the lane isn't "
                                                 "isolating. And retry rate itself, alert above ~2%.")],
                  "tail_latency_tradeoff", 3, id="the_lane_not_isolating_and_an_alert_threshold"),
+    # a drill's ragged batch answered with paged blocks names the allocator: scheduling 1
+    pytest.param("transformer-kv-cache-drill", [("The sequences in a batch have very different lengths. What does preallocating "
+                                                 "to max length do?", "Short sequences leave most of their 2,048 slots empty. "
+                                                 "Paged blocks, like PagedAttention, would fix it: allocate fixed-size blocks "
+                                                 "as a sequence grows, with a block table per sequence.")],
+                 "scheduling_policy", 1, id="paged_blocks_for_a_ragged_batch"),
+    # "Drain now or wait?" asks for an action, not a latency: the cost of waiting is no latency discussed
+    pytest.param("gpu-health-repair", [("Which signals do you trust?", "Xid 79 and uncorrectable ECC pull a GPU at once."),
+                                       ("A GPU in a 256-GPU run that checkpoints hourly is flagged. Drain now or wait?",
+                                        "Soft signal: wait for the next checkpoint if it's within ~20 minutes. Waiting 20 "
+                                        "minutes on a straggler costs at most ~85 GPU-hours of slowed progress; draining mid-interval throws "
+                                        "away up to 256 GPU-hours of work.")],
+                 "tail_latency_tradeoff", 0, id="drain_now_or_wait_is_no_latency_question"),
+    # asked for a number for the tail, the number put off to traffic or a load test: a percentile with no target, whatever
+    # split came with it (a trade for the tail still reaches 2: the anchor's "percentiles with a trade-off but no target")
+    pytest.param("route-batch-eight-gpus", [("Is 30 per GPU enough?", "A decode step is ~39 ms, so 250 tokens x 39 ms = ~9.75 "
+                                             "s, plus ~0.33 s of prefill, call it 10 s per request."),
+                                            ("At what point does batching start hurting p99 time to first token?",
+                                             "Honestly, I don't have a number for where it bends. I'd put p99 TTFT per GPU on "
+                                             "the dashboard and find out from traffic.")],
+                 "tail_latency_tradeoff", 1, id="the_tail_target_found_out_from_traffic"),
+    pytest.param("route-batch-eight-gpus", [("Does the host keep up?", "No. A decode step is ~35 ms, so 250 tokens x 35 ms "
+                                             "= ~8.75 s, plus ~0.3 s of prefill. I'd put p99 TTFT per GPU on the dashboard and look for "
+                                             "the knee when I load-test."),
+                                            ("Give me a number. What p99 would you sign up for?", "I'd rather not before the "
+                                             "load test. Whatever the number turns out to be, the dashboard will show it.")],
+                 "tail_latency_tradeoff", 1, id="the_tail_target_put_off_to_the_load_test"),
+    # ... but a target given after all still counts
+    pytest.param("route-batch-eight-gpus", [("At what point does batching start hurting p99 time to first token?",
+                                             "I don't have a number for where it bends yet. As a starting target I'd hold "
+                                             "p99 TTFT under 1 s.")],
+                 "tail_latency_tradeoff", 2, id="a_target_given_after_all"),
 ])
 def test_what_an_answer_says_in_its_own_words_reaches_its_level(qid, pairs, criterion, score):
     assert _graded(qid, *pairs).criterion(criterion).score == score
@@ -3439,6 +3497,10 @@ def test_what_an_answer_says_in_its_own_words_reaches_its_level(qid, pairs, crit
                  "a hard call, but I'll design so either works.", id="hardware_options_then_a_design_for_either"),
     pytest.param("route-batch-eight-gpus", "quantizing_on_faith", "PagedAttention keeps fragmentation near zero. With GQA and an "
                  "FP8 KV cache it gets even better.", id="a_lever_said_to_help_on_top_of_another"),
+    # the factors a value depends on, a nested bullet under "it depends on the workload", adopt none of them
+    pytest.param("inference-timeout-restart", "quantizing_on_faith", "- It really depends on the workload\n  - prompt length "
+                 "distribution, output length distribution, batch size, tensor parallel degree, quantization.\n- So I'd make "
+                 "both configurable.", id="quantization_among_the_factors_it_depends_on"),
     pytest.param("route-batch-eight-gpus", "quantizing_on_faith", "The number is dynamic - that's the beauty of paging. Add "
                  "quantization-aware memory planning and CUDA graphs, and the scheduler adapts.",
                  id="quantization_aware_planning_adopts_no_quantization"),
@@ -3451,6 +3513,10 @@ def test_what_an_answer_says_in_its_own_words_reaches_its_level(qid, pairs, crit
     pytest.param("kv-store-wal", "vendor_speedup", "Group commit is a deliberate trade: versus an ideal per-put fsync on a fast "
                  "disk, each put can wait up to 2 ms extra for its group to close, and in exchange we get 50x the throughput.",
                  id="in_exchange_we_get_a_multiple"),
+    pytest.param("kv-store-wal", "vendor_speedup", "Every put pays up to 1 ms of waiting it wouldn't pay alone. I'm buying 50x "
+                 "throughput with latency, not with durability.", id="buying_a_multiple_with_latency"),
+    pytest.param("gpu-inference-fundamentals", "vendor_speedup", "Physically, going from 4 ms to 9 ms a token is the price of "
+                 "14x the throughput, and most users would never notice that.", id="the_price_of_a_multiple"),
     pytest.param("recommendation-serving", "vendor_speedup", "INT8 on our benchmark is ~1.7x the FP16 throughput, so 24 → ~14 "
                  "GPUs at peak need.", id="our_own_benchmark"),
     # a throughput fact beside a cap set is no batching without limits
@@ -3521,6 +3587,24 @@ def test_one_rule_said_three_times_when_asked_for_one_is_no_list():
                    "- power of two choices\n- prefix-aware hashing\neach has tradeoffs\nwe'd probably combine them"),
                   ("Combine how? Pick one.", "a weighted score of those signals, tuned offline")],
                  id="bulleted_routing_rules_answered_by_a_blend"),
+    # a table of routing rules, then "start with one and A/B the others ... pick whichever gives the best latency"
+    pytest.param("route-batch-eight-gpus", "policy_list",
+                 [("Which GPU gets request 401?", "There are a few good options here:\n\n| Policy | Signal |\n|---|---|\n"
+                   "| Round robin | none |\n| Least connections | open requests |\n| Power of two choices | queue depth |\n\n"
+                   "Any of these would work for 401. I'd probably start with one and A/B the others in production, and "
+                   "we'd pick whichever gives the best latency.")], id="start_with_one_and_ab_the_others"),
+    # asked which of a list, tuned empirically or rolled out together: no pick
+    pytest.param("recommendation-serving", "policy_list",
+                 [("How does the ranker batch?", "There are several batching strategies: dynamic batching, adaptive "
+                   "batching, request coalescing, micro-batching. The right mix depends on the traffic pattern."),
+                  ("Which of those would you actually use, with what max batch size?", "I'd tune those empirically against "
+                   "the SLOs; it's always a balance of throughput, latency and cost.")], id="tuned_empirically"),
+    pytest.param("inference-timeout-restart", "policy_list",
+                 [("A worker restarts. Resume or recompute?", "- Resume from cached KV: fastest if it survived.\n- Swap "
+                   "restore from CPU memory: PCIe bound.\n- Recompute: scales with prompt length.\n- Which is best depends "
+                   "on prompt length and cache state, so the system should support all of them and pick dynamically."),
+                  ("Which one would you actually turn on first, with what numbers?", "- I'd roll them out together as a "
+                   "resilience framework, each with sane defaults, tuned in staging.")], id="rolled_out_together"),
 ])
 def test_a_list_left_open_across_its_answers_is_raised(qid, pitfall, pairs):
     assert pitfall in _pitfall_ids(_dialogue(*pairs), qid)
@@ -3535,6 +3619,13 @@ def test_a_list_left_open_across_its_answers_is_raised(qid, pitfall, pairs):
                                 "relevance: smaller candidate set = lower recall"], "tradeoff", True),
     # "what we'd give up" answered with not knowing gives nothing up
     ("route-batch-eight-gpus", ["What we'd give up - I'm honestly not sure yet."], "tradeoff", False),
+    # a vendor's speed-up over another machine, divided out, is no scoring rate of one card's
+    ("recommendation-serving", ["Right now this runs on around three hundred CPU machines. NVIDIA says an L4 is roughly six "
+                                "times faster than a CPU server for this kind of inference, so three hundred divided by six "
+                                "is about fifty L4s."], "per_replica_rate", False),
+    # ... nor a choice not yet made between two costs
+    ("route-batch-eight-gpus", ["Whether I'd cap the batch lower or ask for a second host, I'd want to see the production "
+                                "numbers first. I haven't decided which I'd give up."], "tradeoff", False),
     # a request that won't fit turned away before it starts
     ("transformer-kv-cache-drill", ["I'd cap the batch at 8, and if a prompt plus its max_new_tokens won't fit in 2,048, I'd "
                                     "reject it up front rather than overflow the buffer."], "admission_rule", True),

@@ -300,6 +300,8 @@ def percentile_of(text: str, m: Mention, block: int, v: Vocab) -> str | None:
             for pm in p.finditer(left):
                 if start == block and block and not left[:pm.start()].strip():
                     continue  # "2,048 × 45 ms p99 ≈ 92 s": the p99 said right after the figure before is its own
+                if ";" in left[pm.end():] and _PER_TOKEN_AFTER.match(left, pm.end()):
+                    continue  # "= 60 s at p99 TPOT; a flat 30 s would kill it": the per-token time's, a clause before
                 if pm.end() > best_pos:
                     best, best_pos = label, pm.end()
     if best is not None:
@@ -309,8 +311,16 @@ def percentile_of(text: str, m: Mention, block: int, v: Vocab) -> str | None:
         for p in pats:
             pm = p.search(right)
             if pm and re.fullmatch(r"[\s,(]*(?:at\s+(?:the\s+)?|at\s+)?", right[:pm.start()], re.I):
+                # "2,000 x 30 ms = 60 s at p99 TPOT": the percentile is the per-token time's, the figure their product
+                if _PER_TOKEN_AFTER.match(text, m.end + pm.end()) and _PRODUCT_BEFORE.search(text, max(0, m.start - 40),
+                                                                                               m.start):
+                    return None
                 return label
     return None
+
+
+_PER_TOKEN_AFTER = re.compile(r"\s*(?:tpot|itl|tbt|time\s+per\s+(?:output\s+)?token|per[- ]token|inter[- ]token)\b", re.I)
+_PRODUCT_BEFORE = re.compile(r"\d\s*(?:x|×|\*)\s*~?[\d.,]+\s*(?:ms|s|milliseconds?|seconds?)\s*(?:=|≈|is|gives)\s*~?\s*$", re.I)
 
 
 _ON_THE_MEAN = re.compile(r"\s*(?:ms|milliseconds?|s|seconds?)?\s+of\s+(?:slack|headroom|margin|room)\s+(?:on|over|under|against)\s+"
