@@ -3458,13 +3458,6 @@ def test_continuous_batching_left_to_the_engine_with_no_cap_but_a_batch_of_one_n
                                                  "Paged blocks, like PagedAttention, would fix it: allocate fixed-size blocks "
                                                  "as a sequence grows, with a block table per sequence.")],
                  "scheduling_policy", 1, id="paged_blocks_for_a_ragged_batch"),
-    # "Drain now or wait?" asks for an action, not a latency: the cost of waiting is no latency discussed
-    pytest.param("gpu-health-repair", [("Which signals do you trust?", "Xid 79 and uncorrectable ECC pull a GPU at once."),
-                                       ("A GPU in a 256-GPU run that checkpoints hourly is flagged. Drain now or wait?",
-                                        "Soft signal: wait for the next checkpoint if it's within ~20 minutes. Waiting 20 "
-                                        "minutes on a straggler costs at most ~85 GPU-hours of slowed progress; draining mid-interval throws "
-                                        "away up to 256 GPU-hours of work.")],
-                 "tail_latency_tradeoff", 0, id="drain_now_or_wait_is_no_latency_question"),
     # asked for a number for the tail, the number put off to traffic or a load test: a percentile with no target, whatever
     # split came with it (a trade for the tail still reaches 2: the anchor's "percentiles with a trade-off but no target")
     pytest.param("route-batch-eight-gpus", [("Is 30 per GPU enough?", "A decode step is ~39 ms, so 250 tokens x 39 ms = ~9.75 "
@@ -3619,6 +3612,13 @@ def test_a_list_left_open_across_its_answers_is_raised(qid, pitfall, pairs):
                                 "relevance: smaller candidate set = lower recall"], "tradeoff", True),
     # "what we'd give up" answered with not knowing gives nothing up
     ("route-batch-eight-gpus", ["What we'd give up - I'm honestly not sure yet."], "tradeoff", False),
+    # money a month is no demand ("$4.4M a month": the decimal digits are no count of their own either)
+    ("gpu-scheduling-platform", ["Two thousand H100s at, say, three dollars an hour is six thousand dollars an hour, about "
+                                 "$4.4M a month."], "demand_figure", False),
+    # a poison request's quarantine said with an arrow
+    ("inference-timeout-restart", ["Fingerprint the request: hash of prompt plus sampling params. Two worker crashes with the "
+                                   "same fingerprint → quarantined: rejected at the router with a 4xx."],
+     "poison_quarantine", True),
     # a vendor's speed-up over another machine, divided out, is no scoring rate of one card's
     ("recommendation-serving", ["Right now this runs on around three hundred CPU machines. NVIDIA says an L4 is roughly six "
                                 "times faster than a CPU server for this kind of inference, so three hundred divided by six "
