@@ -143,15 +143,17 @@ EXACT, WITHIN_ONE, PITFALL_RECALL, FALSE_PITFALL = 0.85, 0.97, 0.85, 0.02
 # 0.76, one strong and three weak answers, ZZZZZZZZZV on one strong answer only) in cycle 128, and ZZZZZZZZZW and
 # ZZZZZZZZZX (0.91, 0.89; ZZZZZZZZZW on recall 0.88 and two weak answers, ZZZZZZZZZX on one false vendor_speedup and three
 # strong answers) in cycle 129, and ZZZZZZZZZY and ZZZZZZZZZZ (0.89 each; ZZZZZZZZZY on recall 0.74 and one false no_limits,
-# ZZZZZZZZZZ on four false vendor_speedup and one weak answer) in cycle 130.
+# ZZZZZZZZZZ on four false vendor_speedup and one weak answer) in cycle 130, and ZZZZZZZZZZA and ZZZZZZZZZZB (0.87,
+# 0.91; ZZZZZZZZZZA on four false pitfalls, five weak and one stuffed answer, ZZZZZZZZZZB on one weak answer only) in
+# cycle 131.
 BELOW_THE_BAR: dict[str, str] = {
-    "batch_zzzzzzzzzza": ("measured once at 3feb9c2 (the eighth session of 2026-12-07, written blind while cycle 130 ran "
-                          "and kept unopened): within one 1.00, pitfall recall 0.87 (20/23), strong 6/6; exact 0.87 (78/90) "
-                          "is over the bar, but four false pitfalls (vendor_speedup 2 of 27, 7.4%; no_limits 1 of 27; "
-                          "quantizing_on_faith 1 of 26), five weak answers (3/8) and one stuffed answer (2/3) miss"),
-    "batch_zzzzzzzzzzb": ("measured once at 3feb9c2 (written blind while cycle 130 ran and kept unopened): exact 0.91 "
-                          "(82/90), within one 1.00, pitfall recall 0.85 (17/20), no false pitfall, strong 6/6, stuffed 3/3; "
-                          "one weak answer graded over 2 (7/8) misses"),
+    "batch_zzzzzzzzzzc": ("measured once at e4462bc (the ninth session, 2026-12-08, written blind while cycle 131 ran and "
+                          "kept unopened): exact 0.86 (77/90), within one 1.00, pitfall recall 0.90 (18/20), stuffed 2/3; one "
+                          "false vendor_speedup (1 of 28, 3.6%), one strong answer (5/6), two weak answers (6/8) and one "
+                          "stuffed answer miss"),
+    "batch_zzzzzzzzzzd": ("measured once at e4462bc (written blind while cycle 131 ran and kept unopened): exact 0.88 (79/90), "
+                          "within one 1.00, no false pitfall, stuffed 3/3; pitfall recall 0.78 (21/27), one strong answer "
+                          "(5/6) and two weak answers (6/8) miss"),
 }
 
 BATCHES = sealed_batches()
