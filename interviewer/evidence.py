@@ -905,6 +905,8 @@ def extract(turns: list[tuple[int, str]], rubric: Rubric, family: str, ledger: L
         for item, s, e, quote, counts, is_name in hits:
             if not counts or _retracted(text, s, e):
                 continue
+            if rubric.items[item].not_reported and _reported(text, s, e):
+                continue
             hit = Hit(item, idx, s, e, quote if text is original else quote_around(original, s, e))
             spec = rubric.items[item]
             if (is_name or _offered(text, s, e)) and spec.tier != "name":
@@ -980,8 +982,26 @@ def _ledger_items(ev: Evidence, rubric: Rubric) -> None:
             not_after = rubric.items[item].not_after
             if not_after and any(p.search(text, _sentence_bounds(text, c.start, c.start)[0], c.start) for p in not_after):
                 continue  # the figure read as the cue's would be: "the average stays low, so ... p99 ... the same ~2 ms"
+            if rubric.items[item].not_reported and _reported(text, c.start, c.end):
+                continue
             hit = Hit(item, c.turn, c.start, c.end, quote_around(text, c.start, c.end), "ledger")
             _file(ev, rubric.items[item], hit, text, lambda c=c: None if c.value is None else _is_given(c.value, given))
+
+
+# a figure said as what happened, right before it: "Last March our p99 TTFT went to 9 s", "its p99 time-to-schedule was
+# still around 40 minutes", "blew up to 9 hours" (not a target that was: "Our p99 TTFT target was 1 second, and I'd keep it")
+_REPORTED = re.compile(r"(?<!\btarget\s)(?<!\bgoal\s)(?<!\bslo\s)(?<!\bbudget\s)(?<!\bobjective\s)\b(?:went|blew\s+up|spiked|climbed|jumped|rose|shot\s+up|ballooned|crept\s+up|drifted|was|were|"
+                       r"had\s+been|hit|reached|peaked)\s+(?:up\s+)?(?:to\s+|past\s+|at\s+)?(?:still\s+|already\s+)?"
+                       r"(?:about\s+|around\s+|roughly\s+|nearly\s+|over\s+|~\s*)?$", re.I)
+_LAST_NUMBER = re.compile(r"\d[\d.,·]*")
+
+
+def _reported(text: str, s: int, e: int) -> bool:
+    """Is the last figure in text[s:e] said as a measurement of the past, not as a target?"""
+    last = None
+    for last in _LAST_NUMBER.finditer(text, s, e):
+        pass
+    return last is not None and _REPORTED.search(text, max(0, last.start() - 40), last.start()) is not None
 
 
 def _file(ev: Evidence, spec, hit: Hit, text: str, repeats) -> None:

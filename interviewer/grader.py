@@ -522,7 +522,8 @@ def _feedback(score: int, spec, present: set[str], rubric: Rubric, cid: str) -> 
     return f"{head} To reach {score + 1}: " + "; ".join(missing) + ".", missing
 
 
-_LATENCY_SAID = re.compile(r"\b(?:p\d{2}|tail|latenc\w*|ttft|time\s+to\s+(?:first|schedule)|waits?|waiting|queue\w*|slower|"
+_LATENCY_SAID = re.compile(r"\b(?:p\d{2}|tail|latenc\w*|ttft|time\s+to\s+(?:first|schedule)|waits?|waiting|queue\w*|slower|slowly|"
+                           r"takes?\s+longer|"
                            r"stalls?|\d+\s*(?:ms|milliseconds?|seconds?|s)\b|headroom|idle|utili[sz]ation)", re.I)
 # (or a time budget named: "What do you give up to hold the 200 ms?")
 _LATENCY_ASKED = re.compile(r"\b(?:p\d{2}|tail|latency|ttft|time\s+to\s+first|slo|percentile|wait|slow|stall|"

@@ -266,6 +266,10 @@ def _answered_pick(ev: Evidence, p: Pitfall, hit: Hit | None) -> bool:
                 # "If I had to... probably least connections, though prefix-aware is tempting": another still in view
                 if _still_tempted(said, p):
                     continue
+                # "So you'd want the quotas, with the sharing on top, and priorities for the serving side. It's a blend.": the
+                # pick called a mix in so many words
+                if _CALLED_A_MIX.search(said):
+                    continue
                 # "If product gave me a looser budget I'd lean least-outstanding; if not, maybe prefix-affinity, or a
                 # hybrid of the two": one pick for each case, or a mix of them, is none
                 if first is not None and _CASE_PICKS.search(first.group(0)):
@@ -339,6 +343,8 @@ _OR_ALT = re.compile(r"[^.,;]{0,30}?[\s,]+or\s+(?!so\b|rather\b|more\b|less\b|fe
 
 # an answer to "pick one" that opens on "a mix" or "a combination" has picked nothing
 _MIXED = re.compile(r"\b(?:mix|combination|combo|blend|hybrid)\b", re.I)
+_CALLED_A_MIX = re.compile(r"(?:^|[.!?]\s+)(?:it.s|it\s+is|that.s|that\s+is|so\s+it.s)\s+(?:really\s+|basically\s+|more\s+(?:of\s+)?)?"
+                           r"(?:a|an)\s+(?:blend|mix|combination|combo|hybrid)\s*(?:[.!]|$)", re.I | re.M)
 
 # "I'd start with a combination", "we'd support all of them": picking everything is no choice
 # "whatever the load test favours", "per org", "probably a mix of priority and fair share" too

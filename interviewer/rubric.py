@@ -89,6 +89,7 @@ class Item(BaseModel):
     given_is_named: bool = False
     guess_is_named: bool = False
     echo_is_named: bool = False   # a figure the sentence credits to the interviewer ("the 800 ms you gave me") is a name
+    not_reported: bool = False    # a figure said as what happened ("p99 TTFT went to 9 s", "was 40 minutes") is no hit
     patterns: list[re.Pattern] = Field(default_factory=list)
     name_patterns: list[re.Pattern] = Field(default_factory=list)  # vocabulary: a match is a name (level 1)
     digit_patterns: frozenset[int] = frozenset()  # ids of the patterns that can match only with a digit
@@ -527,7 +528,7 @@ def _load_rubric(rubric_dir: Path) -> Rubric:
                 negatable=spec.get("negatable", True),
                 given_is_named=spec.get("given_is_named", False),
                 guess_is_named=spec.get("guess_is_named", False),
-                echo_is_named=spec.get("echo_is_named", False),
+                echo_is_named=spec.get("echo_is_named", False), not_reported=spec.get("not_reported", False),
                 patterns=_compile(item_id, spec.get("patterns", []), macros, qpath),
                 name_patterns=_compile(item_id, spec.get("patterns", []), macros, qpath, tier="name"),
                 ledger=LedgerSpec(**spec["ledger"]) if spec.get("ledger") else None,

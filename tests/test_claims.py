@@ -1105,6 +1105,18 @@ def test_a_percentile_of_the_per_token_time_after_a_product_is_the_per_token_tim
     assert [c.kind for c in ledger("I'd plan on 30 ms at p99 TPOT.").candidate_claims()] == ["tpot_p99_ms"]
 
 
+@pytest.mark.parametrize("said, status", [("1.6e6 KiB, which is ~156 MiB", "wrong"), ("1,600,000 KiB, which is ~1,562 MiB", "ok"),
+                                           ("1.6 GB (~1.5 GiB)", "ok")])
+def test_a_size_said_again_in_other_units_is_checked(said, status):
+    """"2,000 x 800 KiB = 1.6e6 KiB, which is ~156 MiB": the same size in another unit must be the same size (it is
+    1,562 MiB), as a rate said again in other units is; a difference said after it is not ("that's 2 GB more")."""
+    led = ledger(f"Per 2,000-token sequence: {said}.", opening="Llama-2-13B in FP16 on an A100 80GB.")
+    assert [c.check.status for c in led.by_kind("arithmetic") if c.span.startswith(said.split(",")[0].split(" (")[0])] \
+        == [status], led.summary()
+    assert not [c for c in ledger("Weights are 26 GB, which is 2 GB more than the 13B's own 24 GiB.").by_kind("arithmetic")
+                if "2 GB" in c.span]
+
+
 def test_a_mixture_of_experts_active_size_keeps_the_named_model():
     led = ledger("Mixtral is 46.7B parameters in total. People call it a 13B model because only about 12.9B are "
                  "active per token. KV per token: 2 × 32 × 8 × 128 × 2 = 131,072 bytes.",
@@ -1919,6 +1931,16 @@ def test_a_replay_said_as_an_arrow_from_the_read_speed_is_checked():
     led = ledger("Read log sequential ~400 MB/s -> 16 GB in ~4 s, then insert each record in the map.",
                  opening=OPEN_WAL)
     assert status(led, "recovery_time_s") == "wrong", led.summary()
+
+
+@pytest.mark.parametrize("time, wrong", [("~1.3 s", True), ("~14 s", False)])
+def test_a_read_opening_its_sentence_after_the_size_bounds_the_replay_time(time, wrong):
+    """"20 GB ≈ 18.6 GiB, ~1.8e7 records at 1.1 KB. Sequential read at ~1.5 GB/s on the NVMe → ~1.3 s": the size the
+    sentence before opened on is what is read (13 s at least)."""
+    led = ledger(f"20 GB ≈ 18.6 GiB, ~1.8e7 records at 1.1 KB. Sequential read at ~1.5 GB/s on the NVMe → {time}.",
+                 opening=OPEN_WAL)
+    c = one(led, "recovery_time_s")
+    assert (c.check is not None and c.check.status == "wrong") == wrong, led.summary()
 
 
 def test_a_limit_set_as_a_constant_in_code_is_max_num_seqs():

@@ -2969,6 +2969,12 @@ def test_gpu_memory_waved_away_by_a_cache_kept_in_redis_is_no_constraint_in_a_la
                  "under 150.", id="a_split_said_as_averages"),
     pytest.param("recommendation-serving", "average_only", "If the average is 60, p99 is fine. We have 90 ms of slack.",
                  id="the_p99_read_off_the_average"),
+    pytest.param("gpu-health-repair", "average_only", "Detection: Xid 79 and double-bit ECC pull a GPU at once. Repair: about a "
+                 "week on average.", id="a_repair_time_only_as_its_mean"),
+    pytest.param("recommendation-serving", "average_only", "The average request should come in around 60 to 70 ms.",
+                 id="the_average_request_should_come_in_around"),
+    pytest.param("recommendation-serving", "no_limits", "Dynamic batching. You'd start with Triton's defaults, the way you'd "
+                 "start with Postgres defaults, and tune later if something looks off.", id="start_with_the_servers_defaults"),
     pytest.param("gpu-inference-serving", "vendor_speedup", "For throughput I'd lean on NVIDIA's published TensorRT-LLM "
                  "numbers: they show about three thousand tokens a second per H100 on a 70B model, and their FP8 post says FP8 "
                  "is two times faster on top of that. So call it six thousand tokens per second per GPU.",
@@ -3452,6 +3458,24 @@ def test_continuous_batching_left_to_the_engine_with_no_cap_but_a_batch_of_one_n
                                                 "non-retried traffic: if it rises when retry rate rises, the lane isn't "
                                                 "isolating. And retry rate itself, alert above ~2%.")],
                  "tail_latency_tradeoff", 3, id="the_lane_not_isolating_and_an_alert_threshold"),
+    # an incident's percentile is what happened, no target
+    pytest.param("inference-timeout-restart", [("What's your timeout?", "Last March our p99 TTFT went to 9 s, and the cause "
+                                                "was a timeout. A flat 30 s kills long answers.")],
+                 "tail_latency_tradeoff", 1, id="an_incidents_p99_is_no_target"),
+    pytest.param("gpu-scheduling-platform", [("What do you promise inference?", "In March serving's p99 time-to-schedule was "
+                                              "40 minutes, and it should be a lot less than that.")],
+                 "tail_latency_tradeoff", 1, id="a_p99_that_was_is_no_target"),
+    # ... but a target that was, kept, is one
+    pytest.param("inference-timeout-restart", [("What do you hold for fresh requests?", "Our p99 TTFT target was 1 second, "
+                                                "and I'd keep that target here.")],
+                 "tail_latency_tradeoff", 2, id="a_target_that_was_kept"),
+    # the per-token cost of a bigger batch said in words is the latency talked about
+    pytest.param("transformer-kv-cache-drill", [("So with GQA you could run 84 sequences instead of 8. What does that do to "
+                                                 "each decode step?", "Each step reads more: 84 x 2,048 x 128 KiB is ~22.5 "
+                                                 "GB of KV per step on top of the ~13.5 GB of weights, so the step takes "
+                                                 "longer and each sequence gets its tokens more slowly, even though the batch "
+                                                 "produces more tokens in total.")],
+                 "tail_latency_tradeoff", 1, id="tokens_more_slowly_for_more_in_total"),
     # a drill's ragged batch answered with paged blocks names the allocator: scheduling 1
     pytest.param("transformer-kv-cache-drill", [("The sequences in a batch have very different lengths. What does preallocating "
                                                  "to max length do?", "Short sequences leave most of their 2,048 slots empty. "
@@ -3506,6 +3530,9 @@ def test_what_an_answer_says_in_its_own_words_reaches_its_level(qid, pairs, crit
     pytest.param("kv-store-wal", "vendor_speedup", "Group commit is a deliberate trade: versus an ideal per-put fsync on a fast "
                  "disk, each put can wait up to 2 ms extra for its group to close, and in exchange we get 50x the throughput.",
                  id="in_exchange_we_get_a_multiple"),
+    # a shortfall "on paper" is no paper's speed-up
+    pytest.param("route-batch-eight-gpus", "vendor_speedup", "On paper the host is about 2x short, unless the prompts share a "
+                 "system prompt that prefix caching can keep once per card.", id="on_paper_two_x_short"),
     pytest.param("kv-store-wal", "vendor_speedup", "Every put pays up to 1 ms of waiting it wouldn't pay alone. I'm buying 50x "
                  "throughput with latency, not with durability.", id="buying_a_multiple_with_latency"),
     pytest.param("gpu-inference-fundamentals", "vendor_speedup", "Physically, going from 4 ms to 9 ms a token is the price of "
@@ -3598,6 +3625,35 @@ def test_one_rule_said_three_times_when_asked_for_one_is_no_list():
                    "on prompt length and cache state, so the system should support all of them and pick dynamically."),
                   ("Which one would you actually turn on first, with what numbers?", "- I'd roll them out together as a "
                    "resilience framework, each with sane defaults, tuned in staging.")], id="rolled_out_together"),
+    # the modes exposed, each table left to choose
+    pytest.param("kv-store-wal", "policy_list",
+                 [('Design an in-memory key-value store that survives process crashes by keeping a write-ahead log. Single node to start, about 50,000 writes per second, 1 KB values, working set fits in 64 GB of RAM. Clients expect that once put returns, the value is not lost.',
+                   "The classic shape: a sharded concurrent hash map in memory, an append-only WAL with CRC32C-framed records, segmented and preallocated, written with O_DIRECT through io_uring, with fdatasync rather than fsync to skip the metadata flush. Group commit on the write path, periodic checkpoints or snapshots, segment recycling, tombstones for deletes, and eventually Raft for replication. If it grows, an LSM layout with memtables, SSTables, bloom filters and leveled or tiered compaction.\n\nConfig surface I'd expose:\n\n```\nwal.sync_mode            = always | batch | periodic\nwal.group_commit.delay   = <tune>\nwal.group_commit.bytes   = <tune>\nwal.segment_size         = <tune>\ncheckpoint.trigger       = <size | time | ratio>\ncompaction.style         = leveled | tiered\n```"),
+                  ("When put returns, what exactly have you promised? In memory, in the page cache, or on disk?",
+                   "That's what sync_mode controls. 'always' gives "
+                   "you full durability, 'batch' gives you throughput with a small window, and 'periodic' gives you the best "
+                   "latency. Different clients want different things, so I'd expose all three and let each table choose; some "
+                   "stores default to periodic, some to always.")],
+                 id="each_table_chooses"),
+    # asked to pick, the answer names three and calls itself a blend
+    pytest.param("gpu-scheduling-platform", "policy_list",
+                 [("Which fairness rule do you use?", "You've got three tools: priority classes, hard per-team quotas, and "
+                   "weighted fair share. Pure priority? The low classes starve. So you can see where that leads."),
+                  ("I can't, actually. Pick one.", "You need guarantees and you need sharing. So you'd want the quotas, with "
+                   "the sharing on top, and priorities for the serving side. It's a blend.")], id="the_pick_called_a_blend"),
+    # ... or handed to the team
+    pytest.param("gpu-health-repair", "policy_list",
+                 [("Drain it now or wait?", "There are a few ways to go:\n- drain immediately and restart from the last "
+                   "checkpoint\n- wait for the next checkpoint, then drain\n- live-migrate the rank to a spare host\n\n"
+                   "Which is best depends on the error type, so I'd make it configurable per job."),
+                  ("Say it's a correctable-ECC storm. Which one?", "Probably wait, unless it gets worse. Though if the team "
+                   "would rather restart right away, that's fine too. It's really their call.")], id="really_their_call"),
+    # ... or shipped all together
+    pytest.param("inference-timeout-restart", "policy_list",
+                 [("Resume or recompute?", "Both are valid. You can resume from the KV cache if it's offloaded, you can "
+                   "recompute via prefill, you can fail over to a hot standby, or you can replay from a request log."),
+                  ("Which of those do you ship first?", "You'd ship them as a layered defence; any single one is a single "
+                   "point of failure.")], id="shipped_as_a_layered_defence"),
 ])
 def test_a_list_left_open_across_its_answers_is_raised(qid, pitfall, pairs):
     assert pitfall in _pitfall_ids(_dialogue(*pairs), qid)
@@ -3615,6 +3671,16 @@ def test_a_list_left_open_across_its_answers_is_raised(qid, pitfall, pairs):
     # money a month is no demand ("$4.4M a month": the decimal digits are no count of their own either)
     ("gpu-scheduling-platform", ["Two thousand H100s at, say, three dollars an hour is six thousand dollars an hour, about "
                                  "$4.4M a month."], "demand_figure", False),
+    # the per-token cost set against the batch's gain
+    ("gpu-inference-fundamentals", ["Each step reads more KV, so the step takes longer and each sequence gets its tokens more "
+                                    "slowly, even though the batch produces more tokens in total."], "tradeoff", True),
+    # a prompt let in only if it fits
+    ("transformer-kv-cache-drill", ["Limits: batch ≤ 8 and 2,048 positions per row; a new prompt joins only into a free slot "
+                                    "and only if its length plus max_new_tokens fits in 2,048."], "admission_rule", True),
+    # the automation's drain cap said as what it may not have out of service
+    ("gpu-health-repair", ["And a hard limit on the automation itself: it may not have more than 1% of the fleet, 100 GPUs, "
+                           "out of service at once. Past that it stops draining and pages a human."],
+     "preemption_budget", True),
     # a poison request's quarantine said with an arrow
     ("inference-timeout-restart", ["Fingerprint the request: hash of prompt plus sampling params. Two worker crashes with the "
                                    "same fingerprint → quarantined: rejected at the router with a 4xx."],

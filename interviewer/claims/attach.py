@@ -618,6 +618,13 @@ def _per_token_result(text: str, b: Mention, t: Mention) -> bool:
 _PER_UNIT_AFTER = re.compile(r"\s*(?:/\s*[a-z]|per\s|a\s+(?:gpu|card|token|sequence|request)\b|each\b)", re.I)
 _RESTATED = re.compile(r"\s*,?\s*(?:which|that)(?:.s|\s+is|\s+(?:on\s+the\s+(?:wire|network|link)|in\s+bits)\s+is)\s+"
                        r"(?:on\s+the\s+(?:wire|network|link)\s+|in\s+(?:bits|network\s+terms)\s+)?(?:about\s+|roughly\s+|~)?|\s*\(\s*(?:=\s*|i\.e\.\s*|about\s+|~)?", re.I)
+# a size said again: "1.6e6 KiB, which is ~156 MiB", "80 GB (~74.5 GiB)" - not "4 bytes, that's 12.8 GB", a result
+_SIZE_RESTATED = re.compile(r"\s*,?\s*(?:which\s+is|i\.e\.)\s+(?:about\s+|roughly\s+|~)?|\s*\(\s*(?:=\s*|i\.e\.\s*|about\s+|~|≈\s*)?",
+                            re.I)
+_OPEN_PAREN = re.compile(r"\s*\(")
+_CLOSE_PAREN = re.compile(r"\s*\)")
+_NOT_THE_SAME = re.compile(r"\s*(?:more|less|extra|left|free|spare|smaller|bigger|larger|over|under|short|above|below|"
+                           r"of\s+(?:headroom|slack|margin))\b", re.I)
 _PER_TOKEN_WORDS = re.compile(r"\s*(?:p\d{2,3}\s+)?(?:per|a|each|/)\s*(?:output\s+)?tok(?:en)?s?\b,?", re.I)
 
 
@@ -703,10 +710,14 @@ def _calculations(text: str, ms: list[Mention], chains: list[_Chain], v: Vocab, 
                 formula.append(ops[k - 1])
             formula.append(text[ms[i].start:ms[i].end])
         calc(ms[operands[0]].start, ms[ch.result], formula)
-    # a rate said again in other units: "50 MB/s, which on the wire is 50 Gb/s" (the same rate, so the same bytes)
+    # a rate said again in other units: "50 MB/s, which on the wire is 50 Gb/s" (the same rate, so the same bytes); a
+    # size too: "1.6e6 KiB, which is ~156 MiB" (1,562), not a difference said after it ("that's 2 GB more")
     for a, b in zip(ms, ms[1:]):
-        if a.dim == b.dim == "bytes_rate" and a.unit and b.unit and a.unit != b.unit and not a.weak \
-                and _RESTATED.fullmatch(text, a.end, b.start) and not any(f.mention is b for f in out):
+        if a.dim == b.dim and a.dim in ("bytes_rate", "bytes") and a.unit and b.unit and a.unit != b.unit and not a.weak \
+                and _RESTATED.fullmatch(text, a.end, b.start) and not any(f.mention is b for f in out) \
+                and (a.dim == "bytes_rate" or _SIZE_RESTATED.fullmatch(text, a.end, b.start) and (a.value or 0) >= 1024
+                     and not _NOT_THE_SAME.match(text, b.end)
+                     and (not _OPEN_PAREN.match(text, a.end) or _CLOSE_PAREN.match(text, b.end))):
             calc(a.start, b, [text[a.start:a.end]])
     # "20 GB at 500 MB/s is about 40 s", "at 500 MB/s, 20 GB is about four seconds": a time from a rate
     for k in range(len(ms) - 2):

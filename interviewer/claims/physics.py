@@ -1836,15 +1836,17 @@ def check_calculation(c: Claim, ctx: Ctx, i: int) -> Check | None:
         # the same rate said again in other units ("50 MB/s, which on the wire is 50 Gb/s"): no change of unit can
         # explain a gap, it is the change of unit
         r = c.value / expected if expected else None
+        # (a size said again in other units, "1.6e6 KiB, which is ~156 MiB", reads the same way)
+        what, per = ("rate", " bytes/s") if parts[0].dim == "bytes_rate" else ("size", " bytes")
         if r is not None and abs(math.log(r)) <= math.log(1 + ctx.v.physics["tolerance"]) + math.log(1.0995):
-            return _check("ok", "arithmetic", expected, c.unit, c, f"{said} is the same rate as {result[-1].raw:g} {result[-1].unit}.",
-                          [f"{said} = {expected:,.6g} bytes/s"])
+            return _check("ok", "arithmetic", expected, c.unit, c, f"{said} is the same {what} as {result[-1].raw:g} {result[-1].unit}.",
+                          [f"{said} = {expected:,.6g}{per}"])
         bits = " (a byte is 8 bits: a rate in Gb/s is an eighth of one in GB/s)" \
             if any(BITS_RATE.fullmatch(u) for u in (parts[0].unit, result[-1].unit)) else ""
         check = _check("wrong", "arithmetic", expected, c.unit, c,
                        f"{said} is not {result[-1].raw:g} {result[-1].unit}: that is about {max(r, 1 / r):.3g} times "
-                       f"{'more' if r > 1 else 'less'}{bits}.", [f"{said} = {expected:,.6g} bytes/s; "
-                                                                 f"{result[-1].raw:g} {result[-1].unit} = {c.value:,.6g} bytes/s"])
+                       f"{'more' if r > 1 else 'less'}{bits}.", [f"{said} = {expected:,.6g}{per}; "
+                                                                 f"{result[-1].raw:g} {result[-1].unit} = {c.value:,.6g}{per}"])
         check.ratio = round(r, 4)
         return check
     # in bytes where the result is bytes and the operands are in bytes too ("55 MB/s x an hour = 198 GB")
@@ -2851,7 +2853,9 @@ _REPLAYS_IN = re.compile(r"\s*(?:(?:of\s+)?(?:log|wal)\s+)?(?:(?:(?:replays?|rea
 
 
 _OF_READING = re.compile(r"\s+(?:of\s+(?:sequential\s+|raw\s+)?(?:reading|read\s+time|disk\s+reads?)|just\s+to\s+read\b|to\s+read\s+(?:it|the\s+log)\b)", re.I)
-_READS_IT = re.compile(r"\b(?:replay\w*|recovery|restart\w*|it|we)\s+(?:reads?|replays?|streams?|scans?)\s+(?:it|the\s+(?:whole\s+)?(?:log|wal|file))\b", re.I)
+_READS_IT = re.compile(r"\b(?:replay\w*|recovery|restart\w*|it|we)\s+(?:reads?|replays?|streams?|scans?)\s+(?:it|the\s+(?:whole\s+)?(?:log|wal|file))\b"
+                       # ... or the read opening its own sentence: "20 GB ≈ 18.6 GiB, ... Sequential read at ~1.5 GB/s → ~1.3 s"
+                       r"|^\W*(?:a\s+)?(?:sequential(?:ly)?\s+)?(?:read|reads|reading|replay|replaying|scan)\s+(?:it\s+)?(?:at|@)\s*$", re.I)
 
 
 def check_recovery_time(c: Claim, ctx: Ctx, i: int) -> Check | None:
@@ -2894,9 +2898,17 @@ def check_recovery_time(c: Claim, ctx: Ctx, i: int) -> Check | None:
         # writes. Replay reads it sequentially, say at 200 MB/s, so about 10 seconds"
         before = [x for x in ctx.claims[:i] if x.turn == c.turn and x.unit == "bytes" and x.value
                   and x.sentence != c.sentence]
-        if not before or before[-1].value < 1e8:
-            return None
-        sizes = [before[-1]]
+        if before and before[-1].value >= 1e8:
+            sizes = [before[-1]]
+        else:
+            # (a size the ledger files under no kind, said to open the sentence before: "20 GB ≈ 18.6 GiB, ~1.8e7 records")
+            text = ctx.texts[c.turn] if ctx.texts else ""
+            at_s = text.find(c.sentence)
+            prev = [m for m in find_mentions(text[max(0, at_s - 240):at_s], ctx.v) if m.dim == "bytes" and m.value] \
+                if at_s > 0 else []
+            if not prev or max(m.value for m in prev) < 1e8:
+                return None
+            sizes = [max(prev, key=lambda m: m.value)]
     else:
         if at <= 0 or not 0 <= pos - (at + len(speed.span)) <= 30 or any(ch.isdigit() for ch in c.sentence[at + len(speed.span):pos]):
             return None  # the time right after the speed, nothing counted in between
