@@ -145,15 +145,15 @@ EXACT, WITHIN_ONE, PITFALL_RECALL, FALSE_PITFALL = 0.85, 0.97, 0.85, 0.02
 # strong answers) in cycle 129, and ZZZZZZZZZY and ZZZZZZZZZZ (0.89 each; ZZZZZZZZZY on recall 0.74 and one false no_limits,
 # ZZZZZZZZZZ on four false vendor_speedup and one weak answer) in cycle 130, and ZZZZZZZZZZA and ZZZZZZZZZZB (0.87,
 # 0.91; ZZZZZZZZZZA on four false pitfalls, five weak and one stuffed answer, ZZZZZZZZZZB on one weak answer only) in
-# cycle 131.
+# cycle 131, and ZZZZZZZZZZC and ZZZZZZZZZZD (0.86, 0.88; ZZZZZZZZZZC on one false vendor_speedup, one strong, two weak
+# and one stuffed answer, ZZZZZZZZZZD on recall 0.78, one strong and two weak answers) in cycle 132.
 BELOW_THE_BAR: dict[str, str] = {
-    "batch_zzzzzzzzzzc": ("measured once at e4462bc (the ninth session, 2026-12-08, written blind while cycle 131 ran and "
-                          "kept unopened): exact 0.86 (77/90), within one 1.00, pitfall recall 0.90 (18/20), stuffed 2/3; one "
-                          "false vendor_speedup (1 of 28, 3.6%), one strong answer (5/6), two weak answers (6/8) and one "
-                          "stuffed answer miss"),
-    "batch_zzzzzzzzzzd": ("measured once at e4462bc (written blind while cycle 131 ran and kept unopened): exact 0.88 (79/90), "
-                          "within one 1.00, no false pitfall, stuffed 3/3; pitfall recall 0.78 (21/27), one strong answer "
-                          "(5/6) and two weak answers (6/8) miss"),
+    "batch_zzzzzzzzzze": ("measured once at b32b9d4 (the ninth session, 2026-12-08, written blind while cycle 132 ran and "
+                          "kept unopened): exact 0.87 (78/90), within one 0.99, pitfall recall 0.96 (24/25), no false "
+                          "pitfall, weak 8/8, stuffed 3/3; one strong answer graded 7 (5/6) misses"),
+    "batch_zzzzzzzzzzf": ("measured once at b32b9d4 (written blind while cycle 132 ran and kept unopened): exact 0.87 "
+                          "(78/90), within one 1.00, pitfall recall 0.88 (21/24), weak 8/8, stuffed 3/3; one false no_limits "
+                          "(1 of 24, 4.2%) and one strong answer graded 7 (5/6) miss"),
 }
 
 BATCHES = sealed_batches()
