@@ -1117,6 +1117,46 @@ def test_a_size_said_again_in_other_units_is_checked(said, status):
                 if "2 GB" in c.span]
 
 
+def test_the_positions_a_sequence_reserves_and_a_cache_that_does_not_fit_are_neither_sequences_nor_free_memory():
+    """"every sequence reserves 2,048 slots" counts positions, not sequences; "16 GiB of cache, which no longer fits the
+    24 GB card" is a batch's cache, not the memory left for it."""
+    led = ledger("Yes - every sequence reserves 2,048 slots no matter what. And batch 16? 16 GiB of cache, which no longer "
+                 "fits the 24 GB card at all.", opening=OPEN_DRILL)
+    assert not led.by_kind("concurrent_sequences") and not led.by_kind("free_kv_bytes"), led.summary()
+
+
+def test_a_reply_time_from_tokens_at_a_per_token_time_then_so_is_checked():
+    led = ledger("Max output is 2,000 tokens at about 40 ms a token, so 8 seconds, plus prefill.")
+    assert [c.check.status for c in led.by_kind("arithmetic")] == ["wrong"], led.summary()
+
+
+def test_a_label_column_headed_timeout_makes_each_row_a_timeout():
+    """"| Timeout | Value (s) |" over "| first token | 30 |": each row is a timeout, in the unit its value column names."""
+    led = ledger("Start with timeouts:\n\n| Timeout | Value (s) |\n|---|---|\n| first token | 30 |\n| whole request | 300 |\n")
+    assert [c.value for c in led.by_kind("timeout_s")] == [30.0, 300.0], led.summary()
+
+
+@pytest.mark.parametrize("out, status", [(240, "wrong"), (120, "ok")])
+def test_hosts_drained_a_day_for_days_are_checked_by_littles_law(out, status):
+    """"3 a day, each drains its 8-GPU host for about 5 days, so ~240 GPUs sidelined": 3 x 5 x 8 = 120."""
+    led = ledger(f"But we pull the whole host, not the GPU: 3 a day, each drains its 8-GPU host for about 5 days, so ~{out} "
+                 "GPUs sidelined.", opening="We operate around 10,000 GPUs.")
+    assert [c.check.status for c in led.by_kind("gpu_count") if c.value == out] == [status], led.summary()
+
+
+def test_hard_failures_a_day_are_the_rate_their_repair_count_is_drawn_from():
+    led = ledger("About 2.5 hard failures a day, plus roughly three times that in soft ones, call it ~10 suspects a day. Hard "
+                 "failures spend about five days in vendor repair, so ~12-13 GPUs are in RMA at any time.",
+                 opening="We operate around 10,000 GPUs.")
+    assert [c.check.status for c in led.by_kind("gpu_count") if c.value and 12 <= c.value <= 13] == ["ok"], led.summary()
+
+
+def test_suspects_a_day_are_a_rate_a_drained_host_count_can_be_drawn_from():
+    led = ledger("Soft faults maybe 3x that → ≈ 7-8 suspects a day in total. We drain the whole host for triage, ~1 day → ≈ "
+                 "8 hosts × 8 GPUs ≈ 64 GPUs out at any time.", opening="We operate around 10,000 GPUs.")
+    assert [c.check.status for c in led.by_kind("gpu_count") if c.value == 64] == ["ok"], led.summary()
+
+
 def test_a_mixture_of_experts_active_size_keeps_the_named_model():
     led = ledger("Mixtral is 46.7B parameters in total. People call it a 13B model because only about 12.9B are "
                  "active per token. KV per token: 2 × 32 × 8 × 128 × 2 = 131,072 bytes.",

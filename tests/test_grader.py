@@ -2971,6 +2971,10 @@ def test_gpu_memory_waved_away_by_a_cache_kept_in_redis_is_no_constraint_in_a_la
                  id="the_p99_read_off_the_average"),
     pytest.param("gpu-health-repair", "average_only", "Detection: Xid 79 and double-bit ECC pull a GPU at once. Repair: about a "
                  "week on average.", id="a_repair_time_only_as_its_mean"),
+    pytest.param("recommendation-serving", "average_only", "For this kind of system our average is usually around 60 ms, so "
+                 "we're well under 150.", id="our_average_is_usually_around"),
+    pytest.param("recommendation-serving", "no_limits", "Dynamic batching in Triton. Max batch size? Whatever Triton picks by "
+                 "default. We'd tune it later.", id="whatever_triton_picks_by_default"),
     pytest.param("recommendation-serving", "average_only", "The average request should come in around 60 to 70 ms.",
                  id="the_average_request_should_come_in_around"),
     pytest.param("recommendation-serving", "no_limits", "Dynamic batching. You'd start with Triton's defaults, the way you'd "
@@ -3476,6 +3480,14 @@ def test_continuous_batching_left_to_the_engine_with_no_cap_but_a_batch_of_one_n
                                                  "longer and each sequence gets its tokens more slowly, even though the batch "
                                                  "produces more tokens in total.")],
                  "tail_latency_tradeoff", 1, id="tokens_more_slowly_for_more_in_total"),
+    # latency answered in words when asked for it: mentioned, 1
+    pytest.param("gpu-scheduling-platform", [("Who goes first?", "Inference has higher priority."),
+                                             ("How long should an inference job wait to be scheduled?",
+                                              "Not long. It's user-facing, so it goes first.")],
+                 "tail_latency_tradeoff", 1, id="not_long_its_user_facing"),
+    pytest.param("transformer-kv-cache-drill", [("Batch 8 at 2,048 tokens. What does a bigger batch do to each step?",
+                                                 "Each decode step reads more KV, so time per token goes up a little.")],
+                 "tail_latency_tradeoff", 1, id="time_per_token_goes_up_a_little"),
     # a drill's ragged batch answered with paged blocks names the allocator: scheduling 1
     pytest.param("transformer-kv-cache-drill", [("The sequences in a batch have very different lengths. What does preallocating "
                                                  "to max length do?", "Short sequences leave most of their 2,048 slots empty. "
@@ -3539,6 +3551,15 @@ def test_what_an_answer_says_in_its_own_words_reaches_its_level(qid, pairs, crit
                  "14x the throughput, and most users would never notice that.", id="the_price_of_a_multiple"),
     pytest.param("recommendation-serving", "vendor_speedup", "INT8 on our benchmark is ~1.7x the FP16 throughput, so 24 → ~14 "
                  "GPUs at peak need.", id="our_own_benchmark"),
+    # one knob left to the default beside a limit set is no batching without limits
+    pytest.param("gpu-inference-serving", "no_limits", "Continuous batching, with max_num_seqs around 16 because that's about "
+                 "what fits in the cache. The token budget per step I'd leave at whatever vLLM picks by default. If the cache "
+                 "is full, new requests just wait in the router queue until a slot frees up, FIFO.",
+                 id="one_knob_left_to_the_default_beside_a_cap"),
+    # a preallocated batch's slots are its limit
+    pytest.param("transformer-kv-cache-drill", "no_limits", "Here it's 8 slots with 2,048 positions each, and that "
+                 "preallocation is the limit. A finished slot gets refilled with a waiting prompt, which is continuous "
+                 "batching in miniature. If all 8 slots are busy, new prompts wait in a FIFO.", id="eight_slots_are_the_limit"),
     # a throughput fact beside a cap set is no batching without limits
     pytest.param("gpu-inference-serving", "no_limits", "Continuous batching with a cap of 48 running sequences per GPU. As long "
                  "as mean latency looks fine, bigger batches are just better for throughput.",
@@ -3625,6 +3646,14 @@ def test_one_rule_said_three_times_when_asked_for_one_is_no_list():
                    "on prompt length and cache state, so the system should support all of them and pick dynamically."),
                   ("Which one would you actually turn on first, with what numbers?", "- I'd roll them out together as a "
                    "resilience framework, each with sane defaults, tuned in staging.")], id="rolled_out_together"),
+    # options listed, then all of them kept when asked for one
+    pytest.param("recommendation-serving", "policy_list",
+                 [("How does the ranker batch, and what if it's slow?", "For batching the options are dynamic batching, static "
+                   "batching or per-request inference. For slowness we can fall back to cached results, popular items, a "
+                   "lighter model, or shed load."),
+                  ("If you had to pick one fallback and one number to alert on, what would they be?", "I'd keep all the "
+                   "fallbacks available so the system can adapt, and alert on SLO burn rate.")],
+                 id="all_the_fallbacks_kept_available"),
     # the modes exposed, each table left to choose
     pytest.param("kv-store-wal", "policy_list",
                  [('Design an in-memory key-value store that survives process crashes by keeping a write-ahead log. Single node to start, about 50,000 writes per second, 1 KB values, working set fits in 64 GB of RAM. Clients expect that once put returns, the value is not lost.',
@@ -3671,6 +3700,15 @@ def test_a_list_left_open_across_its_answers_is_raised(qid, pitfall, pairs):
     # money a month is no demand ("$4.4M a month": the decimal digits are no count of their own either)
     ("gpu-scheduling-platform", ["Two thousand H100s at, say, three dollars an hour is six thousand dollars an hour, about "
                                  "$4.4M a month."], "demand_figure", False),
+    # the peak times the candidates, said as the candidates scored a second
+    ("recommendation-serving", ["Q: scores per second? A: 20,000 × 300 = six million candidates scored per second."],
+     "qps_figure", True),
+    # fewer candidates said to cost a little recall, taken
+    ("recommendation-serving", ["To hold ranking to 45 ms I'd cut candidates from 500 to 300, which costs a little recall; "
+                                "I'll take that."], "tradeoff", True),
+    # an order of what is shed first
+    ("recommendation-serving", ["- Shedding order: background refresh and prefetch first, then below-the-fold carousels, "
+                                "never the first screen"], "priority", True),
     # the per-token cost set against the batch's gain
     ("gpu-inference-fundamentals", ["Each step reads more KV, so the step takes longer and each sequence gets its tokens more "
                                     "slowly, even though the batch produces more tokens in total."], "tradeoff", True),

@@ -612,7 +612,11 @@ def _per_token_result(text: str, b: Mention, t: Mention) -> bool:
     if b.dim != "time":
         return False
     m = _PER_TOKEN_WORDS.match(text, b.end)
-    return m is not None and len(text[m.end():t.start]) <= 28 and bool(arithmetic.RESULT.fullmatch(text[m.end():t.start]))
+    if m is None:
+        return False
+    # (the comma the per-token words took back for the result's ", so": "40 ms a token, so 8 seconds")
+    gap = text[m.end() - (text[m.end() - 1:m.end()] == ","):t.start]
+    return len(gap) <= 28 and bool(arithmetic.RESULT.fullmatch(gap))
 
 
 _PER_UNIT_AFTER = re.compile(r"\s*(?:/\s*[a-z]|per\s|a\s+(?:gpu|card|token|sequence|request)\b|each\b)", re.I)

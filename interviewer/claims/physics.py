@@ -2996,13 +2996,16 @@ def check_gpus_from_rate(c: Claim, ctx: Ctx, i: int) -> Check | None:
 
 
 # Little's law for a repair pipeline: "10 a day ... with a 5-day repair turnaround, that's about 50 GPUs in repair"
-_FAILURES_PER_PERIOD = re.compile(r"\s*(?:(?:sick|bad|broken|failed|failing|faulty|unhealthy|dead)\s+)?"
-                                  r"(?:(?:gpus?|hosts?|nodes?|cards?|machines?|failures?|repairs?|of\s+them)\s+)?(?:a|per|each|every|/)\s*"
+_FAILURES_PER_PERIOD = re.compile(r"\s*(?:(?:sick|bad|broken|failed|failing|faulty|unhealthy|dead|hard|soft)\s+)?"
+                                  r"(?:(?:gpus?|hosts?|nodes?|cards?|machines?|failures?|repairs?|suspects?|faults?|incidents?|tickets?|"
+                                  r"of\s+them)\s+)?(?:a|per|each|every|/)\s*"
                                   r"(day|week|wk|month|year)\b", re.I)
 _SHARE_OF = re.compile(r"\b(?:the\s+other\s+|about\s+|roughly\s+|around\s+)?(half|a\s+third|a\s+quarter|two\s+thirds)\b(?!\s+(?:a|an|of\s+an?)\s+(?:day|hour|week))", re.I)
 _SHARE_WORDS = {"half": 0.5, "third": 1 / 3, "quarter": 0.25, "thirds": 2 / 3}
 _PERIOD_DAYS = {"day": 1.0, "week": 7.0, "wk": 7.0, "month": 30.0, "year": 365.0}
 _IN_REPAIR = re.compile(r"[^.;!?\d]{0,24}?\b(?:in\s+(?:repair|the\s+shop|the\s+(?:repair\s+)?pipeline|rma|flight)|out\s+of\s+service|"
+                        # "each drains its 8-GPU host for about 5 days, so ~240 GPUs sidelined"
+                        r"sidelined|(?:taken\s+)?offline|drained|parked|"
                         r"being\s+repaired|at\s+any\s+(?:time|moment|one\s+time|given\s+time)|"
                         # "about a hundred GPUs are out at the vendor": away for the RMA
                         r"(?:out\s+)?(?:at|with)\s+the\s+(?:vendor|oem|manufacturer)\b)", re.I)
@@ -3016,7 +3019,7 @@ _HOST_UNIT = re.compile(r"\b(?:hosts?|nodes?|servers?|machines?)\b", re.I)
 # "one interruption per 2,000 GPUs per day": the population a rate is of, not the rate
 _OF_POPULATION = re.compile(r"\b(?:per|in|every|out\s+of|of)\s+(?:about\s+|~)?$", re.I)
 _REVISED = re.compile(r"\b(?:call\s+it|make\s+it|say|round\s+(?:it\s+)?(?:up\s+)?to)\s+(?:about\s+|~)?$", re.I)
-_TURNAROUND_WORD = re.compile(r"\b(?:turn-?around|repairs?|rma|in\s+the\s+shop|door\s+to\s+door|end\s+to\s+end|swap)\b", re.I)
+_TURNAROUND_WORD = re.compile(r"\b(?:turn-?around|repairs?|rma|in\s+the\s+shop|door\s+to\s+door|end\s+to\s+end|swap|drains?)\b", re.I)
 _WHOLE_HOST = re.compile(r"\b(?:whole|entire)\s+(?:[\w-]+\s+)?(?:host|node|server|board|box|machine)s?\b|\b(?:host|node)[- ]granularity|"
                          r"\b(?:takes?|drains?|draining|pulls?|pull)\s+(?:down\s+|out\s+)?(?:the|its|a)\s+(?:[\w-]+\s+)?(?:host|node)\b|"
                          r"\b(?:8|eight)\s+gpus?\s+(?:each|per\s+(?:fault|failure|incident))|(?:\bx|×|\btimes)\s+(?:8|eight)\b", re.I)

@@ -485,6 +485,11 @@ def _row_segments(cells: list[tuple[str, int]], header: list[str]) -> list[Segme
     # above, so the value's cue reads the label without them
     plain_label = _LABEL_FIGURES.sub("", _PARENS.sub("", label))
     plain_label = " ".join(plain_label.split())
+    # the label column's header names what each row's label is: "| Timeout | Value (s) |" over "| first token | 30 |" is
+    # the first-token timeout
+    row_kind = header[0] if header and _ROW_KIND_HEADER.fullmatch(header[0]) else ""
+    if row_kind and row_kind.lower() not in plain_label.lower():
+        plain_label = f"{plain_label} {row_kind.lower()}"
     for col, (cell, start) in enumerate(cells[1:], start=1):
         if not cell:
             continue
@@ -511,6 +516,8 @@ def _row_segments(cells: list[tuple[str, int]], header: list[str]) -> list[Segme
     return out
 
 
+# a label column's header that names a quantity the rows are each one of
+_ROW_KIND_HEADER = re.compile(r"\s*(?:timeouts?|deadlines?|limits?|caps?|budgets?|windows?)\s*", re.I)
 # a unit in brackets at a header's or label's end, and a cell that is a figure alone
 _UNIT_NAMED = re.compile(r"[(\[]\s*(KiB|MiB|GiB|TiB|KB|MB|GB|TB|bytes|B|ms|s|sec|seconds|tokens|tok|GB/s|TB/s|MB/s|"
                          r"tok/s|tokens/s|TFLOPS|%)\s*[)\]]\s*$", re.I)
