@@ -3,7 +3,7 @@
 Labelled transcripts, in three places:
 
 * tests/calibration/ (42): TRAINING; labels in each file's "expected".
-* tests/training/batch_*/ (A-ZZZZZZZZZZD; 7,920): TRAINING. Written and labelled by people who never saw the
+* tests/training/batch_*/ (A-ZZZZZZZZZZF; 7,980): TRAINING. Written and labelled by people who never saw the
   grader's code, then tuned on (A from the start; every later batch after it had been measured once
   as a held-out batch). Labels in each file's "label".
 * tests/sealed/batch_*/ (30 each): HELD OUT. Written by blind writers while the grader was being

@@ -146,14 +146,16 @@ EXACT, WITHIN_ONE, PITFALL_RECALL, FALSE_PITFALL = 0.85, 0.97, 0.85, 0.02
 # ZZZZZZZZZZ on four false vendor_speedup and one weak answer) in cycle 130, and ZZZZZZZZZZA and ZZZZZZZZZZB (0.87,
 # 0.91; ZZZZZZZZZZA on four false pitfalls, five weak and one stuffed answer, ZZZZZZZZZZB on one weak answer only) in
 # cycle 131, and ZZZZZZZZZZC and ZZZZZZZZZZD (0.86, 0.88; ZZZZZZZZZZC on one false vendor_speedup, one strong, two weak
-# and one stuffed answer, ZZZZZZZZZZD on recall 0.78, one strong and two weak answers) in cycle 132.
+# and one stuffed answer, ZZZZZZZZZZD on recall 0.78, one strong and two weak answers) in cycle 132, and ZZZZZZZZZZE
+# and ZZZZZZZZZZF (0.87 each; ZZZZZZZZZZE on one strong answer only, ZZZZZZZZZZF on one false no_limits and one strong
+# answer) in cycle 133.
 BELOW_THE_BAR: dict[str, str] = {
-    "batch_zzzzzzzzzze": ("measured once at b32b9d4 (the ninth session, 2026-12-08, written blind while cycle 132 ran and "
-                          "kept unopened): exact 0.87 (78/90), within one 0.99, pitfall recall 0.96 (24/25), no false "
-                          "pitfall, weak 8/8, stuffed 3/3; one strong answer graded 7 (5/6) misses"),
-    "batch_zzzzzzzzzzf": ("measured once at b32b9d4 (written blind while cycle 132 ran and kept unopened): exact 0.87 "
-                          "(78/90), within one 1.00, pitfall recall 0.88 (21/24), weak 8/8, stuffed 3/3; one false no_limits "
-                          "(1 of 24, 4.2%) and one strong answer graded 7 (5/6) miss"),
+    "batch_zzzzzzzzzzg": ("measured once at 7a6b3be (the ninth session, 2026-12-08, written blind while cycle 133 ran and "
+                          "kept unopened): exact 0.88 (79/90), within one 0.99, pitfall recall 0.95 (21/22), weak 8/8, stuffed "
+                          "3/3; one false policy_list (1 of 24, 4.2%) and one strong answer graded 7 (5/6) miss"),
+    "batch_zzzzzzzzzzh": ("measured once at 7a6b3be (written blind while cycle 133 ran and kept unopened): exact 0.86 (77/90), "
+                          "within one 0.99, pitfall recall 0.95 (21/22), strong 6/6, stuffed 3/3; one false no_limits (1 of 26, "
+                          "3.8%) and one weak answer graded 3 (7/8) miss"),
 }
 
 BATCHES = sealed_batches()
