@@ -1157,6 +1157,14 @@ def test_suspects_a_day_are_a_rate_a_drained_host_count_can_be_drawn_from():
     assert [c.check.status for c in led.by_kind("gpu_count") if c.value == 64] == ["ok"], led.summary()
 
 
+@pytest.mark.parametrize("hosts, status", [(80, "wrong"), (100, "ok")])
+def test_hosts_after_a_count_whose_unit_a_parallel_clause_gave_are_checked(hosts, status):
+    """"1,200 GPUs training = 150 hosts, 800 serving = 80 hosts": the 800 are GPUs too, so 100 hosts of 8."""
+    led = ledger(f"I'll assume 60/40 training to serving: 1,200 GPUs training = 150 hosts, 800 serving = {hosts} hosts.",
+                 opening="We run a shared fleet of about 2,000 H100s, 250 hosts with eight GPUs each.")
+    assert [c.check.status for c in led.by_kind("host_count") if c.value == hosts] == [status], led.summary()
+
+
 def test_a_mixture_of_experts_active_size_keeps_the_named_model():
     led = ledger("Mixtral is 46.7B parameters in total. People call it a 13B model because only about 12.9B are "
                  "active per token. KV per token: 2 × 32 × 8 × 128 × 2 = 131,072 bytes.",

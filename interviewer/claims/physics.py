@@ -2781,9 +2781,32 @@ def check_gpu_hosts(c: Claim, ctx: Ctx, i: int) -> Check | None:
                         f"not {say.count(c.value)}.")
 
 
+# "1,200 GPUs training = 150 hosts, 800 serving = 80 hosts": the unit left off the second of two parallel clauses
+_GPUS_TO_HOSTS = re.compile(r"\d[\d,]*\s*gpus?\s+[a-z]+\s*(?:=|→|->)\s*~?\d[\d,]*\s*hosts?\b", re.I)
+_ELIDED_GPUS = re.compile(r"(?:^|[,;]\s*)(\d[\d,]*)\s+[a-z]+\s*(?:=|→|->)\s*~?$", re.I)
+
+
+def _elided_gpu_hosts(c: Claim, ctx: Ctx, i: int) -> Check | None:
+    """Hosts said after a bare count whose unit a parallel clause just before gave ("800 serving = 80 hosts" after
+    "1,200 GPUs training = 150 hosts"): that count over the GPUs per host."""
+    pos = _pos(c)
+    m = _ELIDED_GPUS.search(c.sentence, 0, max(pos, 0)) if pos > 0 else None
+    if m is None or not _GPUS_TO_HOSTS.search(c.sentence, 0, m.start(1)):
+        return None
+    per = _gpus_per_host(ctx, i, in_words=True)
+    if per is None:
+        return None
+    gpus = float(m.group(1).replace(",", ""))
+    expected = gpus / per
+    return _exact_count(c, "gpu_hosts", expected, f"{say.count(gpus)} GPUs / {per} GPUs a host = {say.count(expected)} hosts",
+                        f"Right: {say.count(gpus)} GPUs on hosts of {per}.",
+                        f"{say.count(gpus)} GPUs on hosts of {per} GPUs is {say.count(expected)} hosts, "
+                        f"not {say.count(c.value)}.")
+
+
 def check_host_count(c: Claim, ctx: Ctx, i: int) -> Check | None:
     # the GPUs said right before it are what it is worked out from, not a share said earlier in the sentence
-    return check_gpu_hosts(c, ctx, i) or check_share_count(c, ctx, i)
+    return check_gpu_hosts(c, ctx, i) or _elided_gpu_hosts(c, ctx, i) or check_share_count(c, ctx, i)
 
 
 def check_items_rate(c: Claim, ctx: Ctx, i: int) -> Check | None:
