@@ -629,8 +629,8 @@ def scan_turn(text: str, rubric: Rubric, family: str) -> tuple[tuple[Span, ...],
                     sb = _sentence_bounds(masked, s, s)[0]
                     # a clause of its own after the hedge: "it depends on the TP degree, and honestly I'd just go FP8"
                     sb = max((c.end() for c in _AND_COMMIT.finditer(masked, sb, s)), default=sb)
-                    counts = not any(p.search(masked, sb, s) for p in not_after) \
-                        and not any(p.search(masked, *_parent_line(masked, sb)) for p in not_after)
+                    parent = _parent_line(masked, sb)
+                    counts = not any(p.search(masked, sb, s) or p.search(masked, *parent) for p in not_after)
                 if every:
                     if counts and len(hits) < 4096:
                         hits.append((item_id, s, e, quote_around(text, s, e), True, is_name))

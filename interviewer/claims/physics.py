@@ -2771,13 +2771,15 @@ def check_gpu_hosts(c: Claim, ctx: Ctx, i: int) -> Check | None:
     if g is None or c.value >= g.value or _SHAPE_WORD.fullmatch(g.span):
         return None
     per = _gpus_per_host(ctx, i)
-    if per is None:
-        return None
-    expected = g.value / per
-    return _exact_count(c, "gpu_hosts", expected,
-                        f"{say.count(g.value)} GPUs / {per} GPUs a host = {say.count(expected)} hosts",
-                        f"Right: {say.count(g.value)} GPUs on hosts of {per}.",
-                        f"{say.count(g.value)} GPUs on hosts of {per} GPUs is {say.count(expected)} hosts, "
+    return None if per is None else _hosts_of(c, g.value, per)
+
+
+def _hosts_of(c: Claim, gpus: float, per: int) -> Check:
+    """A host count checked as `gpus` over `per` GPUs a host."""
+    expected = gpus / per
+    return _exact_count(c, "gpu_hosts", expected, f"{say.count(gpus)} GPUs / {per} GPUs a host = {say.count(expected)} hosts",
+                        f"Right: {say.count(gpus)} GPUs on hosts of {per}.",
+                        f"{say.count(gpus)} GPUs on hosts of {per} GPUs is {say.count(expected)} hosts, "
                         f"not {say.count(c.value)}.")
 
 
@@ -2794,14 +2796,7 @@ def _elided_gpu_hosts(c: Claim, ctx: Ctx, i: int) -> Check | None:
     if m is None or not _GPUS_TO_HOSTS.search(c.sentence, 0, m.start(1)):
         return None
     per = _gpus_per_host(ctx, i, in_words=True)
-    if per is None:
-        return None
-    gpus = float(m.group(1).replace(",", ""))
-    expected = gpus / per
-    return _exact_count(c, "gpu_hosts", expected, f"{say.count(gpus)} GPUs / {per} GPUs a host = {say.count(expected)} hosts",
-                        f"Right: {say.count(gpus)} GPUs on hosts of {per}.",
-                        f"{say.count(gpus)} GPUs on hosts of {per} GPUs is {say.count(expected)} hosts, "
-                        f"not {say.count(c.value)}.")
+    return None if per is None else _hosts_of(c, float(m.group(1).replace(",", "")), per)
 
 
 def check_host_count(c: Claim, ctx: Ctx, i: int) -> Check | None:
